@@ -1,0 +1,82 @@
+package config
+
+import "time"
+
+// Kind is how a server is reached.
+type Kind string
+
+// The transports a server can use. KindHTTP tries Streamable HTTP and falls back to
+// legacy HTTP+SSE; KindSSE forces legacy HTTP+SSE.
+const (
+	KindStdio Kind = "stdio"
+	KindHTTP  Kind = "http"
+	KindSSE   Kind = "sse"
+)
+
+// URLOpen says what accepting a URL-mode request does.
+type URLOpen string
+
+// URL open policies.
+const (
+	// URLOpenBrowser opens the system browser after consent (the default).
+	URLOpenBrowser URLOpen = "open"
+	// URLCopyOnly never opens a browser; the URL is copied and printed.
+	URLCopyOnly URLOpen = "copy-only"
+)
+
+// URLPolicy is the per-server policy for URL-mode elicitation.
+type URLPolicy struct {
+	// Disabled turns URL mode off: it is not declared to the server.
+	Disabled bool `json:"disabled,omitempty" yaml:"disabled,omitempty"`
+	// AllowedHosts lists host patterns ("example.com", "*.example.com"); empty allows all.
+	AllowedHosts []string `json:"allowedHosts,omitempty" yaml:"allowedHosts,omitempty"`
+	// HTTPSOnly refuses plain http URLs, even on loopback.
+	HTTPSOnly bool `json:"httpsOnly,omitempty" yaml:"httpsOnly,omitempty"`
+	// Open is what accepting does; empty means URLOpenBrowser.
+	Open URLOpen `json:"open,omitempty" yaml:"open,omitempty"`
+}
+
+// Server is one entry of the server catalog. The zero value is not a usable server.
+type Server struct {
+	// Name is the catalog name (the TARGET on the command line).
+	Name string `json:"name" yaml:"name"`
+	// Source names the file the entry came from ("" for the command line or built-in).
+	Source string `json:"-" yaml:"-"`
+	// Kind is the transport; empty means stdio when Command is set, else http.
+	Kind Kind `json:"type,omitempty" yaml:"type,omitempty"`
+
+	// Command, Args, Env and Cwd start a stdio server.
+	Command string            `json:"command,omitempty" yaml:"command,omitempty"`
+	Args    []string          `json:"args,omitempty" yaml:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty" yaml:"env,omitempty"`
+	Cwd     string            `json:"cwd,omitempty" yaml:"cwd,omitempty"`
+
+	// URL and Headers reach an HTTP server.
+	URL     string            `json:"url,omitempty" yaml:"url,omitempty"`
+	Headers map[string]string `json:"headers,omitempty" yaml:"headers,omitempty"`
+
+	// Protocol pins the protocol version (e.g. "2025-11-25"); empty negotiates.
+	Protocol string `json:"protocol,omitempty" yaml:"protocol,omitempty"`
+	// Timeout bounds each request; zero means the default.
+	Timeout time.Duration `json:"timeout,omitempty" yaml:"timeout,omitempty"`
+	// Validation switches validation of accepted answers; nil means on.
+	Validation *bool `json:"validation,omitempty" yaml:"validation,omitempty"`
+	// URLPolicy governs URL-mode elicitation for this server.
+	URLPolicy URLPolicy `json:"urlPolicy,omitempty" yaml:"urlPolicy,omitempty"`
+	// MaxRounds caps 2026-07-28 multi round-trip rounds; zero means 16.
+	MaxRounds int `json:"maxRounds,omitempty" yaml:"maxRounds,omitempty"`
+}
+
+// EffectiveKind returns the transport kind, inferring it when Kind is empty.
+func (s Server) EffectiveKind() Kind {
+	if s.Kind != "" {
+		return s.Kind
+	}
+	if s.Command != "" {
+		return KindStdio
+	}
+	return KindHTTP
+}
+
+// ValidationEnabled reports whether accepted answers are validated (default true).
+func (s Server) ValidationEnabled() bool { return s.Validation == nil || *s.Validation }

@@ -1,0 +1,148 @@
+package elicit
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+)
+
+// Action is the user's answer to an elicitation: accept, decline or cancel.
+type Action string
+
+// The three actions of an elicitation result.
+const (
+	Accept  Action = "accept"
+	Decline Action = "decline"
+	Cancel  Action = "cancel"
+)
+
+// Mode is the elicitation mode of a request.
+type Mode string
+
+// The two elicitation modes. A request without a mode is a form.
+const (
+	ModeForm Mode = "form"
+	ModeURL  Mode = "url"
+)
+
+// Origin tells how a request reached the client.
+type Origin int
+
+// The three ways a server asks for input.
+const (
+	// OriginPush is a server-pushed elicitation/create (2025-06-18, 2025-11-25).
+	OriginPush Origin = iota
+	// OriginInputRequest is an inputRequests entry of an input_required result (2026-07-28).
+	OriginInputRequest
+	// OriginURLRequired is an entry of a -32042 error's data.elicitations (2025-11-25).
+	OriginURLRequired
+)
+
+// String returns a short name for the origin.
+func (o Origin) String() string {
+	switch o {
+	case OriginPush:
+		return "push"
+	case OriginInputRequest:
+		return "input-request"
+	case OriginURLRequired:
+		return "url-required"
+	}
+	return "unknown"
+}
+
+// Request is one question a server asks the user, whatever era and carrier it came in.
+// The zero value is not useful; build one in the transport. A Request is not modified
+// after it is handed to an Answerer, so it may be read from several goroutines.
+type Request struct {
+	// Server is the configured name of the asking server.
+	Server string
+	// Origin tells which carrier brought the request.
+	Origin Origin
+	// Call describes the originating call, e.g. "tools/call deploy" (empty when unknown).
+	Call string
+	// Tool is the name of the originating tool, prompt or resource URI, when known.
+	Tool string
+	// Protocol is the negotiated protocol version, e.g. "2025-11-25".
+	Protocol string
+	// Mode is the elicitation mode; an absent mode is ModeForm.
+	Mode Mode
+	// Message is the server's message, as sent (sanitize before display).
+	Message string
+	// Schema is the raw requestedSchema bytes as the server sent them, in server
+	// property order. Nil when absent.
+	Schema json.RawMessage
+	// Params is the raw params object as received, when the transport could capture it.
+	Params json.RawMessage
+	// URL is the url of a URL-mode request.
+	URL string
+	// ElicitationID is the id of a 2025-11-25 URL-mode request.
+	ElicitationID string
+	// Key is the inputRequests key of a 2026-07-28 input request.
+	Key string
+	// Index and Total number the entries of one -32042 error or MRTR round (1-based), when > 0.
+	Index, Total int
+	// Deadline is the time by which the server stops waiting, when known.
+	Deadline time.Time
+	// URLDeclared reports whether the client declared URL mode to this server.
+	URLDeclared bool
+}
+
+// Response is the user's answer. Content is set only with Accept on a form.
+type Response struct {
+	Action  Action         `json:"action"`
+	Content map[string]any `json:"content,omitempty"`
+}
+
+// Answerer answers elicitation requests. Implementations: the TUI bridge, the line-mode
+// Prompter and the answers-file Script. Answer blocks until the user (or script) answers
+// or ctx is done. Implementations must be safe for concurrent use.
+type Answerer interface {
+	Answer(ctx context.Context, req *Request) (Response, error)
+}
+
+// AnswererFunc adapts a function to the Answerer interface.
+type AnswererFunc func(ctx context.Context, req *Request) (Response, error)
+
+// Answer calls f.
+func (f AnswererFunc) Answer(ctx context.Context, req *Request) (Response, error) {
+	return f(ctx, req)
+}
+
+// ErrUnanswered reports that no answer could be produced (no TTY, no matching answers entry).
+var ErrUnanswered = errors.New("elicitation could not be answered")
+
+// Violation is one way an accepted content fails its requestedSchema.
+type Violation struct {
+	// Path is an RFC 6901 JSON Pointer into the content, e.g. "/replicas" or "/tags/1".
+	Path string `json:"path"`
+	// Keyword is the schema keyword that failed, spelled as in the schema.
+	Keyword string `json:"keyword"`
+	// Message is a human-readable reason.
+	Message string `json:"message"`
+}
+
+// ViolationsError is returned when an accepted content fails validation. The transport
+// turns it into a bare -32602 JSON-RPC error with data.errors = Violations.
+type ViolationsError struct {
+	Violations []Violation
+}
+
+// Error implements error.
+func (e *ViolationsError) Error() string {
+	msg := "elicitation response does not match requestedSchema"
+	for _, v := range e.Violations {
+		msg += "; " + v.Path + ": " + v.Message
+	}
+	return msg
+}
+
+// ProtocolError reports a request that is malformed or not allowed (missing url, undeclared
+// mode, unreadable params). The legacy transport answers it with -32602 and Reason.
+type ProtocolError struct {
+	Reason string
+}
+
+// Error implements error.
+func (e *ProtocolError) Error() string { return "invalid elicitation request: " + e.Reason }
