@@ -1,6 +1,11 @@
 package config
 
-import "time"
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
 
 // Kind is how a server is reached.
 type Kind string
@@ -80,3 +85,91 @@ func (s Server) EffectiveKind() Kind {
 
 // ValidationEnabled reports whether accepted answers are validated (default true).
 func (s Server) ValidationEnabled() bool { return s.Validation == nil || *s.Validation }
+
+// redactedValue replaces secret values in Redacted and Describe output.
+const redactedValue = "<redacted>"
+
+// Redacted returns a copy of s that is safe to print or log: every env value and header
+// value is replaced by "<redacted>" (names are kept) and a password in the URL is masked.
+func (s Server) Redacted() Server {
+	r := s
+	r.Args = append([]string(nil), s.Args...)
+	r.Env = redactMap(s.Env)
+	r.Headers = redactMap(s.Headers)
+	r.URL = redactURL(s.URL)
+	r.URLPolicy.AllowedHosts = append([]string(nil), s.URLPolicy.AllowedHosts...)
+	if s.Validation != nil {
+		v := *s.Validation
+		r.Validation = &v
+	}
+	return r
+}
+
+// Describe returns a one-line description without secrets, such as
+// `demo (stdio: node server.js; env: TOKEN)` or `api (http: https://x.test/mcp; headers: Authorization)`.
+func (s Server) Describe() string {
+	var b strings.Builder
+	b.WriteString(s.Name)
+	b.WriteString(" (")
+	b.WriteString(string(s.EffectiveKind()))
+	b.WriteString(": ")
+	if s.EffectiveKind() == KindStdio {
+		b.WriteString(strings.Join(append([]string{s.Command}, s.Args...), " "))
+	} else {
+		b.WriteString(redactURL(s.URL))
+	}
+	if len(s.Env) > 0 {
+		b.WriteString("; env: " + strings.Join(mapKeys(s.Env), ", "))
+	}
+	if len(s.Headers) > 0 {
+		b.WriteString("; headers: " + strings.Join(mapKeys(s.Headers), ", "))
+	}
+	if s.Source != "" {
+		b.WriteString("; from " + s.Source)
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// String returns Describe(), so that printing a Server with %v never shows secrets.
+func (s Server) String() string { return s.Describe() }
+
+// GoString is like String, so that %#v does not show secrets either.
+func (s Server) GoString() string { return "config.Server{" + s.Describe() + "}" }
+
+func redactMap(m map[string]string) map[string]string {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k := range m {
+		out[k] = redactedValue
+	}
+	return out
+}
+
+func mapKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// redactURL masks the password of a URL; a URL that does not parse is masked whole, since
+// its parts cannot be told apart.
+func redactURL(raw string) string {
+	if raw == "" {
+		return ""
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return redactedValue
+	}
+	if _, has := u.User.Password(); has {
+		u.User = url.UserPassword(u.User.Username(), "xxxxx")
+		return u.String()
+	}
+	return raw
+}

@@ -2,12 +2,19 @@ package transport
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -21,16 +28,30 @@ type Options struct {
 	// URLMode declares URL-mode elicitation ({form:{}, url:{}}); otherwise {form:{}}.
 	URLMode bool
 	// Protocol pins the version; "" negotiates (2026-07-28 discover, then initialize).
+	// When empty, the server's configured Protocol is used.
 	Protocol string
 	// Log receives every message; nil keeps none.
 	Log *wire.Log
 	// DiscoverTimeout bounds the server/discover probe; zero means 3 s.
 	DiscoverTimeout time.Duration
-	// MaxRounds caps MRTR rounds; zero means 16.
+	// MaxRounds caps MRTR rounds; zero means the server's MaxRounds, else 16.
 	MaxRounds int
 	// OnEvent, when set, receives notifications worth showing (progress, elicitation
 	// complete, server cancel, logging). It must not block.
 	OnEvent func(Event)
+
+	// RetryNow, when set, is asked after each accepted -32042 entry whether to retry
+	// the call without waiting for its notifications/elicitation/complete (an answers
+	// file's "retry: now"). Session.RetryNow releases every wait interactively.
+	RetryNow func(*elicit.Request) bool
+	// URLWait bounds the wait for -32042 completions; zero waits until the call's
+	// context ends or Session.RetryNow is called.
+	URLWait time.Duration
+	// HTTPClient is the base client for HTTP servers; nil means http.DefaultTransport.
+	HTTPClient *http.Client
+
+	// transport replaces the dialled transport (tests: in-memory).
+	transport mcp.Transport
 }
 
 // Event is a notification from a session worth showing to the user.
@@ -53,6 +74,24 @@ type Round struct {
 type Session struct {
 	server config.Server
 	cs     *mcp.ClientSession
+	opts   Options
+	tap    *tap
+	proc   *proc    // stdio only
+	http   *httpTap // HTTP only
+	kind   config.Kind
+	prompt pauser
+	urls   *pendingURLs
+
+	mu          sync.Mutex
+	calls       map[*callTrack]struct{}
+	toolsListed atomic.Bool
+	rawTools    []json.RawMessage // tools of the listing in progress, as sent
+	tokens      atomic.Int64      // progress tokens, new for every request and retry
+}
+
+// progressToken returns a progress token unique in this session (PROTOCOL.md §8).
+func (s *Session) progressToken() string {
+	return fmt.Sprintf("%s-%d", s.server.Name, s.tokens.Add(1))
 }
 
 // ConnError reports a failure to reach or talk to a server (exit code 4).
@@ -62,57 +101,261 @@ type ConnError struct {
 }
 
 func (e *ConnError) Error() string { return "server " + quote(e.Server) + ": " + e.Err.Error() }
-func (e *ConnError) Unwrap() error  { return e.Err }
+func (e *ConnError) Unwrap() error { return e.Err }
 
 func quote(s string) string { return "\"" + s + "\"" }
-
-var errTODO = errors.New("not implemented yet")
-
-// Connect starts or reaches srv and negotiates a session.
-func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, error) {
-	return nil, &ConnError{Server: srv.Name, Err: errTODO}
-}
 
 // Name returns the server's catalog name.
 func (s *Session) Name() string { return s.server.Name }
 
+// Kind returns the transport actually used: stdio, http (Streamable HTTP) or sse.
+func (s *Session) Kind() config.Kind { return s.kind }
+
+func (s *Session) init() *mcp.InitializeResult {
+	if s.cs == nil {
+		return nil
+	}
+	return s.cs.InitializeResult()
+}
+
 // Protocol returns the negotiated protocol version.
-func (s *Session) Protocol() string { return "" }
+func (s *Session) Protocol() string {
+	if r := s.init(); r != nil {
+		return r.ProtocolVersion
+	}
+	return ""
+}
 
 // ServerInfo returns the server's implementation info, or nil.
-func (s *Session) ServerInfo() *mcp.Implementation { return nil }
+func (s *Session) ServerInfo() *mcp.Implementation {
+	if r := s.init(); r != nil {
+		return r.ServerInfo
+	}
+	return nil
+}
 
 // Capabilities returns the server's capabilities, or nil.
-func (s *Session) Capabilities() *mcp.ServerCapabilities { return nil }
+func (s *Session) Capabilities() *mcp.ServerCapabilities {
+	if r := s.init(); r != nil {
+		return r.Capabilities
+	}
+	return nil
+}
 
 // Instructions returns the server's instructions, or "".
-func (s *Session) Instructions() string { return "" }
+func (s *Session) Instructions() string {
+	if r := s.init(); r != nil {
+		return r.Instructions
+	}
+	return ""
+}
 
 // Tools lists every tool (all pages).
-func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) { return nil, errTODO }
+func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) {
+	if c := s.Capabilities(); c != nil && c.Tools == nil {
+		return nil, nil
+	}
+	ctx, cancel := s.requestContext(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.rawTools = nil
+	s.mu.Unlock()
+	var out []*mcp.Tool
+	for t, err := range s.cs.Tools(ctx, nil) {
+		if err != nil {
+			return out, s.wrap(ctx, "tools/list", err)
+		}
+		out = append(out, t)
+	}
+	s.toolsListed.Store(true)
+	return s.restoreDropped(out), nil
+}
+
+// noteToolsList sees every raw tools/list result (from the tap).
+func (s *Session) noteToolsList(result json.RawMessage) {
+	if s.http != nil {
+		s.http.params.noteToolsList(result)
+	}
+	var res struct {
+		Tools []json.RawMessage `json:"tools"`
+	}
+	if json.Unmarshal(result, &res) != nil {
+		return
+	}
+	s.mu.Lock()
+	s.rawTools = append(s.rawTools, res.Tools...)
+	s.mu.Unlock()
+}
+
+// restoreDropped adds back the tools go-sdk silently dropped from a listing (it drops
+// tools whose x-mcp-header annotations it rejects); a client that inspects servers must
+// show every tool the server sent.
+func (s *Session) restoreDropped(out []*mcp.Tool) []*mcp.Tool {
+	s.mu.Lock()
+	raws := s.rawTools
+	s.rawTools = nil
+	s.mu.Unlock()
+	if len(raws) <= len(out) {
+		return out
+	}
+	have := map[string]bool{}
+	for _, t := range out {
+		have[t.Name] = true
+	}
+	for _, raw := range raws {
+		var t mcp.Tool
+		if json.Unmarshal(raw, &t) != nil || t.Name == "" || have[t.Name] {
+			continue
+		}
+		s.tap.log.Notef(s.server.Name, "tool %q has x-mcp-header annotations go-sdk rejects; listed anyway", t.Name)
+		have[t.Name] = true
+		out = append(out, &t)
+	}
+	return out
+}
 
 // Prompts lists every prompt (all pages).
-func (s *Session) Prompts(ctx context.Context) ([]*mcp.Prompt, error) { return nil, errTODO }
+func (s *Session) Prompts(ctx context.Context) ([]*mcp.Prompt, error) {
+	if c := s.Capabilities(); c != nil && c.Prompts == nil {
+		return nil, nil
+	}
+	ctx, cancel := s.requestContext(ctx)
+	defer cancel()
+	var out []*mcp.Prompt
+	for p, err := range s.cs.Prompts(ctx, nil) {
+		if err != nil {
+			return out, s.wrap(ctx, "prompts/list", err)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
 
 // Resources lists every resource and resource template (all pages).
 func (s *Session) Resources(ctx context.Context) ([]*mcp.Resource, []*mcp.ResourceTemplate, error) {
-	return nil, nil, errTODO
+	if c := s.Capabilities(); c != nil && c.Resources == nil {
+		return nil, nil, nil
+	}
+	ctx, cancel := s.requestContext(ctx)
+	defer cancel()
+	var rs []*mcp.Resource
+	for r, err := range s.cs.Resources(ctx, nil) {
+		if err != nil {
+			return rs, nil, s.wrap(ctx, "resources/list", err)
+		}
+		rs = append(rs, r)
+	}
+	var ts []*mcp.ResourceTemplate
+	for t, err := range s.cs.ResourceTemplates(ctx, nil) {
+		if err != nil {
+			var rpc *jsonrpc.Error
+			if errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeMethodNotFound {
+				break
+			}
+			return rs, ts, s.wrap(ctx, "resources/templates/list", err)
+		}
+		ts = append(ts, t)
+	}
+	return rs, ts, nil
 }
 
 // CallTool calls a tool, answering elicitations on the way (MRTR rounds, -32042 retries).
 func (s *Session) CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, []Round, error) {
-	return nil, nil, errTODO
+	if args == nil {
+		args = map[string]any{}
+	}
+	if s.http != nil && s.Protocol() >= "2026-07-28" && !s.toolsListed.Load() {
+		// go-sdk writes Mcp-Param-* headers (x-mcp-header) only for tools it has seen
+		// in a tools/list result.
+		_, _ = s.Tools(ctx)
+	}
+	return drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+		// Fresh params every round: go-sdk writes _meta into them.
+		p := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
+		p.SetProgressToken(s.progressToken())
+		return s.cs.CallTool(ctx, p)
+	}, func(r *mcp.CallToolResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
 // GetPrompt gets a prompt, answering input requests on the way.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, []Round, error) {
-	return nil, nil, errTODO
+	return drive(ctx, s, "prompts/get", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
+		p := &mcp.GetPromptParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
+		p.SetProgressToken(s.progressToken())
+		return s.cs.GetPrompt(ctx, p)
+	}, func(r *mcp.GetPromptResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
 // ReadResource reads a resource, answering input requests on the way.
 func (s *Session) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, []Round, error) {
-	return nil, nil, errTODO
+	return drive(ctx, s, "resources/read", uri, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
+		p := &mcp.ReadResourceParams{URI: uri, InputResponses: rs, RequestState: state}
+		p.SetProgressToken(s.progressToken())
+		return s.cs.ReadResource(ctx, p)
+	}, func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
 // Close ends the session: DELETE for HTTP sessions; close stdin, SIGTERM, SIGKILL for stdio.
-func (s *Session) Close() error { return nil }
+func (s *Session) Close() error {
+	var err error
+	if s.cs != nil {
+		err = s.cs.Close()
+	}
+	if s.proc != nil {
+		_ = s.proc.stop(context.Background())
+	}
+	if errors.Is(err, mcp.ErrConnectionClosed) {
+		err = nil
+	}
+	return err
+}
+
+// Wait blocks until the server ends the session (a stdio process exits, an HTTP
+// session breaks) and returns the reason.
+func (s *Session) Wait() error {
+	err := s.cs.Wait()
+	if s.proc != nil {
+		if ee := s.proc.waitExit(closeGrace); ee != nil {
+			return &ConnError{Server: s.server.Name, Err: ee}
+		}
+	}
+	return err
+}
+
+// codeRejected is go-sdk's internal "rejected by transport" code.
+const codeRejected = -32005
+
+// wrap turns a request error into what callers should see: a *ConnError when the
+// server is gone or refused at the HTTP level, else the error with the method named.
+func (s *Session) wrap(ctx context.Context, what string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if cause := context.Cause(ctx); cause != nil && errors.Is(cause, errTimeout) {
+		return fmt.Errorf("%s: %w", what, cause)
+	}
+	var rpc *jsonrpc.Error
+	if s.proc != nil && !errors.As(err, &rpc) && ctx.Err() == nil {
+		// A broken pipe or EOF usually means the process is dying: give it a moment
+		// so the report carries its exit status and last stderr lines.
+		if ee := s.proc.waitExit(time.Second); ee != nil {
+			return &ConnError{Server: s.server.Name, Err: fmt.Errorf("%s: %w", what, ee)}
+		}
+	}
+	if s.http != nil {
+		// go-sdk reports a refused POST as a -32005 "rejected by transport" error.
+		if he := s.http.takeErr(); he != nil && (!errors.As(err, &rpc) || rpc.Code == codeRejected) {
+			return &ConnError{Server: s.server.Name, Err: fmt.Errorf("%s: %w", what, he)}
+		}
+	}
+	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return &ConnError{Server: s.server.Name, Err: fmt.Errorf("%s: %w", what, err)}
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+func (s *Session) event(kind, text, id string) {
+	if s.opts.OnEvent != nil {
+		s.opts.OnEvent(Event{Server: s.server.Name, Kind: kind, Text: text, ID: id})
+	}
+}

@@ -1,9 +1,10 @@
-// Package wire records every JSON-RPC message a session sends or receives, and the
-// server's stderr lines, in a bounded in-memory log and optionally a JSONL file.
 package wire
 
 import (
 	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
 	"time"
 )
 
@@ -33,8 +34,187 @@ type Entry struct {
 	Raw     json.RawMessage `json:"raw,omitempty"`
 }
 
+// DefaultMaxRaw is the largest Raw a Log keeps in memory per entry; larger bodies are
+// written to the file sink in full but kept in memory only as their size.
+const DefaultMaxRaw = 256 << 10
+
 // Log is a bounded, concurrency-safe ring of entries. The zero value is not usable; use New.
-type Log struct{}
+type Log struct {
+	mu      sync.Mutex
+	ring    []Entry
+	start   int // index of the oldest entry in ring
+	n       int // number of entries held
+	next    uint64
+	dropped uint64
+	maxRaw  int
+	subs    map[*subscription]struct{}
+	file    io.Writer
+	fileErr error
+}
+
+type subscription struct{ ch chan struct{} }
 
 // New returns a log that keeps at most capacity entries (older ones are dropped).
-func New(capacity int) *Log { return &Log{} }
+// A capacity below 1 is treated as 1.
+func New(capacity int) *Log {
+	if capacity < 1 {
+		capacity = 1
+	}
+	return &Log{
+		ring:   make([]Entry, capacity),
+		next:   1,
+		maxRaw: DefaultMaxRaw,
+		subs:   map[*subscription]struct{}{},
+	}
+}
+
+// SetMaxRaw sets the largest Raw kept in memory per entry (the file sink always gets
+// the full body). n <= 0 restores DefaultMaxRaw.
+func (l *Log) SetMaxRaw(n int) {
+	if n <= 0 {
+		n = DefaultMaxRaw
+	}
+	l.mu.Lock()
+	l.maxRaw = n
+	l.mu.Unlock()
+}
+
+// SetFile makes the log also write every appended entry as one JSON line to w (nil
+// stops). Entries appended earlier are not written. Write errors stop the sink; Err
+// reports the first one.
+func (l *Log) SetFile(w io.Writer) {
+	l.mu.Lock()
+	l.file = w
+	l.fileErr = nil
+	l.mu.Unlock()
+}
+
+// Err returns the first error the file sink met, or nil.
+func (l *Log) Err() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.fileErr
+}
+
+// Append stores e, assigning its Seq (and its Time when zero), and returns the stored
+// entry. It never blocks on subscribers. A nil Log ignores the call.
+func (l *Log) Append(e Entry) Entry {
+	if l == nil {
+		return e
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	if len(e.Raw) > 0 && !json.Valid(e.Raw) {
+		// Keep the bytes readable without breaking the JSONL sink.
+		if e.Text == "" {
+			e.Text = string(e.Raw)
+		}
+		e.Raw = nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	e.Seq = l.next
+	l.next++
+	if l.file != nil && l.fileErr == nil {
+		line, err := json.Marshal(e)
+		if err == nil {
+			line = append(line, '\n')
+			_, err = l.file.Write(line)
+		}
+		if err != nil {
+			l.fileErr = fmt.Errorf("write wire log: %w", err)
+		}
+	}
+	mem := e
+	if len(mem.Raw) > l.maxRaw {
+		mem.Raw = nil
+		if mem.Text == "" {
+			mem.Text = fmt.Sprintf("body of %d bytes not kept in memory", e.Size)
+		}
+	} else if len(mem.Raw) > 0 {
+		// Own the bytes: callers may reuse their buffers.
+		mem.Raw = append(json.RawMessage(nil), mem.Raw...)
+	}
+	if l.n == len(l.ring) {
+		l.ring[l.start] = mem
+		l.start = (l.start + 1) % len(l.ring)
+		l.dropped++
+	} else {
+		l.ring[(l.start+l.n)%len(l.ring)] = mem
+		l.n++
+	}
+	for s := range l.subs {
+		select {
+		case s.ch <- struct{}{}:
+		default: // a notification is already pending; it covers this entry too
+		}
+	}
+	return e
+}
+
+// Notef appends a Note entry for server with a formatted text.
+func (l *Log) Notef(server, format string, args ...any) {
+	l.Append(Entry{Server: server, Dir: Note, Text: fmt.Sprintf(format, args...)})
+}
+
+// Snapshot returns a copy of the entries held, oldest first.
+func (l *Log) Snapshot() []Entry { return l.Since(0) }
+
+// Since returns a copy of the held entries whose Seq is greater than seq, oldest first.
+// Entries already dropped from the ring are not returned; compare the first Seq with
+// seq+1 to detect a gap.
+func (l *Log) Since(seq uint64) []Entry {
+	if l == nil {
+		return nil
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	out := make([]Entry, 0, l.n)
+	for i := 0; i < l.n; i++ {
+		e := l.ring[(l.start+i)%len(l.ring)]
+		if e.Seq > seq {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Len returns the number of entries held.
+func (l *Log) Len() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.n
+}
+
+// Dropped returns how many entries were evicted from the ring so far.
+func (l *Log) Dropped() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.dropped
+}
+
+// LastSeq returns the Seq of the newest entry, or 0 when none was appended.
+func (l *Log) LastSeq() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.next - 1
+}
+
+// Subscribe returns a channel that receives a value after new entries are appended
+// (notifications coalesce: one value may stand for many entries; read them with Since)
+// and a function that ends the subscription. The writer never blocks on it.
+func (l *Log) Subscribe() (<-chan struct{}, func()) {
+	s := &subscription{ch: make(chan struct{}, 1)}
+	l.mu.Lock()
+	l.subs[s] = struct{}{}
+	l.mu.Unlock()
+	var once sync.Once
+	return s.ch, func() {
+		once.Do(func() {
+			l.mu.Lock()
+			delete(l.subs, s)
+			l.mu.Unlock()
+		})
+	}
+}

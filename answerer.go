@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/consent"
+	"github.com/elicitty/elicitty/elicit/ui"
+	"github.com/elicitty/elicitty/elicit/urlsafe"
+)
+
+// urlPolicy converts a server's configured URL policy for the analyser.
+func urlPolicy(p config.URLPolicy) urlsafe.Policy {
+	// Plain http to a remote host is warned, not refused, unless the server's policy is
+	// https-only (PROTOCOL.md §4.3); loopback http is always allowed.
+	return urlsafe.Policy{AllowedHosts: p.AllowedHosts, HTTPSOnly: p.HTTPSOnly, AllowHTTPRemote: !p.HTTPSOnly}
+}
+
+// opener returns the browser opener: $ELICITTY_OPENER when set, else the system browser.
+func opener() (consent.Opener, error) {
+	o, err := consent.OpenerFromEnv(os.Getenv)
+	if err != nil {
+		return nil, &usageError{err: err}
+	}
+	return o, nil
+}
+
+// answerer builds the Answerer of a headless command for srv: an answers file, an
+// interactive prompt on a TTY, or a refusal that prints what would answer the request.
+// The result is wrapped in the engine (defaults merge and validation) and, with
+// --record, in a recorder.
+func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
+	var inner elicit.Answerer
+	pol := urlPolicy(srv.URLPolicy)
+	open, err := opener()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case a.answersPath != "":
+		s, err := elicit.LoadScript(a.answersPath, &elicit.ScriptOptions{
+			Log:      a.stderr,
+			Open:     open.Open,
+			CheckURL: consent.ScriptCheck(pol),
+		})
+		if err != nil {
+			return nil, &usageError{err: err}
+		}
+		inner = s
+	case a.isTTY():
+		urlAns := consent.NewAnswerer(a.stdin, a.stderr, consent.AnswererOptions{
+			Policy:     pol,
+			Opener:     open,
+			CopyOnly:   srv.URLPolicy.Open == config.URLCopyOnly,
+			Accessible: a.accessible,
+			NoColor:    os.Getenv("NO_COLOR") != "",
+		})
+		inner = ui.NewPrompter(a.stdin, a.stderr, &ui.PrompterOptions{
+			Accessible: a.accessible,
+			URL:        urlAns,
+		})
+	default:
+		inner = a.unanswered()
+	}
+	if a.recordPath != "" {
+		rec := elicit.NewRecorder(inner)
+		a.recorders = append(a.recorders, rec)
+		inner = rec
+	}
+	return elicit.NewEngine(inner, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()}), nil
+}
+
+// unanswered answers nothing: it prints the request and an answers-file entry that
+// would answer it, then fails with ErrUnanswered, unless --on-unanswered says otherwise.
+func (a *app) unanswered() elicit.Answerer {
+	return elicit.AnswererFunc(func(_ context.Context, req *elicit.Request) (elicit.Response, error) {
+		switch a.onUnanswered {
+		case "decline":
+			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: declined (--on-unanswered)\n", req.Server, elicit.Sanitize(req.Message))
+			return elicit.Response{Action: elicit.Decline}, nil
+		case "cancel":
+			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: cancelled (--on-unanswered)\n", req.Server, elicit.Sanitize(req.Message))
+			return elicit.Response{Action: elicit.Cancel}, nil
+		}
+		fmt.Fprintf(a.stderr, "elicitty: %s asks %q (%s mode) but there is no terminal and no --answers file.\n",
+			req.Server, elicit.Sanitize(req.Message), modeOf(req))
+		fmt.Fprintf(a.stderr, "An answers-file entry that would answer it:\n%s", elicit.UnansweredEntry(req))
+		return elicit.Response{}, fmt.Errorf("%s: %w", req.Server, elicit.ErrUnanswered)
+	})
+}
+
+// writeRecords writes the --record file, if any.
+func (a *app) writeRecords() error {
+	if a.recordPath == "" || len(a.recorders) == 0 {
+		return nil
+	}
+	f, err := os.Create(a.recordPath)
+	if err != nil {
+		return fmt.Errorf("write --record file: %w", err)
+	}
+	defer f.Close()
+	for _, r := range a.recorders {
+		if _, err := r.WriteTo(f); err != nil {
+			return fmt.Errorf("write --record file: %w", err)
+		}
+	}
+	return f.Close()
+}
+
+func modeOf(req *elicit.Request) elicit.Mode {
+	if req.Mode == "" {
+		return elicit.ModeForm
+	}
+	return req.Mode
+}

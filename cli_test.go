@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bin is the elicitty binary built once for the end-to-end tests.
+var bin string
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "elicitty-cli-test")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	bin = filepath.Join(dir, "elicitty")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "build elicitty: %v\n%s", err, out)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+// result is what one run of the binary produced.
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// runBin runs the elicitty binary with args, no terminal on stdin, and a private
+// config directory so the developer's own config never leaks in.
+func runBin(t *testing.T, env []string, args ...string) result {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, args...)
+	home := t.TempDir()
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_COLOR=1")
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Dir = t.TempDir()
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	cmd.Stdin = strings.NewReader("")
+	err := cmd.Run()
+	code := 0
+	var exitErr *exec.ExitError
+	if errors.As(err, &exitErr) {
+		code = exitErr.ExitCode()
+	} else if err != nil {
+		t.Fatalf("run %v: %v", args, err)
+	}
+	return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
+}
+
+func writeFile(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// freeAddr returns a loopback address with a free port.
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	return addr
+}
+
+// startDemoHTTP runs `elicitty serve-demo --http` and returns its MCP URL.
+func startDemoHTTP(t *testing.T) string {
+	t.Helper()
+	addr := freeAddr(t)
+	cmd := exec.Command(bin, "serve-demo", "--http", addr)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := net.Dial("tcp", addr)
+		if err == nil {
+			c.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("demo server did not listen on %s: %s", addr, stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond) // polling a port is the only way to know it listens
+	}
+	return "http://" + addr + "/mcp"
+}
+
+func TestVersionAndHelp(t *testing.T) {
+	r := runBin(t, nil, "--version")
+	if r.code != 0 || !strings.Contains(r.stdout, version) {
+		t.Fatalf("--version: code %d, stdout %q", r.code, r.stdout)
+	}
+	for _, cmd := range []string{"tools", "prompts", "resources", "call", "prompt", "read", "render", "desc", "serve-demo", "doctor", "conformance", "demo", "completion"} {
+		r := runBin(t, nil, cmd, "--help")
+		if r.code != 0 || !strings.Contains(r.stdout, "Usage:") {
+			t.Errorf("%s --help: code %d, stdout %q stderr %q", cmd, r.code, r.stdout, r.stderr)
+		}
+	}
+	r = runBin(t, nil, "completion", "bash")
+	if r.code != 0 || !strings.Contains(r.stdout, "__start_elicitty") {
+		t.Errorf("completion bash: code %d", r.code)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown flag", []string{"tools", "--bogus"}, "unknown flag"},
+		{"unknown target", []string{"tools", "nosuchserver"}, "nosuchserver"},
+		{"missing target", []string{"call"}, "missing TARGET"},
+		{"nothing after dash", []string{"tools", "--"}, "nothing after --"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runBin(t, nil, tt.args...)
+			if r.code != exitUsage {
+				t.Fatalf("exit code %d, want %d; stderr %q", r.code, exitUsage, r.stderr)
+			}
+			if !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("stderr %q does not mention %q", r.stderr, tt.want)
+			}
+		})
+	}
+}
+
+func TestBadConfigNamesFileAndLine(t *testing.T) {
+	cfg := writeFile(t, "config.yaml", "servers:\n  demo:\n    command: x\n    timeout: 3x\n")
+	r := runBin(t, nil, "tools", "demo", "--config", cfg)
+	if r.code != exitUsage {
+		t.Fatalf("exit %d, want 2; stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "config.yaml:4") || !strings.Contains(r.stderr, "timeout") {
+		t.Errorf("stderr %q should name config.yaml:4 and the field", r.stderr)
+	}
+}
+
+func TestToolsOverStdioAndHTTP(t *testing.T) {
+	url := startDemoHTTP(t)
+	for name, args := range map[string][]string{
+		"stdio": {"tools", "--", bin, "serve-demo"},
+		"http":  {"tools", url},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := runBin(t, nil, args...)
+			if r.code != 0 {
+				t.Fatalf("exit %d; stderr %q", r.code, r.stderr)
+			}
+			for _, tool := range []string{"form_all_kinds", "link_account", "needs_link", "mrtr_multi", "add"} {
+				if !strings.Contains(r.stdout, tool) {
+					t.Errorf("tools output lacks %q:\n%s", tool, r.stdout)
+				}
+			}
+		})
+	}
+}
+
+func TestCallJSONOutput(t *testing.T) {
+	r := runBin(t, nil, "call", "add", "a=2", "b=3", "--json", "--", bin, "serve-demo")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr %q", r.code, r.stderr)
+	}
+	var out struct {
+		Result struct {
+			Content []struct{ Text string } `json:"content"`
+		} `json:"result"`
+		Rounds []any `json:"rounds"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("--json output is not JSON: %v\n%s", err, r.stdout)
+	}
+	if len(out.Result.Content) == 0 || !strings.Contains(out.Result.Content[0].Text, "5") {
+		t.Errorf("add 2+3: got %+v", out.Result)
+	}
+}
+
+func TestUnansweredWithoutTTYExits3(t *testing.T) {
+	r := runBin(t, nil, "call", "confirm_only", "--", bin, "serve-demo")
+	if r.code != exitUnanswered {
+		t.Fatalf("exit %d, want 3; stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "action:") || !strings.Contains(r.stderr, "match:") {
+		t.Errorf("stderr should print an answers-file entry:\n%s", r.stderr)
+	}
+	r = runBin(t, nil, "call", "confirm_only", "--on-unanswered", "decline", "--", bin, "serve-demo")
+	if r.code != 0 || !strings.Contains(r.stdout, "declined") {
+		t.Errorf("--on-unanswered decline: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestServerFailures(t *testing.T) {
+	t.Run("exits at once", func(t *testing.T) {
+		r := runBin(t, nil, "tools", "--", "sh", "-c", "echo boom >&2; exit 7")
+		if r.code != exitConn {
+			t.Fatalf("exit %d, want 4; stderr %q", r.code, r.stderr)
+		}
+		if !strings.Contains(r.stderr, "7") || !strings.Contains(r.stderr, "boom") {
+			t.Errorf("stderr should give exit status and last stderr line: %q", r.stderr)
+		}
+		if strings.Count(strings.TrimSpace(r.stderr), "\n") > 3 {
+			t.Errorf("stderr should be short: %q", r.stderr)
+		}
+	})
+	t.Run("unreachable http", func(t *testing.T) {
+		r := runBin(t, nil, "tools", "http://"+freeAddr(t)+"/mcp", "--timeout", "5s")
+		if r.code != exitConn {
+			t.Fatalf("exit %d, want 4; stderr %q", r.code, r.stderr)
+		}
+	})
+	t.Run("not found", func(t *testing.T) {
+		r := runBin(t, nil, "tools", "--", "/nonexistent/server-binary")
+		if r.code != exitConn {
+			t.Fatalf("exit %d, want 4; stderr %q", r.code, r.stderr)
+		}
+	})
+	t.Run("banner on stdout", func(t *testing.T) {
+		r := runBin(t, nil, "tools", "--", "sh", "-c", "echo 'Server starting, hello!'; exec \"$0\" serve-demo", bin)
+		if r.code != 0 || !strings.Contains(r.stdout, "form_all_kinds") {
+			t.Fatalf("a banner line must not kill the session: exit %d stderr %q", r.code, r.stderr)
+		}
+	})
+}

@@ -1,0 +1,163 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/demo"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+)
+
+// doctorCheck is one self-test: a tool call on the demo server.
+type doctorCheck struct {
+	name string
+	tool string
+	args map[string]any
+}
+
+func (a *app) doctorCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Self-test against the built-in demo server; prints a support matrix",
+		Long: `Starts the built-in demo server over stdio and over Streamable HTTP on loopback, talks to
+it in both protocol eras (2025-11-25 with server-pushed elicitation, 2026-07-28 with
+multi round-trip input requests), answers its elicitations automatically, and prints
+which features work on which transport and era. Exit 0 when everything passed.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return a.runDoctor(cmd.Context()) },
+	}
+}
+
+func (a *app) runDoctor(ctx context.Context) error {
+	stdio, err := demoServer()
+	if err != nil {
+		return err
+	}
+	d, err := demo.New(nil)
+	if err != nil {
+		return fmt.Errorf("start demo server: %w", err)
+	}
+	defer d.Close()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fmt.Errorf("listen on loopback: %w", err)
+	}
+	hs := &http.Server{Handler: d.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	defer hs.Close()
+	httpSrv := config.Server{Name: "demo-http", Kind: config.KindHTTP, URL: "http://" + ln.Addr().String() + "/mcp"}
+
+	checks := []doctorCheck{
+		{name: "tools/list", tool: ""},
+		{name: "plain tool call", tool: "add", args: map[string]any{"a": 2, "b": 3}},
+		{name: "form, every field kind", tool: "form_all_kinds"},
+		{name: "confirm-only form", tool: "confirm_only"},
+		{name: "multi round-trip (3 rounds)", tool: "mrtr_multi"},
+		{name: "two inputs in one round", tool: "mrtr_parallel"},
+	}
+	type column struct {
+		label string
+		srv   config.Server
+		proto string
+	}
+	cols := []column{
+		{"stdio 2025-11-25", stdio, "2025-11-25"},
+		{"stdio 2026-07-28", stdio, "2026-07-28"},
+		{"http 2025-11-25", httpSrv, "2025-11-25"},
+		{"http 2026-07-28", httpSrv, "2026-07-28"},
+	}
+	results := make([][]string, len(checks))
+	for i := range results {
+		results[i] = make([]string, len(cols))
+	}
+	failed := 0
+	for j, c := range cols {
+		srv := c.srv
+		srv.Protocol = c.proto
+		auto := elicit.AnswererFunc(func(_ context.Context, req *elicit.Request) (elicit.Response, error) {
+			return elicit.AutoAccept(req), nil
+		})
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		s, err := transport.Connect(cctx, srv, transport.Options{
+			ClientName: "elicitty-doctor", ClientVersion: version,
+			Answerer: elicit.NewEngine(auto, nil), URLMode: true, Protocol: c.proto,
+		})
+		if err != nil {
+			cancel()
+			for i := range checks {
+				results[i][j] = "FAIL connect"
+			}
+			failed += len(checks)
+			fmt.Fprintf(a.stderr, "doctor: %s: %v\n", c.label, err)
+			continue
+		}
+		for i, chk := range checks {
+			err := runCheck(cctx, s, chk)
+			if err != nil {
+				failed++
+				results[i][j] = "FAIL"
+				fmt.Fprintf(a.stderr, "doctor: %s: %s: %v\n", c.label, chk.name, err)
+			} else {
+				results[i][j] = "ok"
+			}
+		}
+		s.Close()
+		cancel()
+	}
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "check")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "\t%s", c.label)
+	}
+	fmt.Fprintln(tw)
+	for i, chk := range checks {
+		fmt.Fprint(tw, chk.name)
+		for j := range cols {
+			fmt.Fprintf(tw, "\t%s", results[i][j])
+		}
+		fmt.Fprintln(tw)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if failed > 0 {
+		fmt.Fprintf(a.stdout, "%d check(s) failed\n", failed)
+		return &silentError{code: exitConn}
+	}
+	fmt.Fprintln(a.stdout, "all checks passed")
+	return nil
+}
+
+func runCheck(ctx context.Context, s *transport.Session, chk doctorCheck) error {
+	if chk.tool == "" {
+		tools, err := s.Tools(ctx)
+		if err != nil {
+			return err
+		}
+		if len(tools) == 0 {
+			return errors.New("no tools listed")
+		}
+		return nil
+	}
+	args := chk.args
+	if args == nil {
+		args = map[string]any{}
+	}
+	res, _, err := s.CallTool(ctx, chk.tool, args)
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		return errors.New("tool returned an error result")
+	}
+	return nil
+}

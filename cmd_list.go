@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+)
+
+// withSession connects to srv, runs fn, records answers and closes the session.
+func (a *app) withSession(ctx context.Context, srv config.Server, fn func(context.Context, *transport.Session) error) error {
+	log, closeLog, err := a.openLog()
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	s, err := a.connect(ctx, srv, log)
+	if err != nil {
+		return err
+	}
+	err = fn(ctx, s)
+	if cerr := s.Close(); err == nil && cerr != nil && ctx.Err() == nil {
+		fmt.Fprintf(a.stderr, "elicitty: close %q: %v\n", srv.Name, cerr)
+	}
+	if rerr := a.writeRecords(); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+func (a *app) listCommand(what, short string) *cobra.Command {
+	return &cobra.Command{
+		Use:   what + " TARGET | " + what + " -- command args...",
+		Short: short,
+		Example: "  elicitty " + what + " demo\n  elicitty " + what + " https://mcp.example.com/mcp --json\n" +
+			"  elicitty " + what + " -- npx -y @modelcontextprotocol/server-everything",
+		RunE: func(cmd *cobra.Command, args []string) error {
+			srv, rest, err := a.splitTarget(cmd, args)
+			if err != nil {
+				return err
+			}
+			if len(rest) > 0 {
+				return usagef("%s takes only a TARGET, got extra arguments %q", what, rest)
+			}
+			return a.withSession(cmd.Context(), srv, func(ctx context.Context, s *transport.Session) error {
+				switch what {
+				case "tools":
+					tools, err := s.Tools(ctx)
+					if err != nil {
+						return err
+					}
+					return a.printTools(tools)
+				case "prompts":
+					prompts, err := s.Prompts(ctx)
+					if err != nil {
+						return err
+					}
+					return a.printPrompts(prompts)
+				default:
+					res, tmpls, err := s.Resources(ctx)
+					if err != nil {
+						return err
+					}
+					return a.printResources(res, tmpls)
+				}
+			})
+		},
+	}
+}
+
+func (a *app) printJSON(v any) error {
+	enc := json.NewEncoder(a.stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// firstLine returns the first line of s, sanitized.
+func firstLine(s string) string {
+	s = elicit.Sanitize(s)
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+func (a *app) printTools(tools []*mcp.Tool) error {
+	if a.jsonOut {
+		if tools == nil {
+			tools = []*mcp.Tool{}
+		}
+		return a.printJSON(tools)
+	}
+	return printTable(a.stdout, len(tools), func(i int) (string, string) {
+		return elicit.Sanitize(tools[i].Name), firstLine(tools[i].Description)
+	})
+}
+
+func (a *app) printPrompts(prompts []*mcp.Prompt) error {
+	if a.jsonOut {
+		if prompts == nil {
+			prompts = []*mcp.Prompt{}
+		}
+		return a.printJSON(prompts)
+	}
+	return printTable(a.stdout, len(prompts), func(i int) (string, string) {
+		p := prompts[i]
+		name := elicit.Sanitize(p.Name)
+		for _, arg := range p.Arguments {
+			if arg.Required {
+				name += " " + elicit.Sanitize(arg.Name) + "="
+			} else {
+				name += " [" + elicit.Sanitize(arg.Name) + "=]"
+			}
+		}
+		return name, firstLine(p.Description)
+	})
+}
+
+func (a *app) printResources(res []*mcp.Resource, tmpls []*mcp.ResourceTemplate) error {
+	if a.jsonOut {
+		if res == nil {
+			res = []*mcp.Resource{}
+		}
+		if tmpls == nil {
+			tmpls = []*mcp.ResourceTemplate{}
+		}
+		return a.printJSON(map[string]any{"resources": res, "resourceTemplates": tmpls})
+	}
+	if err := printTable(a.stdout, len(res), func(i int) (string, string) {
+		return elicit.Sanitize(res[i].URI), firstLine(res[i].Name + "  " + res[i].Description)
+	}); err != nil {
+		return err
+	}
+	return printTable(a.stdout, len(tmpls), func(i int) (string, string) {
+		return elicit.Sanitize(tmpls[i].URITemplate), firstLine("(template) " + tmpls[i].Name + "  " + tmpls[i].Description)
+	})
+}
+
+// printTable prints two aligned columns.
+func printTable(w io.Writer, n int, row func(int) (string, string)) error {
+	width := 0
+	for i := range n {
+		k, _ := row(i)
+		width = max(width, len([]rune(k)))
+	}
+	width = min(width, 40)
+	for i := range n {
+		k, v := row(i)
+		pad := width - len([]rune(k))
+		if pad < 0 {
+			pad = 0
+		}
+		line := k
+		if v != "" {
+			line += strings.Repeat(" ", pad) + "  " + v
+		}
+		if _, err := fmt.Fprintln(w, line); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// rootCommand builds the command tree.
+func (a *app) rootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "elicitty [TARGET...] [-- command args...]",
+		Short: "An interactive terminal MCP client that answers what servers ask of you",
+		Long: `elicitty is a terminal client for MCP servers. It lists and calls tools, prompts and
+resources, and answers what servers ask of people: elicitation forms, URL-mode consent
+flows, and the input requests of the 2026-07-28 protocol.
+
+Without arguments it opens the terminal UI over every configured server (or over the
+built-in demo server when none is configured). TARGET is a server name from the config,
+an http(s) URL, or a stdio server's command line after --.`,
+		Version:       version,
+		Args:          cobra.ArbitraryArgs,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE:          a.runTUI,
+	}
+	root.SetIn(a.stdin)
+	root.SetOut(a.stdout)
+	root.SetErr(a.stderr)
+	a.addCommonFlags(root)
+	root.AddCommand(
+		a.demoCommand(),
+		a.listCommand("tools", "List a server's tools"),
+		a.listCommand("prompts", "List a server's prompts"),
+		a.listCommand("resources", "List a server's resources and resource templates"),
+		a.callCommand(),
+		a.promptCommand(),
+		a.readCommand(),
+		a.renderCommand(),
+		a.descCommand(),
+		a.serveDemoCommand(),
+		a.doctorCommand(),
+		a.conformanceCommand(),
+	)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	return root
+}

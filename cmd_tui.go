@@ -1,0 +1,118 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/tui"
+)
+
+// demoServer is the built-in demo server as a stdio server of this very binary.
+func demoServer() (config.Server, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return config.Server{}, fmt.Errorf("find the elicitty binary to start the demo server: %w", err)
+	}
+	return config.Server{Name: "demo", Kind: config.KindStdio, Command: exe, Args: []string{"serve-demo"}}, nil
+}
+
+func (a *app) demoCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "demo",
+		Short: "Open the terminal UI on the built-in demo server",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			srv, err := demoServer()
+			if err != nil {
+				return err
+			}
+			return a.tui(cmd.Context(), []config.Server{srv})
+		},
+	}
+}
+
+// runTUI is the root command: the TUI over the named targets, the configured servers,
+// or the demo server.
+func (a *app) runTUI(cmd *cobra.Command, args []string) error {
+	var servers []config.Server
+	if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+		if len(args[dash:]) == 0 {
+			return usagef("nothing after --: give the server's command line")
+		}
+		servers = append(servers, config.CommandServer(args[dash:]))
+		args = args[:dash]
+	}
+	cfg, err := a.loadConfig()
+	if err != nil {
+		return err
+	}
+	for _, t := range args {
+		srv, err := config.ParseTarget(t, cfg)
+		if err != nil {
+			return &usageError{err: err}
+		}
+		servers = append(servers, srv)
+	}
+	if len(servers) == 0 {
+		servers = cfg.Servers
+	}
+	if len(servers) == 0 {
+		srv, err := demoServer()
+		if err != nil {
+			return err
+		}
+		servers = []config.Server{srv}
+	}
+	return a.tui(cmd.Context(), servers)
+}
+
+// tui runs the terminal UI over servers.
+func (a *app) tui(ctx context.Context, servers []config.Server) error {
+	if !a.isTTY() && !a.accessible {
+		return usagef("the terminal UI needs a terminal; use a command such as `elicitty tools TARGET`, or --accessible")
+	}
+	open, err := opener()
+	if err != nil {
+		return err
+	}
+	log, closeLog, err := a.openLog()
+	if err != nil {
+		return err
+	}
+	defer closeLog()
+	for i := range servers {
+		if a.protocol != "" {
+			servers[i].Protocol = a.protocol
+		}
+		if a.timeout > 0 {
+			servers[i].Timeout = a.timeout
+		}
+	}
+	return tui.Run(ctx, tui.Options{
+		Servers: servers,
+		Connect: func(ctx context.Context, srv config.Server, ans elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error) {
+			return transport.Connect(ctx, srv, transport.Options{
+				ClientName:    "elicitty",
+				ClientVersion: version,
+				Answerer:      elicit.NewEngine(ans, &elicit.EngineOptions{NoValidate: a.noValidate || !srv.ValidationEnabled()}),
+				URLMode:       !a.noURL && !srv.URLPolicy.Disabled,
+				Protocol:      srv.Protocol,
+				Log:           log,
+				MaxRounds:     srv.MaxRounds,
+				OnEvent:       onEvent,
+			})
+		},
+		Log:        log,
+		Opener:     open,
+		NoColor:    os.Getenv("NO_COLOR") != "",
+		Accessible: a.accessible,
+		In:         a.stdin,
+		Out:        a.stdout,
+	})
+}

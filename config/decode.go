@@ -1,0 +1,395 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// format is the layout of a config file.
+type format int
+
+const (
+	// formatOwn is elicitty's own file: YAML or JSON, `servers:`, unknown keys are errors.
+	formatOwn format = iota
+	// formatMCPServers is Claude Desktop, Cursor and .mcp.json: JSON with `mcpServers`.
+	formatMCPServers
+	// formatVSCode is VS Code's .vscode/mcp.json: JSON with comments, `servers` and `inputs`.
+	formatVSCode
+)
+
+// fileResult is what one file contributes to the catalog.
+type fileResult struct {
+	servers  []Server
+	problems []Problem // imported files only: entries that could not be used
+}
+
+// decodeFile parses one config file. For elicitty's own file every problem is an error
+// (all of them, joined); for imported files a bad entry becomes a Problem and only a file
+// that cannot be parsed at all is an error.
+func decodeFile(file string, data []byte, f format, x *expander) (fileResult, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var root *node
+	var err error
+	switch {
+	case f != formatOwn:
+		root, err = parseJSON(stripJSONC(data))
+	case isJSON(file, data):
+		root, err = parseJSON(data)
+	default:
+		root, err = parseYAML(data)
+	}
+	if err != nil {
+		var ce *Error
+		if errors.As(err, &ce) {
+			ce.File = file
+			return fileResult{}, ce
+		}
+		return fileResult{}, &Error{File: file, Msg: err.Error(), Err: err}
+	}
+	if f == formatVSCode {
+		x.inputOK = true
+	}
+	d := &fileDecoder{file: file, strict: f == formatOwn, x: x}
+	return d.decode(root, f)
+}
+
+// isJSON reports whether our own file is JSON: by extension, else by its first character.
+func isJSON(file string, data []byte) bool {
+	switch strings.ToLower(filepath.Ext(file)) {
+	case ".json":
+		return true
+	case ".yaml", ".yml":
+		return false
+	}
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && t[0] == '{'
+}
+
+type fileDecoder struct {
+	file   string
+	strict bool
+	x      *expander
+	errs   []error // strict mode: every error in the file
+}
+
+func (d *fileDecoder) errAt(at pos, field, msg string) *Error {
+	return &Error{File: d.file, Line: at.line, Col: at.col, Field: field, Msg: msg}
+}
+
+func (d *fileDecoder) decode(root *node, f format) (fileResult, error) {
+	var res fileResult
+	if root == nil || root.kind == kindNull {
+		return res, nil
+	}
+	if root.kind != kindObject {
+		return res, d.errAt(root.at, "", "the top level must be an object, got "+root.kind.String())
+	}
+	serversKey := "servers"
+	if f == formatMCPServers {
+		serversKey = "mcpServers"
+	}
+	var servers *node
+	for _, e := range root.keys {
+		switch {
+		case e.key == serversKey:
+			servers = e.val
+		case f == formatVSCode && e.key == "inputs":
+			d.inputs(e.val)
+		case d.strict && e.key == "$schema":
+		case d.strict:
+			d.errs = append(d.errs, d.errAt(e.at, e.key, "unknown key (want servers)"))
+		}
+	}
+	if servers != nil && servers.kind != kindNull {
+		if servers.kind != kindObject {
+			return res, d.errAt(servers.at, serversKey, "must be an object of servers by name, got "+servers.kind.String())
+		}
+		for _, e := range servers.keys {
+			sd := &serverDecoder{d: d, prefix: serversKey + "." + e.key, at: map[string]pos{"": e.at}}
+			s, skip := sd.decode(e.key, e.val)
+			if skip {
+				continue
+			}
+			if len(sd.errs) == 0 { // a field that failed to decode would cascade
+				for _, fe := range validateServer(s) {
+					sd.fail(fe.field, fe.msg)
+				}
+			}
+			if d.strict {
+				d.errs = append(d.errs, sd.errs...)
+			} else if len(sd.errs) > 0 {
+				res.problems = append(res.problems, Problem{Source: d.file, Server: e.key, Err: errors.Join(sd.errs...)})
+				continue
+			}
+			res.servers = append(res.servers, s)
+		}
+	}
+	if len(d.errs) > 0 {
+		return fileResult{}, errors.Join(d.errs...)
+	}
+	return res, nil
+}
+
+// inputs records VS Code `inputs` declarations; malformed ones are skipped.
+func (d *fileDecoder) inputs(n *node) {
+	if d.x.inputs == nil {
+		d.x.inputs = map[string]input{}
+	}
+	if n.kind != kindArray {
+		return
+	}
+	for _, item := range n.items {
+		if item.kind != kindObject {
+			continue
+		}
+		var in input
+		for _, e := range item.keys {
+			if e.val.kind != kindString {
+				continue
+			}
+			switch e.key {
+			case "id":
+				in.id = e.val.text
+			case "description":
+				in.description = e.val.text
+			}
+		}
+		if in.id != "" {
+			d.x.inputs[in.id] = in
+		}
+	}
+}
+
+// serverDecoder turns one server entry into a Server, remembering where each field was
+// written so that validation errors can point at it.
+type serverDecoder struct {
+	d      *fileDecoder
+	prefix string
+	at     map[string]pos       // field path relative to the server -> position
+	subst  map[string][2]string // field -> {as written, as expanded} when they differ
+	errs   []error
+}
+
+// fail records an error on a field (relative path; "" for the entry itself).
+func (sd *serverDecoder) fail(field, msg string) {
+	at, ok := sd.at[field]
+	for f := field; !ok && f != ""; {
+		if i := strings.LastIndexAny(f, ".["); i >= 0 {
+			f = f[:i]
+		} else {
+			f = ""
+		}
+		at, ok = sd.at[f]
+	}
+	// A message quotes a value as expanded; quote it as written instead, so that no
+	// variable's value ever reaches an error.
+	if sub, ok := sd.subst[field]; ok {
+		msg = strings.ReplaceAll(msg, strconv.Quote(sub[1]), strconv.Quote(sub[0]))
+	}
+	full := sd.prefix
+	if field != "" {
+		if strings.HasPrefix(field, "[") {
+			full += field
+		} else {
+			full += "." + field
+		}
+	}
+	sd.errs = append(sd.errs, sd.d.errAt(at, full, msg))
+}
+
+// decode reads the entry; skip is true for an imported entry marked "disabled": true.
+func (sd *serverDecoder) decode(name string, n *node) (s Server, skip bool) {
+	s = Server{Name: name, Source: sd.d.file}
+	if n.kind != kindObject {
+		sd.fail("", "must be an object, got "+n.kind.String())
+		return s, false
+	}
+	for _, e := range n.keys {
+		sd.at[e.key] = e.at
+		switch e.key {
+		case "command":
+			s.Command = sd.str(e.key, e.val)
+		case "args":
+			s.Args = sd.strList(e.key, e.val)
+		case "env":
+			s.Env = sd.strMap(e.key, e.val)
+		case "cwd":
+			s.Cwd = sd.str(e.key, e.val)
+		case "url":
+			s.URL = sd.str(e.key, e.val)
+		case "headers":
+			s.Headers = sd.strMap(e.key, e.val)
+		case "type":
+			s.Kind = sd.kind(e.key, e.val)
+		default:
+			if !sd.d.strict {
+				if e.key == "disabled" && e.val.kind == kindBool && e.val.text == "true" {
+					return s, true
+				}
+				continue // other clients' keys (envFile, disabled, alwaysAllow, ...) are theirs
+			}
+			sd.own(&s, e)
+		}
+	}
+	return s, false
+}
+
+// own decodes the keys only elicitty's own file has.
+func (sd *serverDecoder) own(s *Server, e entry) {
+	switch e.key {
+	case "protocol":
+		s.Protocol = sd.str(e.key, e.val)
+	case "timeout":
+		if t := sd.str(e.key, e.val); t != "" {
+			d, err := time.ParseDuration(t)
+			if err != nil {
+				sd.fail(e.key, fmt.Sprintf("invalid duration %q (want e.g. 30s or 2m)", t))
+			} else {
+				s.Timeout = d
+			}
+		}
+	case "validation":
+		if b, ok := sd.boolean(e.key, e.val); ok {
+			s.Validation = &b
+		}
+	case "maxRounds":
+		s.MaxRounds = sd.integer(e.key, e.val)
+	case "urlPolicy":
+		s.URLPolicy = sd.policy(e.key, e.val)
+	default:
+		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, validation, urlPolicy or maxRounds)")
+	}
+}
+
+func (sd *serverDecoder) policy(field string, n *node) URLPolicy {
+	var p URLPolicy
+	if n.kind == kindNull {
+		return p
+	}
+	if n.kind != kindObject {
+		sd.fail(field, "must be an object, got "+n.kind.String())
+		return p
+	}
+	for _, e := range n.keys {
+		f := field + "." + e.key
+		sd.at[f] = e.at
+		switch e.key {
+		case "disabled":
+			p.Disabled, _ = sd.boolean(f, e.val)
+		case "httpsOnly":
+			p.HTTPSOnly, _ = sd.boolean(f, e.val)
+		case "allowedHosts":
+			p.AllowedHosts = sd.strList(f, e.val)
+		case "open":
+			p.Open = URLOpen(sd.str(f, e.val))
+		default:
+			sd.fail(f, "unknown key (want disabled, allowedHosts, httpsOnly or open)")
+		}
+	}
+	return p
+}
+
+// str reads a scalar as a string (numbers and booleans keep their text) and expands
+// variables in it; null is the empty string.
+func (sd *serverDecoder) str(field string, n *node) string {
+	switch n.kind {
+	case kindNull:
+		return ""
+	case kindString, kindNumber, kindBool:
+	default:
+		sd.fail(field, "must be a string, got "+n.kind.String())
+		return ""
+	}
+	v, err := sd.d.x.expand(n.text)
+	if err != nil {
+		sd.fail(field, err.Error())
+		return ""
+	}
+	if v != n.text {
+		if sd.subst == nil {
+			sd.subst = map[string][2]string{}
+		}
+		sd.subst[field] = [2]string{n.text, v}
+	}
+	return v
+}
+
+func (sd *serverDecoder) strList(field string, n *node) []string {
+	if n.kind == kindNull {
+		return nil
+	}
+	if n.kind != kindArray {
+		sd.fail(field, "must be a list of strings, got "+n.kind.String())
+		return nil
+	}
+	out := make([]string, 0, len(n.items))
+	for i, item := range n.items {
+		f := field + "[" + strconv.Itoa(i) + "]"
+		sd.at[f] = item.at
+		out = append(out, sd.str(f, item))
+	}
+	return out
+}
+
+func (sd *serverDecoder) strMap(field string, n *node) map[string]string {
+	if n.kind == kindNull {
+		return nil
+	}
+	if n.kind != kindObject {
+		sd.fail(field, "must be an object of strings, got "+n.kind.String())
+		return nil
+	}
+	out := make(map[string]string, len(n.keys))
+	for _, e := range n.keys {
+		f := field + "." + e.key
+		sd.at[f] = e.at
+		out[e.key] = sd.str(f, e.val)
+	}
+	return out
+}
+
+func (sd *serverDecoder) boolean(field string, n *node) (bool, bool) {
+	if n.kind == kindNull {
+		return false, false
+	}
+	if n.kind != kindBool {
+		sd.fail(field, "must be true or false, got "+n.kind.String())
+		return false, false
+	}
+	return n.text == "true", true
+}
+
+func (sd *serverDecoder) integer(field string, n *node) int {
+	if n.kind == kindNull {
+		return 0
+	}
+	i, err := strconv.Atoi(n.text)
+	if n.kind != kindNumber || err != nil {
+		sd.fail(field, "must be a whole number")
+		return 0
+	}
+	return i
+}
+
+// kind maps a "type" value. Other clients spell Streamable HTTP several ways.
+func (sd *serverDecoder) kind(field string, n *node) Kind {
+	raw := sd.str(field, n)
+	t := strings.ToLower(raw)
+	switch t {
+	case "":
+		return ""
+	case "stdio", "http", "sse":
+		return Kind(t)
+	case "streamable-http", "streamablehttp", "streamable_http", "http-stream":
+		if !sd.d.strict {
+			return KindHTTP
+		}
+	}
+	sd.fail(field, fmt.Sprintf("unknown type %q (want stdio, http or sse)", raw))
+	return ""
+}

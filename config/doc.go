@@ -1,0 +1,60 @@
+// Package config owns elicitty's server catalog: which MCP servers exist, how to reach them
+// and the per-server policy (protocol pin, timeout, answer validation, URL-mode policy,
+// round limit). It reads files and environment variables and nothing else; it starts no
+// server and imports no other elicitty package.
+//
+// # Sources
+//
+// Load layers these sources; a later definition of a server name replaces an earlier one
+// whole (fields are not merged):
+//
+//  1. built-in defaults (none today);
+//  2. other clients' configs, unless LoadOptions.NoImports: Claude Desktop
+//     ($XDG_CONFIG_HOME/Claude/claude_desktop_config.json, the macOS
+//     ~/Library/Application Support/Claude/ and Windows %APPDATA%\Claude\ paths),
+//     Cursor (~/.cursor/mcp.json, then the project's .cursor/mcp.json), the project's
+//     .mcp.json (all `mcpServers`), and the project's .vscode/mcp.json (`servers` and
+//     `inputs`). These files may contain // comments and trailing commas; their keys that
+//     elicitty does not know are ignored and entries with "disabled": true are skipped;
+//  3. elicitty's own file: --config FILE (must exist), else $ELICITTY_CONFIG, else
+//     $XDG_CONFIG_HOME/elicitty/config.yaml, config.yml or config.json (at most one).
+//
+// Command-line flags are applied by main afterwards; Config.Validate checks the result.
+//
+// # Own file
+//
+//	servers:
+//	  demo:
+//	    command: elicitty
+//	    args: [serve-demo]
+//	    env: {DEMO_TOKEN: "${DEMO_TOKEN}"}
+//	    timeout: 30s
+//	  api:
+//	    url: https://mcp.example.com/mcp
+//	    headers: {Authorization: "Bearer ${API_TOKEN}"}
+//	    type: http          # stdio | http | sse (inferred when absent)
+//	    protocol: 2025-11-25
+//	    validation: true
+//	    maxRounds: 8
+//	    urlPolicy: {allowedHosts: ["*.example.com"], httpsOnly: true, open: copy-only}
+//
+// JSON with the same shape is accepted too. Unknown keys are errors.
+//
+// # Expansion
+//
+// Every string value (command, args, env values, cwd, url, header values and the rest) is
+// expanded: ${VAR} and ${env:VAR} read the environment; ${VAR:-default} gives a default;
+// ${workspaceFolder} and ${userHome} are the working and home directories; $$ is a literal
+// $; any other $ is kept as written. In VS Code files, ${input:ID} reads the environment
+// variable ELICITTY_INPUT_<ID> (see InputEnv): elicitty never prompts while loading.
+//
+// A variable that is unset or empty is an error naming the variable, the file, the line and
+// the field; it never silently becomes "". Write ${VAR:-} to allow an empty value. In
+// elicitty's own file that error fails Load; in an imported file it only makes that server
+// unusable (Config.Problems), and naming the server as a TARGET reports it.
+//
+// # Secrets
+//
+// Env values and header values never appear in errors, in String, GoString or Describe
+// output; Redacted returns a copy that is safe to log.
+package config

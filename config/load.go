@@ -1,0 +1,224 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Config is the server catalog: every server known from the config files, after layering.
+// The zero value is an empty catalog. A Config is a plain value, safe to share read-only.
+type Config struct {
+	// Servers holds one entry per name, sorted by name.
+	Servers []Server
+	// Sources lists the files that were read, in layering order (later wins).
+	Sources []string
+	// Problems lists imported entries and files that could not be used; they do not fail
+	// Load. A server named here is not in Servers, and ParseTarget reports its problem.
+	Problems []Problem
+}
+
+// LoadOptions says where Load looks. Empty fields are filled in from the process
+// environment (HOME, XDG_CONFIG_HOME, the working directory); tests set them all.
+type LoadOptions struct {
+	// Path is the --config file; when set it must exist. When empty, ELICITTY_CONFIG is used
+	// if set, else $ConfigDir/elicitty/config.yaml, config.yml or config.json if one exists.
+	Path string
+	// Getenv reads environment variables for ${VAR} expansion; nil means os.Getenv.
+	Getenv func(string) string
+	// HomeDir is the user's home directory.
+	HomeDir string
+	// ConfigDir is XDG_CONFIG_HOME, or ~/.config when that is unset.
+	ConfigDir string
+	// WorkDir is the project directory searched for .mcp.json, .cursor/mcp.json and
+	// .vscode/mcp.json.
+	WorkDir string
+	// NoImports skips other clients' config files.
+	NoImports bool
+}
+
+// importFile is a config file of another MCP client.
+type importFile struct {
+	path string
+	f    format
+}
+
+// imports lists other clients' config files in layering order: user-wide before project.
+func (o LoadOptions) imports() []importFile {
+	files := []importFile{
+		{filepath.Join(o.ConfigDir, "Claude", "claude_desktop_config.json"), formatMCPServers},
+		{filepath.Join(o.HomeDir, "Library", "Application Support", "Claude", "claude_desktop_config.json"), formatMCPServers},
+	}
+	if appData := o.Getenv("APPDATA"); appData != "" {
+		files = append(files, importFile{filepath.Join(appData, "Claude", "claude_desktop_config.json"), formatMCPServers})
+	}
+	files = append(files, importFile{filepath.Join(o.HomeDir, ".cursor", "mcp.json"), formatMCPServers})
+	if o.WorkDir != "" {
+		files = append(files,
+			importFile{filepath.Join(o.WorkDir, ".cursor", "mcp.json"), formatMCPServers},
+			importFile{filepath.Join(o.WorkDir, ".mcp.json"), formatMCPServers},
+			importFile{filepath.Join(o.WorkDir, ".vscode", "mcp.json"), formatVSCode},
+		)
+	}
+	return files
+}
+
+func (o LoadOptions) withDefaults() LoadOptions {
+	if o.Getenv == nil {
+		o.Getenv = os.Getenv
+	}
+	if o.HomeDir == "" {
+		o.HomeDir = o.Getenv("HOME")
+		if o.HomeDir == "" {
+			o.HomeDir, _ = os.UserHomeDir()
+		}
+	}
+	if o.ConfigDir == "" {
+		o.ConfigDir = o.Getenv("XDG_CONFIG_HOME")
+		if o.ConfigDir == "" && o.HomeDir != "" {
+			o.ConfigDir = filepath.Join(o.HomeDir, ".config")
+		}
+	}
+	if o.WorkDir == "" {
+		o.WorkDir, _ = os.Getwd()
+	}
+	return o
+}
+
+// Load builds the catalog from, in order (a later definition of a name replaces an earlier
+// one): Claude Desktop's config, Cursor's ~/.cursor/mcp.json, the project's
+// .cursor/mcp.json, .mcp.json and .vscode/mcp.json (all skipped with NoImports), then
+// elicitty's own file. Strings are expanded as described in the package doc.
+//
+// Any problem in elicitty's own file fails Load with every *Error found, joined. Problems in
+// imported files only mark the affected entries (Config.Problems), since they belong to
+// other programs which may read them differently.
+func Load(opts LoadOptions) (Config, error) {
+	o := opts.withDefaults()
+	var (
+		c        Config
+		byName   = map[string]Server{}
+		problems []Problem
+	)
+	merge := func(res fileResult) {
+		for _, s := range res.servers {
+			byName[s.Name] = s
+			problems = dropProblem(problems, s.Name)
+		}
+		for _, p := range res.problems {
+			delete(byName, p.Server)
+			problems = append(dropProblem(problems, p.Server), p)
+		}
+	}
+	if !o.NoImports {
+		for _, imp := range o.imports() {
+			data, err := os.ReadFile(imp.path)
+			if errors.Is(err, fs.ErrNotExist) || (err == nil && len(data) == 0) {
+				continue
+			}
+			c.Sources = append(c.Sources, imp.path)
+			if err != nil {
+				problems = append(problems, Problem{Source: imp.path, Err: fmt.Errorf("read %s: %w", imp.path, err)})
+				continue
+			}
+			x := &expander{getenv: o.Getenv, home: o.HomeDir, work: o.WorkDir}
+			res, err := decodeFile(imp.path, data, imp.f, x)
+			if err != nil {
+				problems = append(problems, Problem{Source: imp.path, Err: err})
+				continue
+			}
+			merge(res)
+		}
+	}
+	own, err := o.ownFile()
+	if err != nil {
+		return Config{}, err
+	}
+	if own != "" {
+		data, err := os.ReadFile(own)
+		if err != nil {
+			return Config{}, fmt.Errorf("read config: %w", err)
+		}
+		c.Sources = append(c.Sources, own)
+		x := &expander{getenv: o.Getenv, home: o.HomeDir, work: o.WorkDir}
+		res, err := decodeFile(own, data, formatOwn, x)
+		if err != nil {
+			return Config{}, err
+		}
+		merge(res)
+	}
+	for _, s := range byName {
+		c.Servers = append(c.Servers, s)
+	}
+	sort.Slice(c.Servers, func(i, j int) bool { return c.Servers[i].Name < c.Servers[j].Name })
+	c.Problems = problems
+	return c, nil
+}
+
+func dropProblem(ps []Problem, name string) []Problem {
+	out := ps[:0]
+	for _, p := range ps {
+		if p.Server == "" || p.Server != name {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// ownFile returns the path of elicitty's own file, or "" when there is none.
+func (o LoadOptions) ownFile() (string, error) {
+	path := o.Path
+	if path == "" {
+		path = o.Getenv("ELICITTY_CONFIG")
+	}
+	if path != "" {
+		st, err := os.Stat(path)
+		if err != nil {
+			return "", fmt.Errorf("config file: %w", err)
+		}
+		if st.IsDir() {
+			return "", fmt.Errorf("config file %s is a directory", path)
+		}
+		return path, nil
+	}
+	if o.ConfigDir == "" {
+		return "", nil
+	}
+	var found []string
+	for _, name := range []string{"config.yaml", "config.yml", "config.json"} {
+		p := filepath.Join(o.ConfigDir, "elicitty", name)
+		if _, err := os.Stat(p); err == nil {
+			found = append(found, p)
+		}
+	}
+	switch len(found) {
+	case 0:
+		return "", nil
+	case 1:
+		return found[0], nil
+	}
+	return "", fmt.Errorf("several config files, keep one: %s", strings.Join(found, ", "))
+}
+
+// Lookup returns the server with the given name.
+func (c Config) Lookup(name string) (Server, bool) {
+	for _, s := range c.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Server{}, false
+}
+
+// Names returns the server names in catalog order.
+func (c Config) Names() []string {
+	names := make([]string, len(c.Servers))
+	for i, s := range c.Servers {
+		names[i] = s.Name
+	}
+	return names
+}

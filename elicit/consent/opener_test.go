@@ -1,0 +1,125 @@
+package consent
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+func TestBrowserOpenerNoBrowser(t *testing.T) {
+	tests := []struct {
+		name string
+		goos string
+		env  map[string]string
+		none bool
+	}{
+		{"linux without display", "linux", nil, true},
+		{"linux with X", "linux", map[string]string{"DISPLAY": ":0"}, false},
+		{"linux with wayland", "linux", map[string]string{"WAYLAND_DISPLAY": "wayland-0"}, false},
+		{"ssh with display forwarding", "linux", map[string]string{"DISPLAY": "localhost:10", "SSH_CONNECTION": "1 2 3 4"}, true},
+		{"ssh on macOS", "darwin", map[string]string{"SSH_TTY": "/dev/ttys001"}, true},
+		{"macOS", "darwin", nil, false},
+		{"windows", "windows", nil, false},
+		{"BROWSER over ssh", "linux", map[string]string{"BROWSER": "w3m", "SSH_CONNECTION": "1 2 3 4"}, false},
+		{"freebsd without display", "freebsd", nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := NewBrowserOpenerWith(&BrowserOptions{GOOS: tt.goos, Getenv: func(k string) string { return tt.env[k] }})
+			if got := b.noBrowser() != ""; got != tt.none {
+				t.Errorf("no browser = %v, want %v (%q)", got, tt.none, b.noBrowser())
+			}
+			if tt.none {
+				err := b.Open(context.Background(), "https://example.com/")
+				var nb *NoBrowserError
+				if !errors.Is(err, ErrNoBrowser) || !errors.As(err, &nb) || nb.Reason == "" {
+					t.Errorf("Open = %v, want a *NoBrowserError", err)
+				}
+			}
+		})
+	}
+}
+
+func TestCommandOpener(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	file := filepath.Join(t.TempDir(), "opened")
+	// sh -c SCRIPT FILE URL: $0 is the file, $1 the URL appended by the opener.
+	c := &CommandOpener{Path: "sh", Args: []string{"-c", `printf %s "$1" > "$0"; echo noise; echo noise >&2`, file}}
+	u := "https://auth.example.com/link?s=a&b=c"
+	if err := c.Open(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != u {
+		t.Errorf("opener got %q, want %q", got, u)
+	}
+
+	fail := &CommandOpener{Path: "sh", Args: []string{"-c", "exit 3"}}
+	if err := fail.Open(context.Background(), u); err == nil {
+		t.Error("failing opener returned nil")
+	}
+	missing := &CommandOpener{Path: "elicitty-no-such-opener"}
+	if err := missing.Open(context.Background(), u); err == nil {
+		t.Error("missing opener returned nil")
+	}
+}
+
+func TestParseCommandAndEnv(t *testing.T) {
+	c, err := ParseCommand("  my-open --new-tab %s --flag ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Path != "my-open" || len(c.Args) != 3 || c.Args[1] != "%s" {
+		t.Errorf("ParseCommand = %+v", c)
+	}
+	if _, err := ParseCommand("   "); err == nil {
+		t.Error("empty command accepted")
+	}
+	if err := NewCommandOpener("").Open(context.Background(), "https://example.com/"); err == nil {
+		t.Error("empty NewCommandOpener opened")
+	}
+	op, err := OpenerFromEnv(func(k string) string {
+		if k == "ELICITTY_OPENER" {
+			return "fake-open -q"
+		}
+		return ""
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if co, ok := op.(*CommandOpener); !ok || co.Path != "fake-open" {
+		t.Errorf("OpenerFromEnv = %#v, want the command opener", op)
+	}
+	op, _ = OpenerFromEnv(func(string) string { return "" })
+	if _, ok := op.(*BrowserOpener); !ok {
+		t.Errorf("OpenerFromEnv without ELICITTY_OPENER = %T, want *BrowserOpener", op)
+	}
+}
+
+func TestCommandOpenerPlaceholder(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	file := filepath.Join(t.TempDir(), "opened")
+	// "%s" is replaced by the URL, which then is $0; nothing is appended after it.
+	c := &CommandOpener{Path: "sh", Args: []string{"-c", `printf '%s|%s' "$0" "$#" > ` + file, "%s"}}
+	u := "https://auth.example.com/x"
+	if err := c.Open(context.Background(), u); err != nil {
+		t.Fatal(err)
+	}
+	got, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := u + "|0"; string(got) != want {
+		t.Errorf("opener got %q, want %q", got, want)
+	}
+}

@@ -1,0 +1,232 @@
+package desc
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+)
+
+// Specification names the rules this package implements.
+const Specification = "0.9.0-rc.3"
+
+// Default limits of Options.
+const (
+	DefaultMaxBytes = 32 << 20
+	DefaultMaxDepth = 256
+)
+
+// ErrUnknownSpecification is returned for a --specification selector this package
+// does not implement (a usage error).
+var ErrUnknownSpecification = errors.New("desc: unknown specification selector")
+
+// Options configures Lint; nil means defaults.
+type Options struct {
+	// Format forces the serialization; empty picks it from the name, then the content.
+	Format Format
+	// Specification is an exact specification selector overriding the document's own,
+	// e.g. "0.9.0-rc.3".
+	Specification string
+	// MaxBytes bounds the input size (default DefaultMaxBytes).
+	MaxBytes int64
+	// MaxDepth bounds the nesting of the document (default DefaultMaxDepth).
+	MaxDepth int
+}
+
+func (o *Options) norm() Options {
+	var n Options
+	if o != nil {
+		n = *o
+	}
+	if n.MaxBytes <= 0 {
+		n.MaxBytes = DefaultMaxBytes
+	}
+	if n.MaxDepth <= 0 {
+		n.MaxDepth = DefaultMaxDepth
+	}
+	return n
+}
+
+// LintFile reads and lints one file; "-" reads standard input. The error is non-nil
+// only when the file cannot be read or the options are unusable (exit code 2).
+func LintFile(path string, opts *Options) (*Report, error) {
+	o := opts.norm()
+	var (
+		r    io.Reader
+		name = path
+	)
+	if path == "-" {
+		r, name = os.Stdin, "<stdin>"
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, fmt.Errorf("desc: read %q: %w", path, err)
+		}
+		defer f.Close()
+		r = f
+	}
+	data, err := io.ReadAll(io.LimitReader(r, o.MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("desc: read %q: %w", path, err)
+	}
+	return Lint(data, name, &o)
+}
+
+// Lint checks one description held in data; name is its source name (used for the
+// format and in the report). The error is non-nil only for unusable options.
+func Lint(data []byte, name string, opts *Options) (*Report, error) {
+	o := opts.norm()
+	if o.Format != "" && o.Format != FormatJSON && o.Format != FormatYAML {
+		return nil, fmt.Errorf("desc: unknown format %q", o.Format)
+	}
+	if o.Specification != "" && !knownSelector(o.Specification) {
+		return nil, fmt.Errorf("%w %q", ErrUnknownSpecification, o.Specification)
+	}
+	rep := &Report{Source: name}
+	if int64(len(data)) > o.MaxBytes {
+		rep.Diagnostics = []Diagnostic{{Code: CodeParse, Severity: SevError, Path: Path{},
+			Message: fmt.Sprintf("the document is larger than %d bytes", o.MaxBytes)}}
+		return rep, nil
+	}
+	format := detectFormat(o.Format, name, data)
+	root, lerr := load(data, format, o.MaxDepth)
+	if lerr != nil {
+		d := Diagnostic{Code: CodeParse, Severity: SevError, Path: Path{}, Message: lerr.msg}
+		if lerr.loc.Line > 0 {
+			loc := lerr.loc
+			d.Location = &loc
+		}
+		rep.Diagnostics = []Diagnostic{d}
+		return rep, nil
+	}
+	doc := &Document{Source: name, Format: format, Root: root}
+	rep.Document = doc
+	l := &linter{doc: doc}
+	spec, ok := resolveSpec(root, o.Specification)
+	if !ok {
+		l.add(CodeUnresolvedSpec, SevError, locOf(root, "mcpdesc"), Path{Key("mcpdesc")},
+			"the specification could not be resolved from mcpdesc and $schema; this linter implements %s", Specification)
+		rep.Diagnostics = sortDiagnostics(l.diags)
+		return rep, nil
+	}
+	rep.Specification = spec
+	l.structural()
+	if l.structErrs == 0 {
+		l.semantic()
+	}
+	rep.Diagnostics = sortDiagnostics(l.diags)
+	return rep, nil
+}
+
+func locOf(n *Node, key string) Location {
+	if v, ok := n.Get(key); ok {
+		return v.Loc
+	}
+	return n.Loc
+}
+
+// Diagnostic codes. schema-validation is structural; the others are semantic.
+const (
+	CodeParse               = "parse-error"
+	CodeUnresolvedSpec      = "unresolved-specification"
+	CodeSchema              = "schema-validation"
+	CodeDuplicateName       = "duplicate-elicitation-name"
+	CodeMissingRef          = "missing-component-reference-target"
+	CodeWrongRefNamespace   = "wrong-component-reference-namespace"
+	CodeRefCycle            = "component-reference-cycle"
+	CodeFormVersionMismatch = "elicitation-form-schema-version-mismatch"
+	CodeRequiredUnknown     = "elicitation-form-required-property-unknown"
+	CodeEnumNamesMismatch   = "elicitation-form-enum-names-mismatch"
+	CodeDefaultOutsideEnum  = "elicitation-form-default-outside-enum"
+	CodeInvalidRange        = "elicitation-form-invalid-range"
+	CodeScopeOutsideParent  = "protocol-scope-outside-parent"
+	CodeModeNotSupported    = "elicitation-mode-not-supported-by-version"
+	CodeLegacyIncomplete    = "legacy-protocol-validation-incomplete"
+)
+
+// Protocol versions in order; the first two are legacy.
+var protocolVersions = [...]string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+
+func versionIndex(v string) int {
+	for i, p := range protocolVersions {
+		if p == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// isLegacy reports whether v is before 2025-06-18, where complete checking starts.
+func isLegacy(v string) bool { return versionIndex(v) < 2 }
+
+var (
+	schemaRC3   = regexp.MustCompile(`^https://mcpdesc\.org/schema/mcp-description/0\.9\.0-rc\.3\.json$`)
+	schemaAny   = regexp.MustCompile(`/mcp-description/(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)\.json$`)
+	namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+)
+
+func knownSelector(s string) bool {
+	return s == Specification || s == "0.9.0" || strings.HasPrefix(s, "0.8.0")
+}
+
+// resolveSpec picks the specification: the selector, else mcpdesc plus $schema.
+// 0.8.0 documents get the same §12 rules (its normative content is unchanged in rc.3).
+func resolveSpec(root *Node, selector string) (string, bool) {
+	if selector != "" {
+		if selector == "0.9.0" {
+			return Specification, true
+		}
+		return selector, true
+	}
+	v, _ := root.Get("mcpdesc")
+	ver, ok := v.str()
+	if !ok {
+		return "", false
+	}
+	sch, hasSchema := root.Get("$schema")
+	schema, _ := sch.str()
+	switch ver {
+	case "0.9.0-rc.3":
+		return Specification, true
+	case "0.9.0":
+		if !hasSchema || schemaRC3.MatchString(schema) {
+			return Specification, true
+		}
+		return "", false
+	case "0.8.0":
+		if m := schemaAny.FindStringSubmatch(schema); m != nil && strings.HasPrefix(m[1], "0.8.0") {
+			return m[1], true
+		}
+		return "0.8.0", true
+	}
+	return "", false
+}
+
+// linter accumulates diagnostics for one document.
+type linter struct {
+	doc        *Document
+	diags      []Diagnostic
+	structErrs int
+	// checked records referenced component schemas already shape-checked, with their result.
+	checked map[*Node]bool
+}
+
+func (l *linter) add(code string, sev Severity, loc Location, path Path, format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if d := path.dotted(); d != "" {
+		msg = d + " " + msg
+	}
+	diag := Diagnostic{Code: code, Severity: sev, Message: msg, Path: path}
+	if loc.Line > 0 {
+		diag.Location = &loc
+	}
+	l.diags = append(l.diags, diag)
+}
+
+// bad records a structural (schema-validation) error.
+func (l *linter) bad(loc Location, path Path, format string, args ...any) {
+	l.structErrs++
+	l.add(CodeSchema, SevError, loc, path, format, args...)
+}

@@ -1,0 +1,12 @@
+// Package elicit is elicitty's elicitation engine. It owns the typed request and answer
+// (Request, Response, the Answerer interface), the parse of a requestedSchema into a
+// typed Form in server property order with lint findings for the negotiated protocol
+// version (Parse), the defaults preflight and merge (Form.Merge), validation of accepted
+// content (Form.Check, Field.CheckValue, Field.ParseText), sanitising of server text
+// (Sanitize), the Engine that checks requests and runs merge and validation around any
+// Answerer, the answers-file Script, the Recorder that writes one, and AutoAccept.
+//
+// It does not own the terminal UI (elicit/ui and package tui), URL analysis
+// (elicit/urlsafe), consent (elicit/consent), MCP Description lint (elicit/desc) or any
+// transport: transport builds Requests and turns a *ViolationsError into -32602.
+package elicit

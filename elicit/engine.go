@@ -1,0 +1,146 @@
+package elicit
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
+)
+
+// EngineOptions configures an Engine; nil means defaults (validation on, no log).
+type EngineOptions struct {
+	// NoValidate sends what the answerer produced (after the defaults merge), skipping
+	// validation (--no-validate, or validation: false for a server).
+	NoValidate bool
+	// Log, when set, receives one line per lint finding of each form request (dropped
+	// defaults are server defects worth seeing in a CI log).
+	Log io.Writer
+}
+
+// Engine is the Answerer the transport calls: it checks the request, parses its schema,
+// asks the inner Answerer, and on accept merges defaults and validates. The zero value
+// is not usable; build one with NewEngine. It is safe for concurrent use when the inner
+// Answerer is.
+//
+// Errors: a malformed or disallowed request returns a *ProtocolError without asking;
+// an accepted content that fails the schema returns a *ViolationsError (never wrapped);
+// the inner Answerer's errors are returned as they are.
+type Engine struct {
+	inner Answerer
+	opts  EngineOptions
+}
+
+// NewEngine wraps inner.
+func NewEngine(inner Answerer, opts *EngineOptions) *Engine {
+	e := &Engine{inner: inner}
+	if opts != nil {
+		e.opts = *opts
+	}
+	return e
+}
+
+// formKey is the context key under which the Engine hands its parsed form to the inner
+// Answerer.
+type formKey struct{}
+
+type formCtx struct {
+	req  *Request
+	form *Form
+}
+
+// FormOf returns the parsed form of a form-mode request. Inside an Answerer called by an
+// Engine, pass the ctx the Engine gave you and the form the Engine already parsed is
+// returned (no second parse); otherwise the request's schema is parsed now.
+func FormOf(ctx context.Context, req *Request) *Form {
+	if fc, ok := ctx.Value(formKey{}).(formCtx); ok && fc.req == req {
+		return fc.form
+	}
+	return Parse(req.Schema, req.Protocol)
+}
+
+// Answer implements Answerer.
+func (e *Engine) Answer(ctx context.Context, req *Request) (Response, error) {
+	if req.Message == "" {
+		return Response{}, &ProtocolError{Reason: "missing message"}
+	}
+	switch req.Mode {
+	case ModeURL:
+		return e.answerURL(ctx, req)
+	case "", ModeForm:
+		return e.answerForm(ctx, req)
+	}
+	return Response{}, &ProtocolError{Reason: fmt.Sprintf("unknown elicitation mode %q", req.Mode)}
+}
+
+func (e *Engine) answerForm(ctx context.Context, req *Request) (Response, error) {
+	if s := strings.TrimSpace(string(req.Schema)); s == "" || s == "null" {
+		return Response{}, &ProtocolError{Reason: "missing requestedSchema"}
+	}
+	form := Parse(req.Schema, req.Protocol)
+	if e.opts.Log != nil {
+		for _, f := range form.Findings {
+			fmt.Fprintf(e.opts.Log, "elicitty: %s: schema %s: %s\n", Sanitize(req.Server), f.Code, Sanitize(f.Message))
+		}
+	}
+	resp, err := e.inner.Answer(context.WithValue(ctx, formKey{}, formCtx{req: req, form: form}), req)
+	if err != nil {
+		return Response{}, err
+	}
+	switch resp.Action {
+	case Decline, Cancel:
+		return Response{Action: resp.Action}, nil
+	case Accept:
+	default:
+		return Response{}, fmt.Errorf("elicit: answerer returned unknown action %q", resp.Action)
+	}
+	content := form.Merge(resp.Content)
+	if !e.opts.NoValidate {
+		if vs := form.Check(content); len(vs) > 0 {
+			return Response{}, &ViolationsError{Violations: vs}
+		}
+	}
+	return Response{Action: Accept, Content: content}, nil
+}
+
+func (e *Engine) answerURL(ctx context.Context, req *Request) (Response, error) {
+	if err := checkURLRequest(req); err != nil {
+		return Response{}, err
+	}
+	resp, err := e.inner.Answer(ctx, req)
+	if err != nil {
+		return Response{}, err
+	}
+	switch resp.Action {
+	case Accept, Decline, Cancel:
+		return Response{Action: resp.Action}, nil
+	}
+	return Response{}, fmt.Errorf("elicit: answerer returned unknown action %q", resp.Action)
+}
+
+// checkURLRequest applies the URL-mode request checks of PROTOCOL.md §4.3.
+func checkURLRequest(req *Request) *ProtocolError {
+	if !req.URLDeclared {
+		return &ProtocolError{Reason: "client does not support URL-mode elicitation"}
+	}
+	if len(req.Schema) > 0 && strings.TrimSpace(string(req.Schema)) != "null" {
+		return &ProtocolError{Reason: "URL-mode elicitation must not carry a requestedSchema"}
+	}
+	if req.URL == "" {
+		return &ProtocolError{Reason: "missing url"}
+	}
+	u, err := url.Parse(req.URL)
+	if err != nil {
+		return &ProtocolError{Reason: fmt.Sprintf("malformed url: %v", err)}
+	}
+	if !u.IsAbs() || u.Host == "" {
+		return &ProtocolError{Reason: fmt.Sprintf("url %q is not absolute", req.URL)}
+	}
+	if s := strings.ToLower(u.Scheme); s != "https" && s != "http" {
+		return &ProtocolError{Reason: fmt.Sprintf("url scheme %q is not https", u.Scheme)}
+	}
+	if req.Protocol == "2025-11-25" && req.Origin != OriginInputRequest && req.ElicitationID == "" {
+		return &ProtocolError{Reason: "missing elicitationId"}
+	}
+	return nil
+}

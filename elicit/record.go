@@ -1,0 +1,118 @@
+package elicit
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Recorder is an Answerer that records every answer its inner Answerer gives, for
+// --record FILE. What it writes is an answers file (ScriptEntry list) that replays the
+// session: one entry per answer, matched on server, tool and message, used once, in
+// answer order. Place it inside the Engine (NewEngine(NewRecorder(bridge), ...)) so the
+// recorded content is what the user gave; the replay merges defaults again. Answers
+// that end in an error are not recorded. The zero value is not usable; build one with
+// NewRecorder. It is safe for concurrent use.
+type Recorder struct {
+	inner Answerer
+
+	mu      sync.Mutex
+	entries []ScriptEntry
+}
+
+// NewRecorder wraps inner.
+func NewRecorder(inner Answerer) *Recorder { return &Recorder{inner: inner} }
+
+// Answer implements Answerer: it asks inner and records a successful answer.
+func (r *Recorder) Answer(ctx context.Context, req *Request) (Response, error) {
+	resp, err := r.inner.Answer(ctx, req)
+	if err != nil {
+		return resp, err
+	}
+	e := ScriptEntry{Match: matchFor(req), Action: resp.Action, Times: 1}
+	if resp.Action == Accept && req.Mode != ModeURL && len(resp.Content) > 0 {
+		e.Content = copyContent(resp.Content)
+	}
+	r.mu.Lock()
+	r.entries = append(r.entries, e)
+	r.mu.Unlock()
+	return resp, nil
+}
+
+// Entries returns the answers recorded so far.
+func (r *Recorder) Entries() []ScriptEntry {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]ScriptEntry(nil), r.entries...)
+}
+
+// WriteTo writes the recorded answers as an answers file (YAML).
+func (r *Recorder) WriteTo(w io.Writer) (int64, error) {
+	data, err := marshalEntries(r.Entries())
+	if err != nil {
+		return 0, err
+	}
+	n, err := w.Write(data)
+	return int64(n), err
+}
+
+// WriteFile writes the recorded answers to path, replacing it.
+func (r *Recorder) WriteFile(path string) error {
+	var buf bytes.Buffer
+	if _, err := r.WriteTo(&buf); err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o600); err != nil {
+		return fmt.Errorf("write answers file: %w", err)
+	}
+	return nil
+}
+
+func marshalEntries(entries []ScriptEntry) ([]byte, error) {
+	if len(entries) == 0 {
+		return []byte("[]\n"), nil
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(entries); err != nil {
+		return nil, fmt.Errorf("encode answers: %w", err)
+	}
+	if err := enc.Close(); err != nil {
+		return nil, fmt.Errorf("encode answers: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// matchFor builds the match that selects req: server, tool and message, and url mode.
+func matchFor(req *Request) ScriptMatch {
+	m := ScriptMatch{Server: req.Server, Tool: req.Tool, Message: req.Message}
+	if req.Mode == ModeURL {
+		m.Mode = ModeURL
+	}
+	return m
+}
+
+// UnansweredEntry returns the answers-file entry (YAML, a one-item list) that would
+// answer req: a match on its server, tool and message, and an accept whose content
+// holds the schema defaults and type-appropriate placeholders for required fields
+// without one. Headless commands print it when they exit 3.
+func UnansweredEntry(req *Request) string {
+	e := ScriptEntry{Match: matchFor(req), Action: Accept}
+	if req.Mode == ModeURL {
+		f := false
+		e.Open = &f
+	} else {
+		e.Content = AutoAccept(req).Content
+	}
+	data, err := marshalEntries([]ScriptEntry{e})
+	if err != nil {
+		return fmt.Sprintf("# could not build an answers entry: %v\n", err)
+	}
+	return string(data)
+}

@@ -1,0 +1,454 @@
+package ui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"charm.land/huh/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicitty/elicitty/elicit"
+)
+
+// widget is the huh control a field is answered with.
+type widget int
+
+const (
+	widgetInput   widget = iota // text, number, integer and raw JSON
+	widgetSelect                // single choice among Options
+	widgetMulti                 // several choices among Options
+	widgetConfirm               // a boolean that always has a value
+	widgetYesNo                 // an optional boolean without a default: yes / no / no answer
+)
+
+// noAnswer is the choice index of the "(no answer)" option.
+const noAnswer = -1
+
+// noAnswerLabel labels the choice that leaves an optional field out of the content.
+const noAnswerLabel = "(no answer)"
+
+// secretWarning is shown beside every field that looks like a secret.
+const secretWarning = "⚠ looks like a secret: form mode must not collect passwords, tokens or keys (servers should use URL mode)"
+
+// answer is the typed storage one field's huh control is bound to. Only the member that
+// belongs to its widget is used.
+type answer struct {
+	fld    elicit.Field
+	widget widget
+	text   string // widgetInput
+	choice int    // widgetSelect, widgetYesNo: an index into fld.Options (or 1 yes, 0 no), or noAnswer
+	picks  []int  // widgetMulti: indices into fld.Options
+	yes    bool   // widgetConfirm
+}
+
+// answers holds the typed storage of one form, in server order. It outlives the huh fields
+// built over it, so going back from the review step keeps what the user typed.
+type answers struct {
+	form *elicit.Form
+	list []*answer
+}
+
+// buildOptions tunes the huh fields built for one form.
+type buildOptions struct {
+	// accessible puts descriptions and defaults into titles, since huh's accessible
+	// mode prints only titles.
+	accessible bool
+	// mask hides what is typed into secret fields.
+	mask bool
+	// width is the width the fields are laid out for (for MultiSelect heights).
+	width int
+	// theme is set on each field as it is built, before options are added, so that
+	// huh never falls back to building its default theme.
+	theme huh.Theme
+}
+
+// newAnswers returns storage for f pre-filled from the fields' defaults.
+func newAnswers(f *elicit.Form) *answers {
+	a := &answers{form: f, list: make([]*answer, 0, len(f.Fields))}
+	for _, fld := range f.Fields {
+		a.list = append(a.list, newAnswer(fld))
+	}
+	return a
+}
+
+func newAnswer(fld elicit.Field) *answer {
+	a := &answer{fld: fld, choice: noAnswer}
+	switch {
+	case fld.Kind == elicit.KindSelect && len(fld.Options) > 0:
+		a.widget = widgetSelect
+		if d, ok := fld.Default.(string); ok {
+			a.choice = optionIndex(fld.Options, d)
+		}
+		if a.choice == noAnswer && fld.Required {
+			a.choice = 0
+		}
+	case fld.Kind == elicit.KindMulti && len(fld.Options) > 0:
+		a.widget = widgetMulti
+		a.picks = []int{}
+		if d, ok := fld.Default.([]string); ok {
+			for _, v := range d {
+				if i := optionIndex(fld.Options, v); i != noAnswer {
+					a.picks = append(a.picks, i)
+				}
+			}
+		}
+	case fld.Kind == elicit.KindBool:
+		d, hasDefault := fld.Default.(bool)
+		if fld.Required || hasDefault {
+			a.widget = widgetConfirm
+			a.yes = d
+		} else {
+			a.widget = widgetYesNo
+		}
+	default:
+		a.widget = widgetInput
+	}
+	return a
+}
+
+func optionIndex(opts []elicit.Option, v string) int {
+	for i, o := range opts {
+		if o.Value == v {
+			return i
+		}
+	}
+	return noAnswer
+}
+
+// fields builds a fresh set of huh fields bound to a's storage, in server order.
+func (a *answers) fields(o buildOptions) []huh.Field {
+	if o.theme == nil {
+		o.theme = newCachedTheme(huh.ThemeCharm)
+	}
+	out := make([]huh.Field, 0, len(a.list))
+	for _, an := range a.list {
+		out = append(out, an.field(o))
+	}
+	return out
+}
+
+// field builds the huh control for one answer.
+func (a *answer) field(o buildOptions) huh.Field {
+	title, desc := a.title(), a.description()
+	if o.accessible {
+		title, desc = accessibleTitle(title, desc, a), ""
+	}
+	switch a.widget {
+	case widgetSelect:
+		opts := make([]huh.Option[int], 0, len(a.fld.Options)+1)
+		if !a.fld.Required {
+			opts = append(opts, huh.NewOption(noAnswerLabel, noAnswer))
+		}
+		for i, op := range a.fld.Options {
+			opts = append(opts, huh.NewOption(optionLabel(op), i))
+		}
+		s := huh.NewSelect[int]()
+		s.WithTheme(o.theme)
+		return s.Key(a.fld.Name).Title(title).Description(desc).Options(opts...).Value(&a.choice)
+	case widgetYesNo:
+		s := huh.NewSelect[int]()
+		s.WithTheme(o.theme)
+		return s.Key(a.fld.Name).Title(title).Description(desc).
+			Options(huh.NewOption(noAnswerLabel, noAnswer), huh.NewOption("yes", 1), huh.NewOption("no", 0)).
+			Value(&a.choice)
+	case widgetConfirm:
+		c := huh.NewConfirm()
+		c.WithTheme(o.theme)
+		return c.Key(a.fld.Name).Title(title).Description(desc).Affirmative("yes").Negative("no").Value(&a.yes)
+	case widgetMulti:
+		opts := make([]huh.Option[int], 0, len(a.fld.Options))
+		for i, op := range a.fld.Options {
+			opts = append(opts, huh.NewOption(optionLabel(op), i))
+		}
+		m := huh.NewMultiSelect[int]()
+		m.WithTheme(o.theme)
+		m = m.Key(a.fld.Name).Title(title).Description(desc).
+			Options(opts...).Value(&a.picks).Validate(a.validatePicks).Filterable(false)
+		if a.fld.MaxItems != nil && *a.fld.MaxItems > 0 {
+			m = m.Limit(*a.fld.MaxItems)
+		}
+		// huh v2.0.3 hides the last options of a MultiSelect unless its height
+		// counts the title and description lines too.
+		return m.Height(len(opts) + textLines(title, o.width) + textLines(desc, o.width))
+	}
+	validate := a.validateText
+	if o.accessible {
+		// huh's accessible prompt keeps the current value on an empty line, so an
+		// empty line is fine once there is one (on a second pass after Edit).
+		validate = func(s string) error {
+			if strings.TrimSpace(s) == "" && a.inputText(a.text) != "" {
+				return nil
+			}
+			return a.validateText(s)
+		}
+	}
+	in := huh.NewInput()
+	in.WithTheme(o.theme)
+	in = in.Key(a.fld.Name).Title(title).Description(desc).Value(&a.text).Validate(validate)
+	if d := formatDefault(a.fld.Default); d != "" && !o.accessible {
+		in = in.Placeholder(d + " (default)")
+	}
+	if a.fld.Secret && (o.mask || !o.accessible) {
+		in = in.EchoMode(huh.EchoModePassword)
+	}
+	return in
+}
+
+// title is the sanitized field title, marked when required.
+func (a *answer) title() string {
+	t := oneLine(elicit.Sanitize(a.fld.Title))
+	if t == "" {
+		t = oneLine(elicit.Sanitize(a.fld.Name))
+	}
+	if a.fld.Required {
+		t += " *"
+	}
+	return t
+}
+
+// description is the sanitized field description followed by hints about what the
+// field accepts and, for secrets, the warning.
+func (a *answer) description() string {
+	var lines []string
+	if d := strings.TrimSpace(elicit.Sanitize(a.fld.Description)); d != "" {
+		lines = append(lines, d)
+	}
+	if h := hints(a.fld); h != "" {
+		lines = append(lines, h)
+	}
+	if a.fld.Secret {
+		lines = append(lines, secretWarning)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// accessibleTitle folds description and default into a title, for huh's accessible
+// mode, which prints only titles.
+func accessibleTitle(title, desc string, a *answer) string {
+	var b strings.Builder
+	b.WriteString(title)
+	if desc != "" {
+		b.WriteString(" (" + strings.ReplaceAll(desc, "\n", "; ") + ")")
+	}
+	if d := formatDefault(a.fld.Default); d != "" && a.widget == widgetInput {
+		b.WriteString(" [default: " + d + "]")
+	}
+	if a.widget == widgetInput && !a.fld.Required {
+		b.WriteString(" [optional: enter to skip]")
+	}
+	b.WriteString(":")
+	return b.String()
+}
+
+// hints describes the constraints of a field in a few words, e.g. "whole number, 1 to 10".
+func hints(fld elicit.Field) string {
+	var h []string
+	switch fld.Kind {
+	case elicit.KindNumber:
+		h = append(h, "number")
+	case elicit.KindInteger:
+		h = append(h, "whole number")
+	case elicit.KindRaw:
+		h = append(h, "JSON value")
+	}
+	if fld.Format != "" {
+		f := "format " + oneLine(elicit.Sanitize(fld.Format))
+		switch fld.Format {
+		case "date":
+			f += " (YYYY-MM-DD)"
+		case "date-time":
+			f += " (YYYY-MM-DDThh:mm:ssZ)"
+		}
+		h = append(h, f)
+	}
+	if r := rangeHint(fld.Minimum, fld.Maximum); r != "" {
+		h = append(h, r)
+	}
+	if r := countHint(fld.MinLength, fld.MaxLength, "characters"); r != "" {
+		h = append(h, r)
+	}
+	if fld.Kind == elicit.KindMulti {
+		if r := countHint(fld.MinItems, fld.MaxItems, "choices"); r != "" {
+			h = append(h, r)
+		}
+	}
+	if fld.Pattern != "" {
+		h = append(h, "pattern "+oneLine(elicit.Sanitize(fld.Pattern)))
+	}
+	return strings.Join(h, ", ")
+}
+
+func rangeHint(lo, hi *float64) string {
+	switch {
+	case lo != nil && hi != nil:
+		return formatFloat(*lo) + " to " + formatFloat(*hi)
+	case lo != nil:
+		return "at least " + formatFloat(*lo)
+	case hi != nil:
+		return "at most " + formatFloat(*hi)
+	}
+	return ""
+}
+
+func countHint(lo, hi *int, unit string) string {
+	switch {
+	case lo != nil && hi != nil:
+		return fmt.Sprintf("%d to %d %s", *lo, *hi, unit)
+	case lo != nil:
+		return fmt.Sprintf("at least %d %s", *lo, unit)
+	case hi != nil:
+		return fmt.Sprintf("at most %d %s", *hi, unit)
+	}
+	return ""
+}
+
+func optionLabel(o elicit.Option) string {
+	l := oneLine(elicit.Sanitize(o.Label))
+	if l == "" {
+		l = oneLine(elicit.Sanitize(o.Value))
+	}
+	return l
+}
+
+// formatDefault renders a default for display; "" when there is none.
+func formatDefault(d any) string {
+	switch v := d.(type) {
+	case nil:
+		return ""
+	case string:
+		return oneLine(elicit.Sanitize(v))
+	case float64:
+		return formatFloat(v)
+	case int64:
+		return strconv.FormatInt(v, 10)
+	case bool:
+		return strconv.FormatBool(v)
+	}
+	b, err := json.Marshal(d)
+	if err != nil {
+		return ""
+	}
+	return oneLine(elicit.Sanitize(string(b)))
+}
+
+func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// oneLine folds line breaks and tabs into spaces, for titles and labels.
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// textLines is the number of lines s takes when wrapped at width (0 for "").
+func textLines(s string, width int) int {
+	if s == "" {
+		return 0
+	}
+	if width <= 4 {
+		width = 80
+	}
+	return strings.Count(ansi.Wrap(s, width-4, ""), "\n") + 1
+}
+
+// inputText is what the user typed, trimmed for every kind but free text.
+func (a *answer) inputText(s string) string {
+	if a.fld.Kind == elicit.KindText {
+		return s
+	}
+	return strings.TrimSpace(s)
+}
+
+// validateText is the huh validator of an Input: it parses and checks the typed value
+// through the engine, so what the form accepts is what the engine accepts.
+func (a *answer) validateText(s string) error {
+	s = a.inputText(s)
+	if s == "" {
+		if a.fld.Required && a.fld.Default == nil {
+			return errors.New("required")
+		}
+		return nil
+	}
+	v, err := a.fld.ParseText(s)
+	if err != nil {
+		return errors.New(elicit.Sanitize(err.Error()))
+	}
+	return violationErr(a.fld.CheckValue(v))
+}
+
+// validatePicks is the huh validator of a MultiSelect.
+func (a *answer) validatePicks(picks []int) error {
+	if len(picks) == 0 && !a.fld.Required && a.fld.Default == nil {
+		return nil
+	}
+	return violationErr(a.fld.CheckValue(a.pickValues(picks)))
+}
+
+func violationErr(vs []elicit.Violation) error {
+	if len(vs) == 0 {
+		return nil
+	}
+	return errors.New(elicit.Sanitize(vs[0].Message))
+}
+
+func (a *answer) pickValues(picks []int) []string {
+	out := make([]string, 0, len(picks))
+	for _, i := range picks {
+		if i >= 0 && i < len(a.fld.Options) {
+			out = append(out, a.fld.Options[i].Value)
+		}
+	}
+	return out
+}
+
+// value is the typed value of the answer; ok is false when the field is left out of
+// the content (so that the engine's merge may fill its default).
+func (a *answer) value() (v any, ok bool, err error) {
+	switch a.widget {
+	case widgetSelect:
+		if a.choice < 0 || a.choice >= len(a.fld.Options) {
+			return nil, false, nil
+		}
+		return a.fld.Options[a.choice].Value, true, nil
+	case widgetYesNo:
+		if a.choice == noAnswer {
+			return nil, false, nil
+		}
+		return a.choice == 1, true, nil
+	case widgetConfirm:
+		return a.yes, true, nil
+	case widgetMulti:
+		if len(a.picks) == 0 && !a.fld.Required && a.fld.Default == nil {
+			return nil, false, nil
+		}
+		return a.pickValues(a.picks), true, nil
+	}
+	s := a.inputText(a.text)
+	if s == "" {
+		return nil, false, nil
+	}
+	v, err = a.fld.ParseText(s)
+	if err != nil {
+		return nil, false, fmt.Errorf("field %q: %w", a.fld.Name, err)
+	}
+	return v, true, nil
+}
+
+// content is what the user produced, before the engine's merge: typed values (int64
+// for integers, float64 for numbers, []string for multi-selects).
+func (a *answers) content() (map[string]any, error) {
+	c := make(map[string]any, len(a.list))
+	var errs []error
+	for _, an := range a.list {
+		v, ok, err := an.value()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if ok {
+			c[an.fld.Name] = v
+		}
+	}
+	return c, errors.Join(errs...)
+}

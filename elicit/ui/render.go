@@ -1,0 +1,99 @@
+package ui
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/elicitty/elicitty/elicit"
+)
+
+// Render previews a requestedSchema as the form it becomes (`elicitty render`): it writes
+// the lint findings for protocol to diag, asks a (normally a Prompter or an
+// elicit.Script behind an *elicit.Engine; any other Answerer is wrapped in a default
+// Engine, which merges defaults and validates), and writes the response JSON to out.
+// The engine's errors, such as *elicit.ViolationsError, are returned unwrapped.
+func Render(ctx context.Context, schema []byte, protocol string, a elicit.Answerer, out, diag io.Writer) error {
+	if !json.Valid(schema) {
+		return errors.New("ui: render: schema is not valid JSON")
+	}
+	writeFindings(diag, elicit.Parse(schema, protocol).Findings)
+	req := &elicit.Request{
+		Server:   "render",
+		Protocol: protocol,
+		Mode:     elicit.ModeForm,
+		Message:  "Preview of a requestedSchema",
+		Schema:   json.RawMessage(schema),
+	}
+	resp, err := engine(a).Answer(ctx, req)
+	if err != nil {
+		return err
+	}
+	return writeResponse(out, resp)
+}
+
+// PreviewText is the documentation prose of a declared elicitation (MCP Description):
+// when it is asked and what a decline or cancel leads to. Empty strings are not shown.
+type PreviewText struct {
+	When, OnDecline, OnCancel string
+}
+
+// Preview shows a declared elicitation as the user would meet it (`elicitty desc
+// preview`): the prose of text on diag, then the request through a (wrapped in a default
+// Engine unless it is one), then the response JSON on out and, on diag, what the
+// declaration says follows from a decline or cancel.
+func Preview(ctx context.Context, req *elicit.Request, text PreviewText, a elicit.Answerer, out, diag io.Writer) error {
+	if req.Mode != elicit.ModeURL && len(req.Schema) > 0 {
+		writeFindings(diag, elicit.Parse(req.Schema, req.Protocol).Findings)
+	}
+	if diag != nil && text.When != "" {
+		fmt.Fprintf(diag, "asked when: %s\n", elicit.Sanitize(text.When))
+	}
+	resp, err := engine(a).Answer(ctx, req)
+	if err != nil {
+		return err
+	}
+	if diag != nil {
+		switch {
+		case resp.Action == elicit.Decline && text.OnDecline != "":
+			fmt.Fprintf(diag, "on decline: %s\n", elicit.Sanitize(text.OnDecline))
+		case resp.Action == elicit.Cancel && text.OnCancel != "":
+			fmt.Fprintf(diag, "on cancel: %s\n", elicit.Sanitize(text.OnCancel))
+		}
+	}
+	return writeResponse(out, resp)
+}
+
+// engine returns a itself when it is an Engine, else a wrapped in a default one.
+func engine(a elicit.Answerer) elicit.Answerer {
+	if e, ok := a.(*elicit.Engine); ok {
+		return e
+	}
+	return elicit.NewEngine(a, nil)
+}
+
+func writeFindings(diag io.Writer, findings []elicit.Finding) {
+	if diag == nil {
+		return
+	}
+	for _, fd := range findings {
+		sev := "warning"
+		if fd.Severity == elicit.SevError {
+			sev = "error"
+		}
+		fmt.Fprintf(diag, "%s: %s: %s [%s]\n", sev, fd.Path, elicit.Sanitize(fd.Message), fd.Code)
+	}
+}
+
+func writeResponse(out io.Writer, resp elicit.Response) error {
+	b, err := json.MarshalIndent(resp, "", "  ")
+	if err != nil {
+		return fmt.Errorf("ui: encode response: %w", err)
+	}
+	if _, err := fmt.Fprintf(out, "%s\n", b); err != nil {
+		return fmt.Errorf("ui: write response: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,104 @@
+// Command elicitty is an interactive terminal MCP client whose specialty is answering
+// what servers ask of people: elicitation forms, URL-mode consent flows and the input
+// requests of the 2026-07-28 protocol.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+)
+
+// Exit codes (ARCHITECTURE.md §3).
+const (
+	exitOK         = 0
+	exitToolError  = 1
+	exitUsage      = 2
+	exitUnanswered = 3
+	exitConn       = 4
+	exitCancel     = 130
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
+
+// run executes the command line and returns the process exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	app := newApp(stdin, stdout, stderr)
+	root := app.rootCommand()
+	root.SetArgs(args)
+	err := root.ExecuteContext(ctx)
+	code := exitCode(err)
+	if code == exitCode(nil) {
+		return exitOK
+	}
+	var silent *silentError
+	if !errors.As(err, &silent) {
+		fmt.Fprintf(stderr, "elicitty: %s\n", elicit.Sanitize(err.Error()))
+	}
+	if code == exitCancel && ctx.Err() != nil {
+		return exitCancel
+	}
+	return code
+}
+
+// usageError is a bad command line or configuration (exit 2).
+type usageError struct{ err error }
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return &usageError{err: fmt.Errorf(format, args...)}
+}
+
+// toolError reports a result with isError set (exit 1); it was already printed.
+type toolError struct{ what string }
+
+func (e *toolError) Error() string { return e.what + " returned an error result" }
+
+// silentError carries an exit code for a failure that was already reported.
+type silentError struct{ code int }
+
+func (e *silentError) Error() string { return fmt.Sprintf("exit %d", e.code) }
+
+// exitCode maps an error to the exit code of ARCHITECTURE.md §3.
+func exitCode(err error) int {
+	var (
+		usage  *usageError
+		tool   *toolError
+		silent *silentError
+		viol   *elicit.ViolationsError
+		conn   *transport.ConnError
+	)
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &silent):
+		return silent.code
+	case errors.Is(err, context.Canceled):
+		return exitCancel
+	case errors.As(err, &usage):
+		return exitUsage
+	case errors.As(err, &tool):
+		return exitToolError
+	case errors.Is(err, elicit.ErrUnanswered), errors.As(err, &viol):
+		return exitUnanswered
+	case errors.As(err, &conn):
+		return exitConn
+	case isCobraUsage(err):
+		return exitUsage
+	}
+	return exitConn
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what elicitty's tests need on a fresh Debian machine with Go: tmux, Chromium,
+# iproute2 (network namespaces), staticcheck, and the npm packages of the real servers
+# the tests talk to. Idempotent: a second run only checks.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v tmux >/dev/null 2>&1 || need_apt+=(tmux)
+command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
+command -v ip >/dev/null 2>&1 || need_apt+=(iproute2)
+command -v unshare >/dev/null 2>&1 || need_apt+=(util-linux)
+command -v npm >/dev/null 2>&1 || need_apt+=(npm)
+if ((${#need_apt[@]})); then
+  echo "setup: installing ${need_apt[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+GOBIN=$(go env GOPATH)/bin
+if [ ! -x "$GOBIN/staticcheck" ]; then
+  echo "setup: installing staticcheck" >&2
+  go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
+fi
+
+# Real MCP servers from npm, in a cache outside the repository.
+CACHE=${ELICITTY_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/elicitty-test}
+EVERYTHING_VERSION=2026.8.31
+EVERYTHING_DIR=$CACHE/server-everything-$EVERYTHING_VERSION
+if [ ! -f "$EVERYTHING_DIR/.done" ]; then
+  echo "setup: installing @modelcontextprotocol/server-everything@$EVERYTHING_VERSION" >&2
+  mkdir -p "$EVERYTHING_DIR"
+  npm install --prefix "$EVERYTHING_DIR" --no-audit --no-fund --loglevel=error \
+    "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION" >/dev/null
+  touch "$EVERYTHING_DIR/.done"
+fi
+echo "$EVERYTHING_DIR/node_modules/@modelcontextprotocol/server-everything/dist/index.js"

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Runs every check elicitty has: formatting, vet, staticcheck, unit and end-to-end tests
+# (demo server and @modelcontextprotocol/server-everything over stdio and HTTP, tmux,
+# headless Chromium), bounded fuzzing, and the MCP conformance client scenarios.
+# Installs what is missing first (scripts/setup.sh).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+EVERYTHING_JS=$(bash scripts/setup.sh | tail -n 1)
+export ELICITTY_EVERYTHING_JS=$EVERYTHING_JS
+export PATH="$(go env GOPATH)/bin:$PATH"
+
+echo "== gofmt, go vet, staticcheck"
+unformatted=$(gofmt -l .)
+if [ -n "$unformatted" ]; then
+  echo "gofmt: these files need formatting:" >&2
+  echo "$unformatted" >&2
+  exit 1
+fi
+go vet ./...
+staticcheck ./...
+
+echo "== build"
+mkdir -p bin
+go build -o bin/elicitty .
+
+echo "== go test"
+go test -count=1 -timeout 20m ./...
+
+echo "== go test -race (tui, transport)"
+go test -count=1 -race -timeout 20m ./tui/... ./transport/...
+
+echo "== fuzz (bounded)"
+FUZZTIME=${FUZZTIME:-10s}
+while read -r pkg target; do
+  go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg" >/dev/null
+  echo "fuzz $pkg $target: ok"
+done < <(grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do
+  d=$(dirname "$f")
+  grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //' | while read -r t; do echo "./${d#./} $t"; done
+done | sort -u)
+
+echo "== conformance (stable)"
+bash ../shared/conformance/run.sh --out "${TMPDIR:-/tmp}/elicitty-conformance" \
+  --scenario initialize --scenario tools_call --scenario sse-retry \
+  --scenario elicitation-sep1034-client-defaults -- ./bin/elicitty conformance

@@ -1,0 +1,187 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"time"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// defaultDiscoverTimeout bounds server/discover (PROTOCOL.md §1 "Discovery timeout").
+const defaultDiscoverTimeout = 3 * time.Second
+
+// defaultMaxRounds caps MRTR rounds (PROTOCOL.md §6).
+const defaultMaxRounds = 16
+
+// Connect starts or reaches srv and negotiates a session.
+func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, error) {
+	if opts.DiscoverTimeout <= 0 {
+		opts.DiscoverTimeout = defaultDiscoverTimeout
+	}
+	if opts.MaxRounds <= 0 {
+		opts.MaxRounds = srv.MaxRounds
+	}
+	if opts.MaxRounds <= 0 {
+		opts.MaxRounds = defaultMaxRounds
+	}
+	if opts.Protocol == "" {
+		opts.Protocol = srv.Protocol
+	}
+	if opts.ClientName == "" {
+		opts.ClientName = "elicitty"
+	}
+	if opts.ClientVersion == "" {
+		opts.ClientVersion = "dev"
+	}
+	s := &Session{
+		server: srv,
+		opts:   opts,
+		tap:    newTap(srv.Name, opts.Log, opts.DiscoverTimeout),
+		urls:   newPendingURLs(),
+		calls:  map[*callTrack]struct{}{},
+		kind:   srv.EffectiveKind(),
+	}
+	s.prompt.init()
+	s.tap.toolsList = s.noteToolsList
+
+	switch {
+	case opts.transport != nil:
+		s.kind = "memory"
+		if err := s.connect(ctx, &tapTransport{inner: opts.transport, tap: s.tap}); err != nil {
+			return nil, &ConnError{Server: srv.Name, Err: err}
+		}
+	case s.kind == config.KindStdio:
+		p, t, err := startStdio(srv, opts.Log)
+		if err != nil {
+			return nil, &ConnError{Server: srv.Name, Err: err}
+		}
+		s.proc = p
+		if err := s.connect(ctx, &tapTransport{inner: t, tap: s.tap}); err != nil {
+			_ = p.stop(context.Background())
+			if ee := p.waitExit(time.Second); ee != nil {
+				return nil, &ConnError{Server: srv.Name, Err: ee}
+			}
+			return nil, &ConnError{Server: srv.Name, Err: err}
+		}
+		go func() {
+			<-p.done
+			if ee := p.exited(); ee != nil {
+				s.event("exit", ee.Error(), "")
+			}
+		}()
+	case s.kind == config.KindHTTP || s.kind == config.KindSSE:
+		if err := s.connectHTTP(ctx); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("unknown transport %q", s.kind)}
+	}
+	s.tap.log.Notef(srv.Name, "connected over %s, protocol %s", s.kind, s.Protocol())
+	return s, nil
+}
+
+// connectHTTP tries Streamable HTTP and falls back to legacy HTTP+SSE when initialize
+// is refused with 400, 404 or 405 without a JSON-RPC body (PROTOCOL.md §1).
+func (s *Session) connectHTTP(ctx context.Context) error {
+	base := http.DefaultTransport
+	if s.opts.HTTPClient != nil && s.opts.HTTPClient.Transport != nil {
+		base = s.opts.HTTPClient.Transport
+	}
+	s.http = &httpTap{base: base, headers: s.server.Headers, tap: s.tap, discover: s.opts.DiscoverTimeout}
+	s.http.bodies.Store(s.kind != config.KindSSE)
+	client := &http.Client{Transport: s.http}
+	if s.opts.HTTPClient != nil {
+		client.Timeout = s.opts.HTTPClient.Timeout
+		client.Jar = s.opts.HTTPClient.Jar
+	}
+	if s.kind != config.KindSSE {
+		err := s.connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.server.URL, HTTPClient: client})
+		if err == nil {
+			return nil
+		}
+		if !s.http.wantsFallback() {
+			return s.httpConnError(err)
+		}
+		s.tap.log.Notef(s.server.Name, "Streamable HTTP refused; trying legacy HTTP+SSE")
+		s.http.takeErr()
+		s.http.bodies.Store(false)
+		s.kind = config.KindSSE
+	}
+	err := s.connect(ctx, &tapTransport{inner: &mcp.SSEClientTransport{Endpoint: s.server.URL, HTTPClient: client}, tap: s.tap})
+	if err != nil {
+		return s.httpConnError(err)
+	}
+	return nil
+}
+
+// httpConnError turns a failed HTTP connect into one clear line: the HTTP status, or
+// the network error without go-sdk's layers of context.
+func (s *Session) httpConnError(err error) *ConnError {
+	if he := s.http.takeErr(); he != nil {
+		return &ConnError{Server: s.server.Name, Err: he}
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		u, perr := url.Parse(ue.URL)
+		where := ue.URL
+		if perr == nil {
+			where = cleanURL(u)
+		}
+		return &ConnError{Server: s.server.Name, Err: fmt.Errorf("cannot reach %s: %w", where, ue.Err)}
+	}
+	return &ConnError{Server: s.server.Name, Err: err}
+}
+
+// connect builds the go-sdk client with our seams and negotiates over t.
+func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
+	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}
+	if s.opts.URLMode {
+		caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}, &mcp.ClientOptions{
+		Capabilities:   caps,
+		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
+			if req.Params != nil {
+				s.completed(req.Params.ElicitationID)
+			}
+		},
+		ProgressNotificationHandler: func(_ context.Context, req *mcp.ProgressNotificationClientRequest) {
+			if p := req.Params; p != nil {
+				text := p.Message
+				if text == "" {
+					text = fmt.Sprintf("%g", p.Progress)
+					if p.Total > 0 {
+						text += fmt.Sprintf("/%g", p.Total)
+					}
+				}
+				s.event("progress", text, fmt.Sprint(p.ProgressToken))
+			}
+		},
+		//lint:ignore SA1019 servers of the legacy era still send notifications/message.
+		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
+			if p := req.Params; p != nil {
+				s.event("log", fmt.Sprintf("%s: %v", p.Level, p.Data), "")
+			}
+		},
+	})
+	client.AddReceivingMiddleware(s.elicitMiddleware)
+	var sopts *mcp.ClientSessionOptions
+	if s.opts.Protocol != "" {
+		sopts = &mcp.ClientSessionOptions{ProtocolVersion: s.opts.Protocol}
+	}
+	cs, err := client.Connect(ctx, t, sopts)
+	if err != nil {
+		return err
+	}
+	s.cs = cs
+	return nil
+}
+
+// errTimeout is the cause of a request context that ran out of time.
+var errTimeout = errors.New("request timed out")

@@ -1,0 +1,25 @@
+// Package transport turns a config.Server into a live MCP session over stdio,
+// Streamable HTTP or legacy HTTP+SSE, on top of go-sdk.
+//
+// It owns the stdio process (stderr to the log, non-JSON stdout lines skipped, shutdown
+// by closing stdin, then SIGTERM, then SIGKILL), taps every JSON-RPC message into a
+// [wire.Log], and hosts the three places where a server asks the user something: the
+// elicitation/create middleware (2025-06-18, 2025-11-25), the multi round-trip driver
+// (2026-07-28 input_required) and the -32042 URL-required driver. Each builds an
+// elicit.Request, hands it to the configured elicit.Answerer and writes back what comes
+// out.
+//
+// # Timeouts
+//
+// Each request is bounded by config.Server.Timeout. The timer stands still while any
+// Answerer call of the session is running, so a legacy tools/call that waits on a form
+// does not time out under the user; each MRTR retry gets a fresh budget.
+//
+// # -32042 retries
+//
+// After the user accepts every entry of a -32042 error, the call waits for the server's
+// notifications/elicitation/complete for each elicitationId, then retries under a new id.
+// Options.RetryNow (per entry, e.g. an answers file's "retry: now") and Session.RetryNow
+// (interactive) skip the wait; Options.URLWait bounds it. A URL named more than three
+// times ends the call with an error.
+package transport

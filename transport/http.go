@@ -1,0 +1,276 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// HTTPError reports an HTTP status that ended a request to a server.
+type HTTPError struct {
+	Method string // HTTP method
+	URL    string // endpoint without query or userinfo
+	Status int
+	Text   string // status text, e.g. "401 Unauthorized"
+}
+
+// Error implements error.
+func (e *HTTPError) Error() string {
+	return fmt.Sprintf("HTTP %s (%s %s)", e.Text, e.Method, e.URL)
+}
+
+// httpTap is the http.RoundTripper of an HTTP session: it adds the configured headers
+// (never logging their values) and passes every JSON-RPC body through the tap, for JSON
+// and SSE responses alike. Streamable HTTP cannot be tapped at the mcp.Connection level
+// because go-sdk keys its protocol-version header on a private method of its connection.
+type httpTap struct {
+	base     http.RoundTripper
+	headers  map[string]string
+	tap      *tap
+	discover time.Duration
+	// bodies makes the RoundTripper tap JSON-RPC bodies (Streamable HTTP). Legacy
+	// HTTP+SSE is tapped at the mcp.Connection level instead, so it is off there.
+	bodies atomic.Bool
+	params paramHeaders
+
+	mu       sync.Mutex
+	lastErr  *HTTPError
+	fallback bool // initialize refused with 400/404/405 without a JSON-RPC body
+}
+
+func cleanURL(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.RawQuery = ""
+	c.Fragment = ""
+	return c.String()
+}
+
+// takeErr returns and clears the last HTTP error status seen.
+func (h *httpTap) takeErr() *HTTPError {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	e := h.lastErr
+	h.lastErr = nil
+	return e
+}
+
+func (h *httpTap) wantsFallback() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.fallback
+}
+
+// RoundTrip implements http.RoundTripper.
+func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
+	r := req.Clone(req.Context())
+	for k, v := range h.headers {
+		r.Header.Set(k, v)
+	}
+	var method string
+	var callID jsonrpc.ID
+	if h.bodies.Load() && r.Method == http.MethodPost && r.Body != nil {
+		body, err := io.ReadAll(r.Body)
+		r.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if msg, err := jsonrpc.DecodeMessage(body); err == nil {
+			if rq, ok := msg.(*jsonrpc.Request); ok {
+				method = rq.Method
+				callID = rq.ID
+			}
+			out := h.tap.out(msg)
+			if out == nil {
+				return &http.Response{StatusCode: http.StatusAccepted, Status: "202 Accepted", Header: http.Header{},
+					Body: io.NopCloser(bytes.NewReader(nil)), Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil
+			}
+			if b, err := jsonrpc.EncodeMessage(out); err == nil {
+				body = b
+			}
+		}
+		h.params.apply(r.Header, body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		r.ContentLength = int64(len(body))
+		r.GetBody = func() (io.ReadCloser, error) { return io.NopCloser(bytes.NewReader(body)), nil }
+	}
+	if method == "server/discover" && h.discover > 0 {
+		return h.discoverTrip(req, r, callID)
+	}
+	resp, err := h.base.RoundTrip(r)
+	if err != nil {
+		return nil, err
+	}
+	return h.inspect(req, r, resp, method)
+}
+
+// inspect records error statuses and taps JSON and SSE bodies.
+func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method string) (*http.Response, error) {
+	if resp.StatusCode >= 400 {
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+		resp.Body.Close()
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		refusedGET := r.Method == http.MethodGet && (resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405)
+		var rpcBody bool
+		if msg, err := jsonrpc.DecodeMessage(bytes.TrimSpace(body)); err == nil {
+			if rr, ok := msg.(*jsonrpc.Response); ok && rr.Error != nil {
+				// go-sdk surfaces this JSON-RPC error itself (-32022 and friends).
+				rpcBody = true
+				h.tap.logMsg(wire.In, rr, method, idText(rr.ID), 0)
+			}
+		}
+		if !refusedGET && !rpcBody && r.Method != http.MethodDelete {
+			h.mu.Lock()
+			h.lastErr = &HTTPError{Method: r.Method, URL: cleanURL(r.URL), Status: resp.StatusCode, Text: resp.Status}
+			if method == "initialize" && (resp.StatusCode == 400 || resp.StatusCode == 404 || resp.StatusCode == 405) {
+				h.fallback = true
+			}
+			h.mu.Unlock()
+			h.tap.log.Notef(h.tap.server, "HTTP %s for %s %s", resp.Status, r.Method, cleanURL(r.URL))
+		}
+		return resp, nil
+	}
+	if !h.bodies.Load() {
+		return resp, nil
+	}
+	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	switch ct {
+	case "application/json":
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		if msg, err := jsonrpc.DecodeMessage(body); err == nil {
+			if in := h.tap.in(msg); in == nil {
+				body = nil
+				resp.StatusCode, resp.Status = http.StatusAccepted, "202 Accepted"
+			} else if b, err := jsonrpc.EncodeMessage(in); err == nil {
+				body = b
+			}
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(body))
+		resp.ContentLength = int64(len(body))
+		resp.Header.Del("Content-Length")
+	case "text/event-stream":
+		resp.Body = &sseTap{r: bufio.NewReaderSize(resp.Body, 64<<10), body: resp.Body, tap: h.tap}
+	}
+	return resp, nil
+}
+
+// discoverTrip sends server/discover under the discovery deadline; on expiry it answers
+// with a local error so go-sdk falls back to initialize (PROTOCOL.md §1).
+func (h *httpTap) discoverTrip(orig, r *http.Request, id jsonrpc.ID) (*http.Response, error) {
+	ctx, cancel := context.WithTimeout(r.Context(), h.discover)
+	defer cancel()
+	resp, err := h.base.RoundTrip(r.WithContext(ctx))
+	var body []byte
+	if err == nil {
+		body, err = io.ReadAll(resp.Body)
+		resp.Body.Close()
+	}
+	if err != nil {
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) && orig.Context().Err() == nil {
+			h.tap.mu.Lock()
+			delete(h.tap.inflight, idKey(id))
+			h.tap.mu.Unlock()
+			h.tap.log.Notef(h.tap.server, "server/discover unanswered after %s; falling back to initialize", h.discover)
+			b, _ := jsonrpc.EncodeMessage(discoverTimeoutResponse(id, h.discover))
+			return &http.Response{StatusCode: 200, Status: "200 OK", Header: http.Header{"Content-Type": {"application/json"}},
+				Body: io.NopCloser(bytes.NewReader(b)), ContentLength: int64(len(b)), Request: orig,
+				Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil
+		}
+		return nil, err
+	}
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	return h.inspect(orig, r, resp, "server/discover")
+}
+
+// sseTap passes each SSE event's data through the tap. A dropped message leaves an
+// event without data, which go-sdk skips like a priming event.
+type sseTap struct {
+	r    *bufio.Reader
+	body io.Closer
+	tap  *tap
+	ev   []string
+	out  bytes.Buffer
+	err  error
+}
+
+// Read implements io.Reader.
+func (s *sseTap) Read(p []byte) (int, error) {
+	for s.out.Len() == 0 {
+		if s.err != nil {
+			return 0, s.err
+		}
+		line, err := s.r.ReadString('\n')
+		if line != "" {
+			s.ev = append(s.ev, line)
+			if strings.TrimRight(line, "\r\n") == "" {
+				s.flush()
+			}
+		}
+		if err != nil {
+			s.flush()
+			s.err = err
+		}
+	}
+	return s.out.Read(p)
+}
+
+// Close implements io.Closer.
+func (s *sseTap) Close() error { return s.body.Close() }
+
+func (s *sseTap) flush() {
+	if len(s.ev) == 0 {
+		return
+	}
+	var data []string
+	for _, l := range s.ev {
+		if v, ok := strings.CutPrefix(l, "data:"); ok {
+			data = append(data, strings.TrimPrefix(strings.TrimRight(v, "\r\n"), " "))
+		}
+	}
+	if len(data) == 0 {
+		for _, l := range s.ev {
+			s.out.WriteString(l)
+		}
+		s.ev = s.ev[:0]
+		return
+	}
+	var repl string
+	if msg, err := jsonrpc.DecodeMessage([]byte(strings.Join(data, "\n"))); err == nil {
+		if in := s.tap.in(msg); in != nil {
+			if b, err := jsonrpc.EncodeMessage(in); err == nil {
+				repl = "data: " + string(b) + "\n"
+			}
+		}
+	} else {
+		repl = "data: " + strings.Join(data, "\ndata: ") + "\n"
+	}
+	wrote := false
+	for _, l := range s.ev {
+		if strings.HasPrefix(l, "data:") {
+			if !wrote {
+				s.out.WriteString(repl)
+				wrote = true
+			}
+			continue
+		}
+		s.out.WriteString(l)
+	}
+	s.ev = s.ev[:0]
+}

@@ -1,0 +1,325 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Limits of the drivers.
+const (
+	// maxReasks is how often one MRTR entry is asked again after invalid content.
+	maxReasks = 3
+	// maxURLRepeats is how often a -32042 may name the same URL before we give up.
+	maxURLRepeats = 3
+	// Load-shedding backoff (PROTOCOL.md §6 step 4).
+	sheddingFirst = 50 * time.Millisecond
+	sheddingMax   = 250 * time.Millisecond
+)
+
+// mrtrResult is what the three MRTR-capable results share.
+type mrtrResult interface{ NeedsInput() bool }
+
+// drive runs one call to completion: it sends it, answers input_required rounds
+// (2026-07-28) and -32042 URL requirements (2025-11-25), and retries under new ids.
+func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
+	send func(context.Context, mcp.InputResponseMap, string) (R, error),
+	inputs func(R) (mcp.InputRequestMap, string),
+) (R, []Round, error) {
+	var zero R
+	var rounds []Round
+	var responses mcp.InputResponseMap
+	var state string
+	what := method + " " + name
+	inputRounds := 0
+	backoff := sheddingFirst
+	urlSeen := map[string]int{}
+	for {
+		res, err := sendOnce(ctx, s, what, func(ctx context.Context) (R, error) { return send(ctx, responses, state) })
+		if err != nil {
+			var rpc *jsonrpc.Error
+			if errors.As(err, &rpc) && rpc.Code == mcp.CodeURLElicitationRequired {
+				round, uerr := s.urlRequired(ctx, what, name, rpc, urlSeen)
+				if round.Kind != "" {
+					rounds = append(rounds, round)
+				}
+				if uerr != nil {
+					return zero, rounds, uerr
+				}
+				responses, state = nil, ""
+				continue
+			}
+			return zero, rounds, err
+		}
+		if !res.NeedsInput() {
+			return res, rounds, nil
+		}
+		inputRounds++
+		reqs, st := inputs(res)
+		if inputRounds > s.opts.MaxRounds {
+			return zero, rounds, fmt.Errorf("%s: gave up after %d input_required rounds (last requestState %q)",
+				what, inputRounds-1, truncate(st, 120))
+		}
+		if len(reqs) == 0 {
+			if st == "" {
+				return zero, rounds, fmt.Errorf("%s: server returned input_required with neither inputRequests nor requestState", what)
+			}
+			rounds = append(rounds, Round{Kind: "load_shedding", StateBytes: len(st)})
+			s.tap.log.Notef(s.server.Name, "%s: round %d: load shedding, retrying in %s (state %d bytes)", what, inputRounds, backoff, len(st))
+			t := time.NewTimer(backoff)
+			select {
+			case <-t.C:
+			case <-ctx.Done():
+				t.Stop()
+				return zero, rounds, fmt.Errorf("%s: %w", what, ctx.Err())
+			}
+			backoff = min(backoff*2, sheddingMax)
+			responses, state = nil, st
+			continue
+		}
+		backoff = sheddingFirst
+		answers, round, err := s.answerInputs(ctx, what, method, name, reqs)
+		round.StateBytes = len(st)
+		rounds = append(rounds, round)
+		s.tap.log.Notef(s.server.Name, "%s: round %d: keys %v, actions %v, state %d bytes", what, inputRounds, round.Keys, round.Actions, len(st))
+		if err != nil {
+			return zero, rounds, err
+		}
+		responses, state = answers, st
+	}
+}
+
+// sendOnce sends one request under the server's timeout and folds in the failure of any
+// pushed elicitation answered during it.
+func sendOnce[R any](ctx context.Context, s *Session, what string, f func(context.Context) (R, error)) (R, error) {
+	var zero R
+	tr, done := s.track()
+	defer done()
+	rctx, cancel := s.requestContext(ctx)
+	defer cancel()
+	res, err := f(rctx)
+	if ferr := tr.failure(); ferr != nil {
+		if err != nil {
+			return zero, fmt.Errorf("%s: %w (server said: %v)", what, ferr, err)
+		}
+		return zero, fmt.Errorf("%s: %w", what, ferr)
+	}
+	if err != nil {
+		return zero, s.wrap(rctx, what, err)
+	}
+	return res, nil
+}
+
+// answerInputs answers one round's inputRequests in key order. Invalid content is asked
+// again (up to maxReasks times); decline and cancel are answers like any other.
+func (s *Session) answerInputs(ctx context.Context, what, method, name string, reqs mcp.InputRequestMap) (mcp.InputResponseMap, Round, error) {
+	keys := make([]string, 0, len(reqs))
+	for k := range reqs {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	round := Round{Kind: "input_required", Keys: keys}
+	out := mcp.InputResponseMap{}
+	for i, k := range keys {
+		p, ok := reqs[k].(*mcp.ElicitParams)
+		if !ok {
+			return nil, round, fmt.Errorf("%s: input request %q is %T, which elicitty did not declare", what, k, reqs[k])
+		}
+		er := s.newRequest(elicit.OriginInputRequest, p, s.tap.rawParams(p))
+		er.Key, er.Index, er.Total = k, i+1, len(keys)
+		er.Call, er.Tool = method+" "+name, name
+		resp, err := s.answerEntry(ctx, er)
+		if err != nil {
+			return nil, round, fmt.Errorf("%s: input %q: %w", what, k, err)
+		}
+		round.Actions = append(round.Actions, resp.Action)
+		out[k] = elicitResult(resp)
+	}
+	return out, round, nil
+}
+
+// answerEntry asks one MRTR entry, re-asking on invalid content.
+func (s *Session) answerEntry(ctx context.Context, er *elicit.Request) (elicit.Response, error) {
+	if er.Mode == elicit.ModeURL && !s.opts.URLMode {
+		s.tap.log.Notef(s.server.Name, "input %q asks for URL mode, which was not declared; answering cancel", er.Key)
+		return elicit.Response{Action: elicit.Cancel}, nil
+	}
+	var last error
+	for range maxReasks {
+		resp, err := s.ask(ctx, er)
+		if err == nil {
+			return resp, nil
+		}
+		var ve *elicit.ViolationsError
+		var pe *elicit.ProtocolError
+		switch {
+		case errors.As(err, &ve):
+			s.tap.log.Notef(s.server.Name, "input %q: invalid answer, asking again: %v", er.Key, ve)
+			last = err
+			continue
+		case errors.As(err, &pe):
+			s.tap.log.Notef(s.server.Name, "input %q: %v; answering cancel", er.Key, pe)
+			return elicit.Response{Action: elicit.Cancel}, nil
+		}
+		return elicit.Response{}, err
+	}
+	return elicit.Response{}, fmt.Errorf("no valid answer after %d tries: %w", maxReasks, last)
+}
+
+// urlRequired runs the -32042 driver: it asks consent for each data.elicitations entry,
+// waits for their completion notifications (or RetryNow), and lets the caller retry.
+func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonrpc.Error, seen map[string]int) (Round, error) {
+	var data struct {
+		Elicitations []json.RawMessage `json:"elicitations"`
+	}
+	if err := json.Unmarshal(rpc.Data, &data); err != nil || len(data.Elicitations) == 0 {
+		return Round{}, fmt.Errorf("%s: URL elicitation required, but data.elicitations is unreadable: %w", what, rpc)
+	}
+	if !s.opts.URLMode {
+		return Round{}, fmt.Errorf("%s: the server requires URL-mode elicitation, which is turned off: %w", what, rpc)
+	}
+	round := Round{Kind: "url_required"}
+	var waits []<-chan struct{}
+	var ids []string
+	defer func() {
+		for _, id := range ids {
+			s.urls.forget(id)
+		}
+	}()
+	for i, raw := range data.Elicitations {
+		var p mcp.ElicitParams
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return round, fmt.Errorf("%s: unreadable URL elicitation %d: %w", what, i+1, err)
+		}
+		seen[p.URL]++
+		if seen[p.URL] > maxURLRepeats {
+			return round, fmt.Errorf("%s: the server asked for the same URL %d times; giving up: %s", what, seen[p.URL], p.URL)
+		}
+		er := s.newRequest(elicit.OriginURLRequired, &p, append(json.RawMessage(nil), raw...))
+		er.Index, er.Total = i+1, len(data.Elicitations)
+		er.Call, er.Tool = what, name
+		var done <-chan struct{}
+		if p.ElicitationID != "" {
+			done = s.urls.register(p.ElicitationID)
+			ids = append(ids, p.ElicitationID)
+		}
+		key := p.ElicitationID
+		if key == "" {
+			key = p.URL
+		}
+		round.Keys = append(round.Keys, key)
+		resp, err := s.ask(ctx, er)
+		if err != nil {
+			return round, fmt.Errorf("%s: URL elicitation %d of %d: %w", what, i+1, len(data.Elicitations), err)
+		}
+		round.Actions = append(round.Actions, resp.Action)
+		if resp.Action != elicit.Accept {
+			return round, fmt.Errorf("%s: URL elicitation %d of %d %sd: %w", what, i+1, len(data.Elicitations), resp.Action, rpc)
+		}
+		if done != nil && (s.opts.RetryNow == nil || !s.opts.RetryNow(er)) {
+			waits = append(waits, done)
+		}
+	}
+	retry := s.urls.retryChan() // before the note, so a RetryNow prompted by it counts
+	s.tap.log.Notef(s.server.Name, "%s: waiting for %d URL elicitation(s) to complete: %s", what, len(waits), strings.Join(round.Keys, ", "))
+	var timeout <-chan time.Time
+	if s.opts.URLWait > 0 {
+		t := time.NewTimer(s.opts.URLWait)
+		defer t.Stop()
+		timeout = t.C
+	}
+	for _, w := range waits {
+		select {
+		case <-w:
+		case <-retry:
+			return round, nil
+		case <-timeout:
+			return round, fmt.Errorf("%s: URL elicitation not completed within %s", what, s.opts.URLWait)
+		case <-ctx.Done():
+			return round, fmt.Errorf("%s: waiting for URL elicitation: %w", what, ctx.Err())
+		}
+	}
+	return round, nil
+}
+
+// RetryNow releases every -32042 wait of this session: the calls retry at once, without
+// waiting for the server's completion notifications (the "Retry now" button).
+func (s *Session) RetryNow() { s.urls.retryNow() }
+
+// completed handles notifications/elicitation/complete.
+func (s *Session) completed(id string) {
+	if s.urls.complete(id) {
+		s.event("elicitation-complete", "URL elicitation completed", id)
+		return
+	}
+	s.tap.log.Notef(s.server.Name, "ignored completion for unknown or finished elicitation %q", id)
+}
+
+// pendingURLs tracks URL elicitations waiting for their completion notification.
+type pendingURLs struct {
+	mu      sync.Mutex
+	pending map[string]chan struct{}
+	retry   chan struct{}
+}
+
+func newPendingURLs() *pendingURLs {
+	return &pendingURLs{pending: map[string]chan struct{}{}, retry: make(chan struct{})}
+}
+
+// register starts tracking id and returns a channel closed when it completes.
+func (p *pendingURLs) register(id string) <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ch, ok := p.pending[id]; ok {
+		return ch
+	}
+	ch := make(chan struct{})
+	p.pending[id] = ch
+	return ch
+}
+
+// complete marks id completed; it reports false for an unknown or finished id.
+func (p *pendingURLs) complete(id string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ch, ok := p.pending[id]
+	if !ok {
+		return false
+	}
+	select {
+	case <-ch:
+		return false // already completed
+	default:
+	}
+	close(ch)
+	return true
+}
+
+// forget stops tracking id.
+func (p *pendingURLs) forget(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.pending, id)
+}
+
+func (p *pendingURLs) retryChan() <-chan struct{} {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.retry
+}
+
+func (p *pendingURLs) retryNow() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	close(p.retry)
+	p.retry = make(chan struct{})
+}

@@ -1,0 +1,234 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// elicitMiddleware answers server-pushed elicitation/create requests (2025-06-18,
+// 2025-11-25) through the Answerer. It never calls next, so go-sdk's own schema check,
+// validation and defaults never run (PROTOCOL.md §9 "Elicitation").
+func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method != "elicitation/create" {
+			return next(ctx, method, req)
+		}
+		p, ok := req.GetParams().(*mcp.ElicitParams)
+		if !ok || p == nil {
+			return nil, invalidParams(fmt.Sprintf("unreadable elicitation params (%T)", req.GetParams()))
+		}
+		er := s.newRequest(elicit.OriginPush, p, s.tap.rawParams(p))
+		if calls := s.tap.callsInFlight(); len(calls) == 1 {
+			er.Call, er.Tool = calls[0].method+" "+calls[0].name, calls[0].name
+		}
+		if er.Mode == elicit.ModeURL && !s.opts.URLMode {
+			s.tap.log.Notef(s.server.Name, "refused URL-mode elicitation: URL mode not declared")
+			return nil, invalidParams("client does not support URL-mode elicitation")
+		}
+		if er.Mode == elicit.ModeURL && p.ElicitationID != "" {
+			s.urls.register(p.ElicitationID) // so its completion is recognised
+		}
+		resp, err := s.ask(ctx, er)
+		if err != nil {
+			if ctx.Err() != nil {
+				// The server cancelled (or the session is closing): the tap drops the
+				// response go-sdk still writes (PROTOCOL.md §8).
+				s.event("cancelled", "the server cancelled its request: "+er.Message, "")
+				return nil, ctx.Err()
+			}
+			var ve *elicit.ViolationsError
+			var pe *elicit.ProtocolError
+			switch {
+			case errors.As(err, &ve):
+				// The server gets the violations; the call fails with them too, so a
+				// script that cannot answer validly ends in exit 3.
+				s.failCalls(err)
+				return nil, violationsError(ve)
+			case errors.As(err, &pe):
+				return nil, invalidParams(pe.Reason)
+			}
+			s.failCalls(err)
+			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "elicitation not answered: " + err.Error()}
+		}
+		return elicitResult(resp), nil
+	}
+}
+
+// violationsError is the bare -32602 error for invalid content (PROTOCOL.md §4.2). It
+// must reach go-sdk unwrapped, or Data is lost.
+func violationsError(ve *elicit.ViolationsError) *jsonrpc.Error {
+	vs := ve.Violations
+	if vs == nil {
+		vs = []elicit.Violation{}
+	}
+	data, _ := json.Marshal(map[string]any{"errors": vs})
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "elicitation response does not match requestedSchema", Data: data}
+}
+
+func invalidParams(reason string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: reason}
+}
+
+func elicitResult(r elicit.Response) *mcp.ElicitResult {
+	out := &mcp.ElicitResult{Action: string(r.Action)}
+	if r.Action == elicit.Accept {
+		out.Content = r.Content
+	}
+	return out
+}
+
+// ask hands req to the Answerer while pausing request timeouts (PROTOCOL.md §8).
+func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+	if s.opts.Answerer == nil {
+		return elicit.Response{Action: elicit.Cancel}, nil
+	}
+	s.prompt.enter()
+	defer s.prompt.leave()
+	return s.opts.Answerer.Answer(ctx, req)
+}
+
+// newRequest builds an elicit.Request from go-sdk's decoded params and, when the tap
+// caught them, the raw params in server order.
+func (s *Session) newRequest(origin elicit.Origin, p *mcp.ElicitParams, raw json.RawMessage) *elicit.Request {
+	er := &elicit.Request{
+		Server:        s.server.Name,
+		Origin:        origin,
+		Protocol:      s.Protocol(),
+		Mode:          elicit.ModeForm,
+		Message:       p.Message,
+		URL:           p.URL,
+		ElicitationID: p.ElicitationID,
+		URLDeclared:   s.opts.URLMode,
+		Params:        raw,
+	}
+	switch p.Mode {
+	case "", "form":
+	case "url":
+		er.Mode = elicit.ModeURL
+	default:
+		er.Mode = elicit.Mode(p.Mode)
+	}
+	if raw != nil {
+		if f := topFields(raw); f != nil {
+			if sc, ok := f["requestedSchema"]; ok && string(sc) != "null" {
+				er.Schema = sc
+			}
+		}
+	} else if p.RequestedSchema != nil {
+		// The tap missed it: order is lost, but the schema is still usable.
+		er.Schema, _ = json.Marshal(p.RequestedSchema)
+		er.Params, _ = json.Marshal(p)
+	}
+	return er
+}
+
+// callTrack collects the failures of pushed elicitations that happened during a call,
+// so the call's error can wrap them (elicit.ErrUnanswered -> exit 3).
+type callTrack struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (s *Session) track() (*callTrack, func()) {
+	t := &callTrack{}
+	s.mu.Lock()
+	s.calls[t] = struct{}{}
+	s.mu.Unlock()
+	return t, func() {
+		s.mu.Lock()
+		delete(s.calls, t)
+		s.mu.Unlock()
+	}
+}
+
+func (t *callTrack) failure() error {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.err
+}
+
+// failCalls records err on every call in flight.
+func (s *Session) failCalls(err error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for t := range s.calls {
+		t.mu.Lock()
+		if t.err == nil {
+			t.err = err
+		}
+		t.mu.Unlock()
+	}
+}
+
+// pauser counts open prompts; request timers stand still while any is open.
+type pauser struct {
+	mu      sync.Mutex
+	open    int
+	changed chan struct{}
+}
+
+func (p *pauser) init() { p.changed = make(chan struct{}) }
+
+func (p *pauser) add(d int) {
+	p.mu.Lock()
+	p.open += d
+	close(p.changed)
+	p.changed = make(chan struct{})
+	p.mu.Unlock()
+}
+
+func (p *pauser) enter() { p.add(1) }
+func (p *pauser) leave() { p.add(-1) }
+
+func (p *pauser) state() (int, <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.open, p.changed
+}
+
+// requestContext bounds one request by the server's Timeout. The clock stops while any
+// prompt of this session is open, so a legacy tools/call waiting on a form does not time
+// out under the user (PROTOCOL.md §8); each MRTR retry gets a fresh budget.
+func (s *Session) requestContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	d := s.server.Timeout
+	if d <= 0 {
+		return context.WithCancel(ctx)
+	}
+	cctx, cancel := context.WithCancelCause(ctx)
+	go func() {
+		remaining := d
+		for {
+			open, changed := s.prompt.state()
+			if open > 0 {
+				select {
+				case <-changed:
+					continue
+				case <-cctx.Done():
+					return
+				}
+			}
+			start := time.Now()
+			t := time.NewTimer(remaining)
+			select {
+			case <-t.C:
+				cancel(fmt.Errorf("%w after %s", errTimeout, d))
+				return
+			case <-changed:
+				t.Stop()
+				remaining -= time.Since(start)
+			case <-cctx.Done():
+				t.Stop()
+				return
+			}
+		}
+	}()
+	return cctx, func() { cancel(context.Canceled) }
+}

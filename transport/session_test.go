@@ -1,0 +1,214 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+func TestPushElicitationKeepsServerOrder(t *testing.T) {
+	schema := orderedSchema(t)
+	a := newAnswerer(accept(map[string]any{"zeta": "stg"}))
+	s := connectMem(t, newTestServer(&fixture{schema: schema}), Options{Answerer: a, Protocol: legacy, URLMode: true})
+	res, rounds, err := s.CallTool(context.Background(), "ask", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != `accept {"mid":true,"zeta":"stg"}` && got != `accept {"zeta":"stg"}` {
+		t.Errorf("tool saw %q", got)
+	}
+	if len(rounds) != 0 {
+		t.Errorf("rounds = %v, want none for a pushed request", rounds)
+	}
+	reqs := a.requests()
+	if len(reqs) != 1 {
+		t.Fatalf("answerer got %d requests", len(reqs))
+	}
+	r := reqs[0]
+	if string(r.Schema) != string(schema) {
+		t.Errorf("Schema = %s\nwant  %s", r.Schema, schema)
+	}
+	want := elicit.Request{Server: "mem", Origin: elicit.OriginPush, Call: "tools/call ask", Tool: "ask",
+		Protocol: legacy, Mode: elicit.ModeForm, Message: "Deploy where?", URLDeclared: true}
+	got := *r
+	got.Schema, got.Params = nil, nil
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("request (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(string(r.Params), `"message":"Deploy where?"`) {
+		t.Errorf("Params = %s", r.Params)
+	}
+}
+
+func TestPushViolationsReachWireAsBare32602(t *testing.T) {
+	log := wire.New(100)
+	vs := []elicit.Violation{{Path: "/alpha", Keyword: "maximum", Message: "must be at most 10"}}
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{}, &elicit.ViolationsError{Violations: vs}
+	})
+	s := connectMem(t, newTestServer(&fixture{schema: orderedSchema(t)}), Options{Answerer: a, Protocol: legacy, Log: log})
+	_, _, err := s.CallTool(context.Background(), "ask", nil)
+	var ve *elicit.ViolationsError
+	if !errors.As(err, &ve) {
+		t.Fatalf("err = %v, want the call to fail with the violations", err)
+	}
+	outs := findEntries(log, func(e wire.Entry) bool { return e.Dir == wire.Out && strings.Contains(string(e.Raw), `"error"`) })
+	if len(outs) != 1 {
+		t.Fatalf("found %d outgoing errors", len(outs))
+	}
+	var msg struct {
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+			Data    struct {
+				Errors []elicit.Violation `json:"errors"`
+			} `json:"data"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(outs[0].Raw, &msg); err != nil {
+		t.Fatal(err)
+	}
+	if msg.Error.Code != -32602 || msg.Error.Message != "elicitation response does not match requestedSchema" {
+		t.Errorf("error = %d %q", msg.Error.Code, msg.Error.Message)
+	}
+	if diff := cmp.Diff(vs, msg.Error.Data.Errors); diff != "" {
+		t.Errorf("data.errors (-want +got):\n%s", diff)
+	}
+}
+
+func TestPushProtocolErrorIs32602WithReason(t *testing.T) {
+	log := wire.New(100)
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{}, &elicit.ProtocolError{Reason: "missing url"}
+	})
+	s := connectMem(t, newTestServer(&fixture{schema: orderedSchema(t)}), Options{Answerer: a, Protocol: legacy, Log: log})
+	if _, _, err := s.CallTool(context.Background(), "ask", nil); err != nil {
+		t.Fatal(err)
+	}
+	outs := findEntries(log, func(e wire.Entry) bool {
+		return e.Dir == wire.Out && strings.Contains(string(e.Raw), `"code":-32602`) && strings.Contains(string(e.Raw), `"missing url"`)
+	})
+	if len(outs) != 1 {
+		t.Errorf("no bare -32602 with the reason on the wire")
+	}
+}
+
+func TestPushUnansweredFailsTheCall(t *testing.T) {
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{}, elicit.ErrUnanswered
+	})
+	s := connectMem(t, newTestServer(&fixture{schema: orderedSchema(t)}), Options{Answerer: a, Protocol: legacy})
+	_, _, err := s.CallTool(context.Background(), "ask", nil)
+	if !errors.Is(err, elicit.ErrUnanswered) {
+		t.Fatalf("err = %v, want one wrapping ErrUnanswered", err)
+	}
+}
+
+func TestPushNoAnswererCancels(t *testing.T) {
+	s := connectMem(t, newTestServer(&fixture{schema: orderedSchema(t)}), Options{Protocol: legacy})
+	res, _, err := s.CallTool(context.Background(), "ask", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "cancel null" {
+		t.Errorf("tool saw %q, want cancel", got)
+	}
+}
+
+func TestURLModeUndeclaredRefused(t *testing.T) {
+	// The go-sdk server refuses URL elicitation itself when undeclared, so use -32042
+	// without URL mode: the call must fail without asking anyone.
+	a := newAnswerer(accept(nil))
+	s := connectMem(t, newTestServer(&fixture{}), Options{Answerer: a, Protocol: legacy})
+	_, _, err := s.CallTool(context.Background(), "linked", nil)
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) || rpc.Code != -32042 {
+		t.Fatalf("err = %v, want one wrapping the -32042", err)
+	}
+	if n := len(a.requests()); n != 0 {
+		t.Errorf("answerer asked %d times", n)
+	}
+}
+
+func TestListsAndInfo(t *testing.T) {
+	s := connectMem(t, newTestServer(&fixture{}), Options{})
+	tools, err := s.Tools(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, tl := range tools {
+		names = append(names, tl.Name)
+	}
+	if diff := cmp.Diff([]string{"ask", "ask-async", "ask-short", "echo", "hang", "linked", "progress", "region"}, names); diff != "" {
+		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	if s.ServerInfo() == nil || s.ServerInfo().Name != "fixture" {
+		t.Errorf("ServerInfo = %+v", s.ServerInfo())
+	}
+	if s.Protocol() == "" {
+		t.Error("Protocol() empty")
+	}
+	t.Logf("negotiated %s", s.Protocol())
+	if _, err := s.Prompts(context.Background()); err != nil {
+		t.Errorf("Prompts: %v", err)
+	}
+	if _, _, err := s.Resources(context.Background()); err != nil {
+		t.Errorf("Resources: %v", err)
+	}
+}
+
+func TestProtocolPinAndNegotiation(t *testing.T) {
+	tests := []struct {
+		pin, want string
+	}{
+		{legacy, legacy},
+		{"2025-06-18", "2025-06-18"},
+		{"", "2026-07-28"},
+	}
+	for _, tt := range tests {
+		t.Run("pin="+tt.pin, func(t *testing.T) {
+			s := connectMem(t, newTestServer(&fixture{}), Options{Protocol: tt.pin})
+			if got := s.Protocol(); got != tt.want {
+				t.Errorf("Protocol() = %q, want %q", got, tt.want)
+			}
+			res, _, err := s.CallTool(context.Background(), "echo", map[string]any{"text": "hi"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resultText(t, res); got != "hi" {
+				t.Errorf("echo = %q", got)
+			}
+		})
+	}
+}
+
+func TestProgressTokensAndEvents(t *testing.T) {
+	events := make(chan Event, 8)
+	s := connectMem(t, newTestServer(&fixture{}), Options{Protocol: legacy, OnEvent: func(e Event) {
+		if e.Kind == "progress" {
+			events <- e
+		}
+	}})
+	var toks []string
+	for range 2 {
+		res, _, err := s.CallTool(context.Background(), "progress", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		toks = append(toks, resultText(t, res))
+		if e := <-events; e.Text != "half way" || e.ID != toks[len(toks)-1] {
+			t.Errorf("event = %+v, want progress for %s", e, toks[len(toks)-1])
+		}
+	}
+	if toks[0] == toks[1] || toks[0] == "no token" {
+		t.Errorf("progress tokens %v, want two distinct tokens", toks)
+	}
+}

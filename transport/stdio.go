@@ -1,0 +1,238 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// stderrTail is how many stderr lines a process keeps for error reports.
+const stderrTail = 20
+
+// Shutdown grace periods: after closing stdin, and after SIGTERM.
+var (
+	closeGrace = 2 * time.Second
+	termGrace  = 2 * time.Second
+)
+
+// ExitError reports a stdio server process that ended.
+type ExitError struct {
+	// Status is the exit status, or -1 when the process died of a signal.
+	Status int
+	// Signal names the signal that killed it, when one did.
+	Signal string
+	// Stderr holds the last lines the server wrote on stderr (at most 20).
+	Stderr []string
+}
+
+// Error implements error.
+func (e *ExitError) Error() string {
+	var b strings.Builder
+	if e.Signal != "" {
+		b.WriteString("server process killed by " + e.Signal)
+	} else {
+		fmt.Fprintf(&b, "server process exited with status %d", e.Status)
+	}
+	if n := len(e.Stderr); n > 0 {
+		last := e.Stderr[max(0, n-3):]
+		b.WriteString("; stderr: ")
+		b.WriteString(strings.Join(last, " | "))
+	}
+	return b.String()
+}
+
+// proc is a stdio server process we own.
+type proc struct {
+	server string
+	cmd    *exec.Cmd
+	stdin  io.WriteCloser
+	done   chan struct{} // closed once Wait returned
+	state  *os.ProcessState
+
+	mu   sync.Mutex
+	tail []string
+}
+
+// startStdio starts srv's command with our pipes and returns the process and an
+// mcp.Transport reading its filtered stdout.
+func startStdio(srv config.Server, log *wire.Log) (*proc, mcp.Transport, error) {
+	if srv.Command == "" {
+		return nil, nil, errors.New("no command configured")
+	}
+	cmd := exec.Command(srv.Command, srv.Args...)
+	cmd.Dir = srv.Cwd
+	cmd.Env = os.Environ()
+	keys := make([]string, 0, len(srv.Env))
+	for k := range srv.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		cmd.Env = append(cmd.Env, k+"="+srv.Env[k])
+	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("stdin pipe: %w", err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, fmt.Errorf("stdout pipe: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return nil, nil, fmt.Errorf("stderr pipe: %w", err)
+	}
+	cmd.Stdout, cmd.Stderr = outW, errW
+	if err := cmd.Start(); err != nil {
+		for _, f := range []*os.File{outR, outW, errR, errW} {
+			f.Close()
+		}
+		// exec errors name the command, never the environment.
+		return nil, nil, fmt.Errorf("start %s: %w", srv.Command, err)
+	}
+	outW.Close()
+	errW.Close()
+	p := &proc{server: srv.Name, cmd: cmd, stdin: stdin, done: make(chan struct{})}
+	var pumps sync.WaitGroup
+	pumps.Add(1)
+	go func() {
+		defer pumps.Done()
+		p.pumpStderr(errR, log)
+	}()
+	pr, pw := io.Pipe()
+	pumps.Add(1)
+	go func() {
+		defer pumps.Done()
+		filterLines(outR, pw, srv.Name, log)
+	}()
+	go func() {
+		_ = cmd.Wait()
+		pumps.Wait() // stderr fully read before anyone reports the exit
+		p.state = cmd.ProcessState
+		close(p.done)
+	}()
+	return p, &mcp.IOTransport{Reader: pr, Writer: stdin}, nil
+}
+
+// filterLines copies JSON lines from r to w and logs and skips every other line (banners,
+// debug output), so a chatty server does not kill the session (PROTOCOL.md §9 "stdio").
+func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log) {
+	defer r.Close()
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := br.ReadBytes('\n')
+		if len(line) > 0 {
+			trimmed := bytes.TrimSpace(line)
+			switch {
+			case len(trimmed) == 0:
+			case (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed):
+				if _, werr := w.Write(append(trimmed, '\n')); werr != nil {
+					// The reader is gone: drain so the server never blocks on stdout.
+					_, _ = io.Copy(io.Discard, br)
+					return
+				}
+			default:
+				log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
+			}
+		}
+		if err != nil {
+			w.CloseWithError(io.EOF)
+			return
+		}
+	}
+}
+
+func (p *proc) pumpStderr(r io.ReadCloser, log *wire.Log) {
+	defer r.Close()
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimRight(sc.Text(), "\r")
+		log.Append(wire.Entry{Server: p.server, Dir: wire.Stderr, Text: line, Size: len(line)})
+		p.mu.Lock()
+		p.tail = append(p.tail, line)
+		if len(p.tail) > stderrTail {
+			p.tail = append(p.tail[:0:0], p.tail[len(p.tail)-stderrTail:]...)
+		}
+		p.mu.Unlock()
+	}
+}
+
+// exited returns the exit report if the process has ended, else nil.
+func (p *proc) exited() *ExitError {
+	select {
+	case <-p.done:
+	default:
+		return nil
+	}
+	p.mu.Lock()
+	tail := append([]string(nil), p.tail...)
+	p.mu.Unlock()
+	e := &ExitError{Status: p.state.ExitCode(), Stderr: tail}
+	if ws, ok := p.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		e.Signal = ws.Signal().String()
+	}
+	return e
+}
+
+// waitExit waits up to d for the process to end and returns its report, or nil.
+func (p *proc) waitExit(d time.Duration) *ExitError {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-p.done:
+	case <-t.C:
+	}
+	return p.exited()
+}
+
+// stop ends the process: stdin closed, then SIGTERM, then SIGKILL, each bounded.
+func (p *proc) stop(ctx context.Context) error {
+	_ = p.stdin.Close()
+	wait := func(d time.Duration) bool {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-p.done:
+			return true
+		case <-t.C:
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+	if wait(closeGrace) {
+		return nil
+	}
+	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	if wait(termGrace) {
+		return nil
+	}
+	_ = p.cmd.Process.Kill()
+	<-p.done
+	return nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}

@@ -1,0 +1,203 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+const serverModeEnv = "ELICITTY_TRANSPORT_TEST_SERVER"
+
+// TestMain re-runs the test binary as a stdio MCP server when serverModeEnv is set.
+func TestMain(m *testing.M) {
+	if mode := os.Getenv(serverModeEnv); mode != "" {
+		os.Exit(runFixtureServer(mode))
+	}
+	os.Exit(m.Run())
+}
+
+func runFixtureServer(mode string) int {
+	switch mode {
+	case "exit":
+		fmt.Fprintln(os.Stderr, "cannot start: missing API key")
+		return 2
+	case "serve":
+	default:
+		return 1
+	}
+	fmt.Println("Fixture server v1 starting (a banner on stdout)")
+	fmt.Fprintln(os.Stderr, "hello from stderr")
+	fx := &fixture{schema: mustRead("schema_ordered.json")} // cwd is testdata
+	s := newTestServer(fx)
+	obj := map[string]any{"type": "object"}
+	s.AddTool(&mcp.Tool{Name: "crash", InputSchema: obj}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Fprintln(os.Stderr, "fatal: crashing on purpose")
+		os.Exit(3)
+		return nil, nil
+	})
+	s.AddTool(&mcp.Tool{Name: "env", InputSchema: obj}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		wd, _ := os.Getwd()
+		return textResult(os.Getenv("FIXTURE_SECRET") + " " + filepath.Base(wd)), nil
+	})
+	s.AddTool(&mcp.Tool{Name: "chatty", InputSchema: obj}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		fmt.Println("debug: this line is not JSON")
+		return textResult("still alive"), nil
+	})
+	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		return 1
+	}
+	return 0
+}
+
+func mustRead(name string) []byte {
+	b, err := os.ReadFile(name)
+	if err != nil {
+		panic(err)
+	}
+	return []byte(strings.TrimSpace(string(b)))
+}
+
+func stdioServer(t *testing.T, mode string) config.Server {
+	return config.Server{
+		Name:    "proc",
+		Command: os.Args[0],
+		Args:    []string{"-test.run=^$"},
+		Env:     map[string]string{serverModeEnv: mode, "FIXTURE_SECRET": "s3cret"},
+		Cwd:     "testdata",
+	}
+}
+
+func TestStdioElicitationBannerAndStderr(t *testing.T) {
+	log := wire.New(500)
+	a := newAnswerer(accept(map[string]any{"zeta": "x"}))
+	s, err := Connect(context.Background(), stdioServer(t, "serve"), Options{Answerer: a, Protocol: legacy, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, _, err := s.CallTool(context.Background(), "ask", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); !strings.HasPrefix(got, "accept ") {
+		t.Errorf("tool saw %q", got)
+	}
+	if got, want := string(a.requests()[0].Schema), string(orderedSchema(t)); got != want {
+		t.Errorf("schema order lost over stdio:\n got %s\nwant %s", got, want)
+	}
+	// A non-JSON line mid-session is skipped too.
+	res, _, err = s.CallTool(context.Background(), "chatty", nil)
+	if err != nil {
+		t.Fatalf("chatty server broke the session: %v", err)
+	}
+	if got := resultText(t, res); got != "still alive" {
+		t.Errorf("chatty = %q", got)
+	}
+	res, _, err = s.CallTool(context.Background(), "env", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "s3cret testdata" {
+		t.Errorf("env/cwd = %q", got)
+	}
+	skipped := findEntries(log, func(e wire.Entry) bool {
+		return e.Dir == wire.Note && strings.Contains(e.Text, "skipped non-JSON stdout line")
+	})
+	if len(skipped) != 2 {
+		t.Errorf("skipped %d lines, want 2 (banner, debug)", len(skipped))
+	}
+	stderr := findEntries(log, func(e wire.Entry) bool { return e.Dir == wire.Stderr && e.Text == "hello from stderr" })
+	if len(stderr) != 1 {
+		t.Errorf("stderr line not logged")
+	}
+	for _, e := range log.Snapshot() {
+		if strings.Contains(e.Text, "s3cret") && e.Dir != wire.In {
+			t.Errorf("secret env value in log entry %+v", e)
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if s.proc.exited() == nil {
+		t.Error("process still running after Close")
+	}
+}
+
+func TestStdioServerExitsAtOnce(t *testing.T) {
+	_, err := Connect(context.Background(), stdioServer(t, "exit"), Options{Log: wire.New(10)})
+	var ce *ConnError
+	var ee *ExitError
+	if !errors.As(err, &ce) || !errors.As(err, &ee) {
+		t.Fatalf("err = %v, want a ConnError wrapping an ExitError", err)
+	}
+	if ee.Status != 2 || len(ee.Stderr) == 0 || ee.Stderr[len(ee.Stderr)-1] != "cannot start: missing API key" {
+		t.Errorf("exit = %+v", ee)
+	}
+	if msg := err.Error(); !strings.Contains(msg, `server "proc"`) || !strings.Contains(msg, "status 2") || !strings.Contains(msg, "missing API key") {
+		t.Errorf("message %q lacks server, status or stderr", msg)
+	}
+}
+
+func TestStdioCrashMidCall(t *testing.T) {
+	events := make(chan Event, 4)
+	s, err := Connect(context.Background(), stdioServer(t, "serve"), Options{Log: wire.New(100), Protocol: legacy,
+		OnEvent: func(e Event) { events <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	_, _, err = s.CallTool(context.Background(), "crash", nil)
+	if e := <-events; e.Kind != "exit" || !strings.Contains(e.Text, "status 3") {
+		t.Errorf("event = %+v, want an exit event", e)
+	}
+	var ee *ExitError
+	if !errors.As(err, &ee) {
+		t.Fatalf("err = %v, want an ExitError", err)
+	}
+	var ce *ConnError
+	if !errors.As(err, &ce) {
+		t.Errorf("err = %v is not a ConnError", err)
+	}
+	if ee.Status != 3 || !strings.Contains(strings.Join(ee.Stderr, "\n"), "fatal: crashing on purpose") {
+		t.Errorf("exit = %+v", ee)
+	}
+}
+
+func TestStdioMissingCommand(t *testing.T) {
+	_, err := Connect(context.Background(), config.Server{Name: "nope", Command: "./no-such-command-here"}, Options{})
+	var ce *ConnError
+	if !errors.As(err, &ce) || !strings.Contains(err.Error(), `server "nope"`) {
+		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestAnswererSeesStdioRequestOnce(t *testing.T) {
+	// The same Answerer value serves every origin; make sure a stdio push is OriginPush.
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Decline}, nil
+	})
+	s, err := Connect(context.Background(), stdioServer(t, "serve"), Options{Answerer: a, Protocol: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	res, _, err := s.CallTool(context.Background(), "ask", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "decline null" {
+		t.Errorf("tool saw %q", got)
+	}
+	if r := a.requests(); len(r) != 1 || r[0].Origin != elicit.OriginPush || r[0].Server != "proc" {
+		t.Errorf("requests = %+v", r)
+	}
+}

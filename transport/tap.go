@@ -1,0 +1,479 @@
+package transport
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// maxKept bounds the tap's lookup tables (raw elicitation params, requestState tokens).
+const maxKept = 256
+
+// tap watches every JSON-RPC message of one session in both directions. It logs each
+// one, keeps the raw bytes go-sdk throws away (schema property order, requestState
+// tokens), and edits the stream where go-sdk gets the protocol wrong (PROTOCOL.md §9).
+// It is shared by the Connection wrapper (stdio, in-memory) and the HTTP RoundTripper.
+type tap struct {
+	server string
+	log    *wire.Log
+
+	mu        sync.Mutex
+	inflight  map[string]outReq            // our request ids
+	cancelled map[string]bool              // server request ids the server cancelled
+	raws      map[string]json.RawMessage   // canonical elicit params -> raw params
+	states    map[string]json.RawMessage   // decoded requestState -> raw JSON token
+	answered  map[string]bool              // request ids we answered locally (late replies dropped)
+	injectFn  func(jsonrpc.Message) bool   // delivers a local message to the reader, when possible
+	discover  time.Duration                // server/discover deadline (0: none)
+	toolsList func(result json.RawMessage) // sees raw tools/list results (HTTP param headers)
+}
+
+// outReq is a request we sent and have not seen answered.
+type outReq struct {
+	method, name string
+	start        time.Time
+}
+
+func newTap(server string, log *wire.Log, discover time.Duration) *tap {
+	return &tap{
+		server:    server,
+		log:       log,
+		discover:  discover,
+		inflight:  map[string]outReq{},
+		cancelled: map[string]bool{},
+		raws:      map[string]json.RawMessage{},
+		states:    map[string]json.RawMessage{},
+		answered:  map[string]bool{},
+	}
+}
+
+// idKey returns a map key for a JSON-RPC id ("" for none).
+func idKey(id jsonrpc.ID) string {
+	if !id.IsValid() {
+		return ""
+	}
+	switch v := id.Raw().(type) {
+	case string:
+		return "s:" + v
+	default:
+		return fmt.Sprintf("n:%v", v)
+	}
+}
+
+// idText returns an id as shown in the log.
+func idText(id jsonrpc.ID) string {
+	if !id.IsValid() {
+		return ""
+	}
+	return fmt.Sprint(id.Raw())
+}
+
+// out handles a message we are about to send; it returns the message to send, or nil
+// to send nothing.
+func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if m.IsCall() {
+			name := paramName(m.Params)
+			t.mu.Lock()
+			t.inflight[idKey(m.ID)] = outReq{method: m.Method, name: name, start: time.Now()}
+			if len(m.Params) > 0 {
+				m.Params = t.spliceState(m.Params)
+			}
+			t.mu.Unlock()
+			if m.Method == "server/discover" && t.discover > 0 && t.injectFn != nil {
+				id := m.ID
+				time.AfterFunc(t.discover, func() { t.expireDiscover(id) })
+			}
+		}
+		t.logMsg(wire.Out, m, m.Method, idText(m.ID), 0)
+		return m
+	case *jsonrpc.Response:
+		key := idKey(m.ID)
+		t.mu.Lock()
+		drop := t.cancelled[key]
+		delete(t.cancelled, key)
+		t.mu.Unlock()
+		if drop {
+			t.log.Notef(t.server, "dropped our response to request %s: the server cancelled it", idText(m.ID))
+			return nil
+		}
+		t.logMsg(wire.Out, m, "", idText(m.ID), 0)
+		return m
+	}
+	return msg
+}
+
+// in handles a message that arrived; it returns the message to deliver, or nil to drop it.
+func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
+	switch m := msg.(type) {
+	case *jsonrpc.Response:
+		key := idKey(m.ID)
+		t.mu.Lock()
+		if t.answered[key] {
+			delete(t.answered, key)
+			t.mu.Unlock()
+			t.logMsg(wire.In, m, "", idText(m.ID), 0)
+			t.log.Notef(t.server, "dropped late response to request %s", idText(m.ID))
+			return nil
+		}
+		req, ok := t.inflight[key]
+		delete(t.inflight, key)
+		t.mu.Unlock()
+		var lat time.Duration
+		if ok {
+			lat = time.Since(req.start)
+		}
+		t.logMsg(wire.In, m, req.method, idText(m.ID), lat)
+		if m.Error == nil && req.method == "tools/list" && t.toolsList != nil {
+			t.toolsList(m.Result)
+		}
+		if m.Error == nil && len(m.Result) > 0 {
+			if bad := t.noteResult(m.Result); bad != "" {
+				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(m.ID), bad)
+				return &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{
+					Code:    jsonrpc.CodeInternalError,
+					Message: "invalid result: unknown resultType " + bad,
+				}}
+			}
+		}
+		return m
+	case *jsonrpc.Request:
+		t.logMsg(wire.In, m, m.Method, idText(m.ID), 0)
+		switch m.Method {
+		case "elicitation/create":
+			t.keepRaw(m.Params)
+		case "notifications/cancelled":
+			var p struct {
+				RequestID any `json:"requestId"`
+			}
+			if json.Unmarshal(m.Params, &p) == nil && p.RequestID != nil {
+				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+					t.mu.Lock()
+					t.cancelled[idKey(id)] = true
+					t.mu.Unlock()
+				}
+			}
+		}
+		return m
+	}
+	return msg
+}
+
+// expireDiscover answers an unanswered server/discover locally so go-sdk falls back to
+// initialize (PROTOCOL.md §1 "Discovery timeout").
+func (t *tap) expireDiscover(id jsonrpc.ID) {
+	key := idKey(id)
+	t.mu.Lock()
+	_, pending := t.inflight[key]
+	if pending {
+		delete(t.inflight, key)
+		t.answered[key] = true
+	}
+	t.mu.Unlock()
+	if !pending {
+		return
+	}
+	t.log.Notef(t.server, "server/discover unanswered after %s; falling back to initialize", t.discover)
+	resp := discoverTimeoutResponse(id, t.discover)
+	if !t.injectFn(resp) {
+		t.mu.Lock()
+		delete(t.answered, key)
+		t.mu.Unlock()
+	}
+}
+
+func discoverTimeoutResponse(id jsonrpc.ID, d time.Duration) *jsonrpc.Response {
+	return &jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+		Code:    jsonrpc.CodeInternalError,
+		Message: fmt.Sprintf("server/discover timed out after %s", d),
+	}}
+}
+
+// noteResult keeps what go-sdk loses from a result: the raw requestState token and the
+// raw params of inputRequests entries. It returns the raw resultType when unknown.
+func (t *tap) noteResult(result json.RawMessage) (badType string) {
+	if !bytes.Contains(result, []byte(`"resultType"`)) && !bytes.Contains(result, []byte(`"requestState"`)) &&
+		!bytes.Contains(result, []byte(`"inputRequests"`)) {
+		return ""
+	}
+	f := topFields(result)
+	if rt, ok := f["resultType"]; ok {
+		var s string
+		if json.Unmarshal(rt, &s) != nil || (s != "complete" && s != "input_required") {
+			badType = string(rt)
+		}
+	}
+	if tok, ok := f["requestState"]; ok {
+		var s string
+		if json.Unmarshal(tok, &s) == nil {
+			t.mu.Lock()
+			if len(t.states) >= maxKept {
+				clear(t.states)
+			}
+			t.states[s] = append(json.RawMessage(nil), tok...)
+			t.mu.Unlock()
+		}
+	}
+	if ir, ok := f["inputRequests"]; ok {
+		var entries map[string]struct {
+			Method string          `json:"method"`
+			Params json.RawMessage `json:"params"`
+		}
+		if json.Unmarshal(ir, &entries) == nil {
+			for _, e := range entries {
+				if e.Method == "elicitation/create" {
+					t.keepRaw(e.Params)
+				}
+			}
+		}
+	}
+	return badType
+}
+
+// spliceState replaces the requestState go-sdk re-encoded with the token exactly as the
+// server sent it. t.mu is held.
+func (t *tap) spliceState(params json.RawMessage) json.RawMessage {
+	if !bytes.Contains(params, []byte(`"requestState"`)) {
+		return params
+	}
+	spans := topSpans(params)
+	sp, ok := spans["requestState"]
+	if !ok {
+		return params
+	}
+	var s string
+	if json.Unmarshal(params[sp.start:sp.end], &s) != nil {
+		return params
+	}
+	tok, ok := t.states[s]
+	if !ok || bytes.Equal(tok, params[sp.start:sp.end]) {
+		return params
+	}
+	out := make(json.RawMessage, 0, len(params)+len(tok))
+	out = append(out, params[:sp.start]...)
+	out = append(out, tok...)
+	return append(out, params[sp.end:]...)
+}
+
+// canonicalElicit returns the form go-sdk gives an ElicitParams when it re-encodes it.
+func canonicalElicit(p *mcp.ElicitParams) string {
+	b, err := json.Marshal(p)
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}
+
+// keepRaw remembers raw elicitation params under their canonical form.
+func (t *tap) keepRaw(raw json.RawMessage) {
+	var p mcp.ElicitParams
+	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil {
+		return
+	}
+	key := canonicalElicit(&p)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.raws) >= maxKept {
+		clear(t.raws)
+	}
+	t.raws[key] = append(json.RawMessage(nil), raw...)
+}
+
+// rawParams returns the raw params go-sdk decoded into p, or nil when unknown.
+func (t *tap) rawParams(p *mcp.ElicitParams) json.RawMessage {
+	key := canonicalElicit(p)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.raws[key]
+}
+
+// callsInFlight returns the tools/call, prompts/get and resources/read requests pending.
+func (t *tap) callsInFlight() []outReq {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []outReq
+	for _, r := range t.inflight {
+		switch r.method {
+		case "tools/call", "prompts/get", "resources/read":
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func (t *tap) logMsg(dir wire.Dir, msg jsonrpc.Message, method, id string, lat time.Duration) {
+	if t.log == nil {
+		return
+	}
+	raw, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		t.log.Notef(t.server, "cannot encode %s message: %v", dir, err)
+		return
+	}
+	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
+}
+
+// paramName returns params.name or params.uri, for the log and for elicit.Request.Tool.
+func paramName(params json.RawMessage) string {
+	if len(params) == 0 {
+		return ""
+	}
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return ""
+	}
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.URI
+}
+
+// span is a byte range of a JSON value.
+type span struct{ start, end int }
+
+// topSpans returns the byte ranges of the top-level members of a JSON object (nil when
+// obj is not an object). A repeated key keeps its last occurrence.
+func topSpans(obj []byte) map[string]span {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil
+	}
+	out := map[string]span{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return nil
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil
+		}
+		end := int(dec.InputOffset())
+		out[key] = span{end - len(v), end}
+	}
+	return out
+}
+
+// topFields returns the raw top-level members of a JSON object, as sent.
+func topFields(obj []byte) map[string]json.RawMessage {
+	spans := topSpans(obj)
+	if spans == nil {
+		return nil
+	}
+	out := make(map[string]json.RawMessage, len(spans))
+	for k, s := range spans {
+		out[k] = json.RawMessage(obj[s.start:s.end])
+	}
+	return out
+}
+
+// tapTransport wraps an mcp.Transport whose connections can be wrapped (stdio,
+// in-memory; not Streamable HTTP, which needs go-sdk's private session hooks).
+type tapTransport struct {
+	inner mcp.Transport
+	tap   *tap
+}
+
+// Connect implements mcp.Transport.
+func (tt *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
+	c, err := tt.inner.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	tc := &tapConn{inner: c, tap: tt.tap, msgs: make(chan readResult, 16), inject: make(chan jsonrpc.Message, 4), done: make(chan struct{})}
+	tt.tap.mu.Lock()
+	tt.tap.injectFn = tc.deliver
+	tt.tap.mu.Unlock()
+	return tc, nil
+}
+
+type readResult struct {
+	msg jsonrpc.Message
+	err error
+}
+
+// tapConn is an mcp.Connection that passes every message through a tap.
+type tapConn struct {
+	inner     mcp.Connection
+	tap       *tap
+	startOnce sync.Once
+	closeOnce sync.Once
+	msgs      chan readResult
+	inject    chan jsonrpc.Message
+	done      chan struct{}
+}
+
+func (c *tapConn) deliver(m jsonrpc.Message) bool {
+	select {
+	case c.inject <- m:
+		return true
+	case <-c.done:
+		return false
+	}
+}
+
+func (c *tapConn) pump() {
+	for {
+		msg, err := c.inner.Read(context.Background())
+		if err == nil {
+			if msg = c.tap.in(msg); msg == nil {
+				continue
+			}
+		}
+		select {
+		case c.msgs <- readResult{msg, err}:
+		case <-c.done:
+			return
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// Read implements mcp.Connection.
+func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	c.startOnce.Do(func() { go c.pump() })
+	select {
+	case m := <-c.inject:
+		return m, nil
+	case r := <-c.msgs:
+		return r.msg, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-c.done:
+		return nil, mcp.ErrConnectionClosed
+	}
+}
+
+// Write implements mcp.Connection.
+func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if msg = c.tap.out(msg); msg == nil {
+		return nil
+	}
+	return c.inner.Write(ctx, msg)
+}
+
+// Close implements mcp.Connection.
+func (c *tapConn) Close() error {
+	c.closeOnce.Do(func() { close(c.done) })
+	return c.inner.Close()
+}
+
+// SessionID implements mcp.Connection.
+func (c *tapConn) SessionID() string { return c.inner.SessionID() }

@@ -1,0 +1,131 @@
+package transport
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+func TestURLRequiredRetriesAfterCompletion(t *testing.T) {
+	fx := &fixture{}
+	events := make(chan Event, 8)
+	a := newAnswerer(func(_ context.Context, r *elicit.Request) (elicit.Response, error) {
+		// The user consents; the browser flow finishes a little later.
+		go fx.approve(r.ElicitationID)
+		return elicit.Response{Action: elicit.Accept}, nil
+	})
+	s := connectMem(t, newTestServer(fx), Options{Answerer: a, Protocol: legacy, URLMode: true, OnEvent: func(e Event) {
+		if e.Kind == "elicitation-complete" {
+			events <- e
+		}
+	}})
+	res, rounds, err := s.CallTool(context.Background(), "linked", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "linked" {
+		t.Errorf("result %q", got)
+	}
+	want := []Round{{Kind: "url_required", Keys: []string{"lnk-1"}, Actions: []elicit.Action{elicit.Accept}}}
+	if diff := cmp.Diff(want, rounds); diff != "" {
+		t.Errorf("rounds (-want +got):\n%s", diff)
+	}
+	r := a.requests()[0]
+	if r.Origin != elicit.OriginURLRequired || r.Index != 1 || r.Total != 1 || r.URL != "https://auth.example.com/link?s=1" ||
+		r.Mode != elicit.ModeURL || r.Call != "tools/call linked" {
+		t.Errorf("request = %+v", r)
+	}
+	if e := <-events; e.ID != "lnk-1" {
+		t.Errorf("event = %+v", e)
+	}
+}
+
+func TestURLRequiredDeclineStops(t *testing.T) {
+	fx := &fixture{}
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Decline}, nil
+	})
+	s := connectMem(t, newTestServer(fx), Options{Answerer: a, Protocol: legacy, URLMode: true})
+	_, _, err := s.CallTool(context.Background(), "linked", nil)
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) || rpc.Code != -32042 || !strings.Contains(err.Error(), "declined") {
+		t.Fatalf("err = %v", err)
+	}
+	if fx.urlCalls != 1 {
+		t.Errorf("server called %d times, want 1", fx.urlCalls)
+	}
+}
+
+func TestURLRequiredLoopGuard(t *testing.T) {
+	fx := &fixture{alwaysURL: true}
+	a := newAnswerer(accept(nil))
+	s := connectMem(t, newTestServer(fx), Options{Answerer: a, Protocol: legacy, URLMode: true,
+		RetryNow: func(*elicit.Request) bool { return true }})
+	_, rounds, err := s.CallTool(context.Background(), "linked", nil)
+	if err == nil || !strings.Contains(err.Error(), "same URL 4 times") {
+		t.Fatalf("err = %v", err)
+	}
+	if fx.urlCalls != maxURLRepeats+1 {
+		t.Errorf("server called %d times, want %d", fx.urlCalls, maxURLRepeats+1)
+	}
+	if len(rounds) != maxURLRepeats+1 {
+		t.Errorf("rounds = %d", len(rounds))
+	}
+}
+
+func TestURLRequiredManualRetryNow(t *testing.T) {
+	fx := &fixture{}
+	var s *Session
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		fx.mu.Lock()
+		fx.urlApproved = true // approved, but the server never sends the completion
+		fx.mu.Unlock()
+		return elicit.Response{Action: elicit.Accept}, nil
+	})
+	log := wire.New(100)
+	s = connectMem(t, newTestServer(fx), Options{Answerer: a, Protocol: legacy, URLMode: true, Log: log})
+	ch, cancel := log.Subscribe()
+	defer cancel()
+	go func() {
+		for range ch {
+			if len(findEntries(log, func(e wire.Entry) bool { return strings.Contains(e.Text, "waiting for 1 URL") })) > 0 {
+				s.RetryNow()
+				return
+			}
+		}
+	}()
+	ctx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	res, _, err := s.CallTool(ctx, "linked", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "linked" {
+		t.Errorf("result %q", got)
+	}
+}
+
+func TestCompletionUnknownAndDuplicateIgnored(t *testing.T) {
+	log := wire.New(100)
+	events := make(chan Event, 8)
+	s := connectMem(t, newTestServer(&fixture{}), Options{Protocol: legacy, URLMode: true, Log: log,
+		OnEvent: func(e Event) { events <- e }})
+	s.urls.register("known")
+	s.completed("nope")
+	s.completed("known")
+	s.completed("known")
+	notes := findEntries(log, func(e wire.Entry) bool { return strings.Contains(e.Text, "ignored completion") })
+	if len(notes) != 2 {
+		t.Errorf("ignored %d completions, want 2 (unknown and duplicate)", len(notes))
+	}
+	if len(events) != 1 {
+		t.Errorf("%d events, want 1", len(events))
+	}
+}

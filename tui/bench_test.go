@@ -1,0 +1,84 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/wire"
+)
+
+// BenchmarkFirstFrame measures New plus the first View, with two servers connecting.
+func BenchmarkFirstFrame(b *testing.B) {
+	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true}
+	for b.Loop() {
+		m := New(b.Context(), NewBridge(), opts)
+		_ = m.View()
+	}
+}
+
+func fiftyFields() json.RawMessage {
+	var props []string
+	for i := range 50 {
+		switch i % 5 {
+		case 0:
+			props = append(props, fmt.Sprintf(`"text%d":{"type":"string","title":"Text %d","maxLength":40}`, i, i))
+		case 1:
+			props = append(props, fmt.Sprintf(`"int%d":{"type":"integer","minimum":0,"maximum":100}`, i))
+		case 2:
+			props = append(props, fmt.Sprintf(`"bool%d":{"type":"boolean","default":true}`, i))
+		case 3:
+			props = append(props, fmt.Sprintf(`"pick%d":{"type":"string","enum":["a","b","c","d"]}`, i))
+		case 4:
+			props = append(props, fmt.Sprintf(`"multi%d":{"type":"array","items":{"type":"string","enum":["x","y","z"]}}`, i))
+		}
+	}
+	return json.RawMessage(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`)
+}
+
+// BenchmarkView50FieldForm measures the whole screen's View with elicit/ui's FormModel
+// for a 50-field form open.
+func BenchmarkView50FieldForm(b *testing.B) {
+	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true, NewForm: newUIForm}
+	m := New(b.Context(), NewBridge(), opts)
+	m.ticks = false
+	req := &elicit.Request{Server: "demo", Message: "Fifty questions.", Schema: fiftyFields()}
+	f := elicit.Parse(req.Schema, "")
+	if len(f.Fields) != 50 {
+		b.Fatalf("parsed %d fields", len(f.Fields))
+	}
+	m.Update(elicitRequestMsg{id: 1, req: req, form: f, reply: make(chan elicit.Response, 1)})
+	if m.active == nil {
+		b.Fatal("form not open")
+	}
+	for b.Loop() {
+		_ = m.View()
+	}
+}
+
+// BenchmarkLog100k feeds 100,000 entries to the Log tab (kept: 5000) and reports the
+// live heap afterwards.
+func BenchmarkLog100k(b *testing.B) {
+	raw := json.RawMessage(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"text":"hello"}}}`)
+	for b.Loop() {
+		l := newLogPane(5000, &styles{})
+		batch := make([]wire.Entry, 100)
+		for seq := 0; seq < 100_000; seq += len(batch) {
+			for i := range batch {
+				batch[i] = wire.Entry{Seq: uint64(seq + i + 1), Server: "demo", Dir: wire.Out, Method: "tools/call", Size: len(raw), Raw: append(json.RawMessage(nil), raw...)}
+			}
+			l.add(batch)
+		}
+		if len(l.ring) != 5000 {
+			b.Fatalf("kept %d entries", len(l.ring))
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MiB-heap")
+		runtime.KeepAlive(l)
+	}
+}

@@ -1,0 +1,157 @@
+package tui
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func TestBridgeUnattached(t *testing.T) {
+	_, err := NewBridge().Answer(t.Context(), &elicit.Request{Server: "demo"})
+	if !errors.Is(err, elicit.ErrUnanswered) {
+		t.Errorf("err = %v, want ErrUnanswered", err)
+	}
+}
+
+func TestBridgeReply(t *testing.T) {
+	b := NewBridge()
+	msgs := make(chan tea.Msg, 4)
+	b.attach(func(m tea.Msg) { msgs <- m })
+	done := make(chan elicit.Response, 1)
+	go func() {
+		r, _ := b.Answer(t.Context(), &elicit.Request{Server: "demo", Schema: json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}}}`)})
+		done <- r
+	}()
+	m := (<-msgs).(elicitRequestMsg)
+	if m.form == nil || len(m.form.Fields) != 1 {
+		t.Fatalf("form not parsed off the UI goroutine: %+v", m.form)
+	}
+	m.reply <- elicit.Response{Action: elicit.Decline}
+	if got := <-done; got.Action != elicit.Decline {
+		t.Errorf("answer = %+v, want decline", got)
+	}
+}
+
+func TestBridgeCancelledByServer(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		stop    func(context.CancelFunc)
+		ctx     func(context.Context) (context.Context, context.CancelFunc)
+		wantWhy string
+	}{
+		{"cancel", func(c context.CancelFunc) { c() }, context.WithCancel, "cancelled by the server"},
+		{"deadline", func(context.CancelFunc) {}, func(ctx context.Context) (context.Context, context.CancelFunc) {
+			return context.WithDeadline(ctx, time.Now()) // already past: Answer sees it expired
+		}, "expired"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := NewBridge()
+			msgs := make(chan tea.Msg, 4)
+			b.attach(func(m tea.Msg) { msgs <- m })
+			ctx, cancel := tc.ctx(t.Context())
+			defer cancel()
+			errc := make(chan error, 1)
+			go func() {
+				_, err := b.Answer(ctx, &elicit.Request{Server: "demo"})
+				errc <- err
+			}()
+			req := (<-msgs).(elicitRequestMsg)
+			tc.stop(cancel)
+			gone := (<-msgs).(elicitGoneMsg)
+			if gone.id != req.id || gone.why != tc.wantWhy {
+				t.Errorf("gone = %+v, want id %d why %q", gone, req.id, tc.wantWhy)
+			}
+			if err := <-errc; err == nil {
+				t.Error("Answer returned no error after its context ended")
+			}
+		})
+	}
+}
+
+func TestBridgeDetachCancelsWaiting(t *testing.T) {
+	b := NewBridge()
+	msgs := make(chan tea.Msg, 4)
+	b.attach(func(m tea.Msg) { msgs <- m })
+	done := make(chan elicit.Response, 1)
+	go func() {
+		r, _ := b.Answer(t.Context(), &elicit.Request{Server: "demo"})
+		done <- r
+	}()
+	<-msgs
+	b.Detach()
+	if got := <-done; got.Action != elicit.Cancel {
+		t.Errorf("answer after detach = %+v, want cancel", got)
+	}
+}
+
+// TestProgramEndToEnd runs the real program: a tool call whose server asks for input
+// through the Bridge while the call is in flight, from the SDK-like goroutine.
+func TestProgramEndToEnd(t *testing.T) {
+	answerers := make(chan elicit.Answerer, 1)
+	sess := &fakeSession{name: "demo", protocol: "2025-11-25",
+		tools: []*mcp.Tool{{Name: "signup", InputSchema: json.RawMessage(`{"type":"object","properties":{}}`)}}}
+	var bridge elicit.Answerer
+	sess.call = func(ctx context.Context, name string, _ map[string]any) (*mcp.CallToolResult, error) {
+		r, err := bridge.Answer(ctx, &elicit.Request{Server: "demo", Call: "tools/call signup", Message: "Your name?",
+			Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}},"required":["name"]}`)})
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("welcome %v (%s)", r.Content["name"], r.Action)}}}, nil
+	}
+	b := NewBridge()
+	opts := Options{
+		Servers: []config.Server{{Name: "demo", Command: "demo"}},
+		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, _ func(transport.Event)) (Session, error) {
+			answerers <- a
+			return sess, nil
+		},
+		NoColor: true,
+	}
+	m := New(t.Context(), b, opts)
+	m.ticks = false
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	b.Attach(tm.GetProgram())
+	bridge = <-answerers
+
+	waitScreen(t, tm, "signup")
+	tm.Send(keyMsg("<enter>")) // open the (empty) argument form
+	waitScreen(t, tm, "Arguments for tool")
+	tm.Send(keyMsg("<enter>")) // confirm: the call starts and the server asks
+	waitScreen(t, tm, "Your name?")
+	for _, r := range "ada" {
+		tm.Send(keyMsg(string(r)))
+	}
+	tm.Send(keyMsg("<enter>")) // the last field: on to the review step
+	waitScreen(t, tm, `"name": "ada"`)
+	tm.Send(keyMsg("a")) // accept
+	waitScreen(t, tm, "welcome ada (accept)")
+	tm.Send(keyMsg("q"))
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	if got := fm.calls.selectedText(); got != "welcome ada (accept)" {
+		t.Errorf("result = %q", got)
+	}
+	if diff := cmp.Diff(0, len(fm.inbox.items)); diff != "" {
+		t.Errorf("pending (-want +got):\n%s", diff)
+	}
+}
+
+func waitScreen(t *testing.T, tm *teatest.TestModel, want string) {
+	t.Helper()
+	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
+		return bytes.Contains([]byte(ansi.Strip(string(b))), []byte(want))
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+}

@@ -1,0 +1,163 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/viewport"
+	tea "charm.land/bubbletea/v2"
+)
+
+// call is one tool call, prompt get or resource read, in flight or done.
+type call struct {
+	id     callID
+	server string
+	what   string // "tools/call deploy"
+	done   bool
+	isErr  bool
+	text   string
+	rounds int
+}
+
+// callsPane shows the calls and the result of the selected one in a viewport.
+type callsPane struct {
+	calls  []call
+	sel    int // index into calls
+	vp     viewport.Model
+	w, h   int
+	st     *styles
+	nextID callID
+}
+
+func newCallsPane(st *styles) callsPane {
+	return callsPane{st: st, vp: viewport.New(), sel: -1}
+}
+
+// SetSize sets the pane's outer size.
+func (c *callsPane) SetSize(w, h int) {
+	c.w, c.h = w, h
+	c.vp.SetWidth(w)
+	c.vp.SetHeight(max(h-1, 0))
+	c.refresh()
+}
+
+// start records a new call and selects it.
+func (c *callsPane) start(server, what string) callID {
+	c.nextID++
+	c.calls = append(c.calls, call{id: c.nextID, server: server, what: what})
+	c.sel = len(c.calls) - 1
+	c.refresh()
+	return c.nextID
+}
+
+// finish records a call's result and returns a status line for it.
+func (c *callsPane) finish(msg callDoneMsg) string {
+	status := ""
+	for i := range c.calls {
+		if cl := &c.calls[i]; cl.id == msg.id {
+			cl.done, cl.isErr, cl.text, cl.rounds = true, msg.isErr, msg.text, msg.rounds
+			status = cl.server + ": " + cl.what + " done"
+			if cl.isErr {
+				status = cl.server + ": " + cl.what + " failed"
+			}
+		}
+	}
+	c.refresh()
+	return status
+}
+
+func (c *callsPane) inFlight() int {
+	n := 0
+	for _, cl := range c.calls {
+		if !cl.done {
+			n++
+		}
+	}
+	return n
+}
+
+// cycle selects the previous (d<0) or next call.
+func (c *callsPane) cycle(d int) {
+	if len(c.calls) == 0 {
+		return
+	}
+	c.sel = (c.sel + d + len(c.calls)) % len(c.calls)
+	c.refresh()
+}
+
+// selectedText returns the selected call's result text.
+func (c *callsPane) selectedText() string {
+	if c.sel < 0 || c.sel >= len(c.calls) {
+		return ""
+	}
+	return c.calls[c.sel].text
+}
+
+func (c *callsPane) refresh() {
+	if c.sel < 0 || c.sel >= len(c.calls) {
+		c.vp.SetContent("")
+		return
+	}
+	cl := c.calls[c.sel]
+	var body string
+	switch {
+	case !cl.done:
+		body = "running…"
+	case cl.isErr:
+		body = c.st.Err.Render("error") + "\n" + cl.text
+	default:
+		body = cl.text
+	}
+	c.vp.SetContent(wrapText(body, c.w))
+	c.vp.GotoTop()
+}
+
+// Update scrolls the viewport.
+func (c *callsPane) Update(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	c.vp, cmd = c.vp.Update(msg)
+	return cmd
+}
+
+// View renders a header line and the viewport, exactly c.h lines.
+func (c callsPane) View() string {
+	if c.h <= 0 {
+		return ""
+	}
+	head := "Result"
+	if c.sel >= 0 && c.sel < len(c.calls) {
+		cl := c.calls[c.sel]
+		state := "done"
+		switch {
+		case !cl.done:
+			state = "running"
+		case cl.isErr:
+			state = "error"
+		}
+		head = fmt.Sprintf("Result %d/%d  %s · %s · %s", c.sel+1, len(c.calls), cl.server, cl.what, state)
+		if cl.rounds > 0 {
+			head += fmt.Sprintf(" · %d rounds", cl.rounds)
+		}
+	}
+	if n := c.inFlight(); n > 0 {
+		head += fmt.Sprintf("  (%d in flight)", n)
+	}
+	return fitLines(append([]string{c.st.Title.Render(trunc(head, c.w))}, strings.Split(c.vp.View(), "\n")...), c.h)
+}
+
+// wrapText hard-wraps every line of s to w columns.
+func wrapText(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		r := []rune(line)
+		for len(r) > w {
+			out = append(out, string(r[:w]))
+			r = r[w:]
+		}
+		out = append(out, string(r))
+	}
+	return strings.Join(out, "\n")
+}

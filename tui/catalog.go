@@ -1,0 +1,146 @@
+package tui
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// catKind is what a catalog tab lists.
+type catKind int
+
+const (
+	catTools catKind = iota
+	catPrompts
+	catResources
+)
+
+// catItem is one tool, prompt or resource offered by a server.
+type catItem struct {
+	server string
+	name   string // tool or prompt name, resource URI
+	desc   string
+	schema json.RawMessage // tool inputSchema, or a schema built from prompt arguments
+}
+
+// catalogPane lists the tools, prompts or resources of every ready server.
+type catalogPane struct {
+	kind   catKind
+	items  []catItem
+	cursor int
+	w, h   int
+	st     *styles
+}
+
+// SetSize sets the pane's outer size.
+func (c *catalogPane) SetSize(w, h int) { c.w, c.h = w, h }
+
+func (c *catalogPane) move(d int) {
+	c.cursor = max(0, min(len(c.items)-1, c.cursor+d))
+}
+
+// selected returns the item under the cursor.
+func (c *catalogPane) selected() (catItem, bool) {
+	if c.cursor < 0 || c.cursor >= len(c.items) {
+		return catItem{}, false
+	}
+	return c.items[c.cursor], true
+}
+
+// replace swaps the items of server for items, keeping the list sorted by server then name.
+func (c *catalogPane) replace(server string, items []catItem) {
+	kept := c.items[:0:0]
+	for _, it := range c.items {
+		if it.server != server {
+			kept = append(kept, it)
+		}
+	}
+	kept = append(kept, items...)
+	sort.SliceStable(kept, func(i, j int) bool {
+		if kept[i].server != kept[j].server {
+			return kept[i].server < kept[j].server
+		}
+		return kept[i].name < kept[j].name
+	})
+	c.items = kept
+	c.move(0)
+}
+
+// catalogItems converts a catalogMsg into the items of each tab.
+func catalogItems(msg catalogMsg) (tools, prompts, resources []catItem) {
+	for _, t := range msg.tools {
+		raw, _ := json.Marshal(t.InputSchema)
+		tools = append(tools, catItem{server: msg.server, name: t.Name, desc: t.Description, schema: raw})
+	}
+	for _, p := range msg.prompts {
+		prompts = append(prompts, catItem{server: msg.server, name: p.Name, desc: p.Description, schema: promptSchema(p.Arguments)})
+	}
+	for _, r := range msg.resources {
+		resources = append(resources, catItem{server: msg.server, name: r.URI, desc: r.Description})
+	}
+	for _, t := range msg.templates {
+		resources = append(resources, catItem{server: msg.server, name: t.URITemplate, desc: "template: " + t.Description})
+	}
+	return tools, prompts, resources
+}
+
+// promptSchema builds a flat string schema from prompt arguments, in their order.
+func promptSchema(args []*mcp.PromptArgument) json.RawMessage {
+	if len(args) == 0 {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	b := []byte(`{"type":"object","properties":{`)
+	var req []string
+	for i, a := range args {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		name, _ := json.Marshal(a.Name)
+		desc, _ := json.Marshal(a.Description)
+		b = fmt.Appendf(b, `%s:{"type":"string","description":%s}`, name, desc)
+		if a.Required {
+			req = append(req, a.Name)
+		}
+	}
+	b = append(b, '}')
+	if len(req) > 0 {
+		r, _ := json.Marshal(req)
+		b = fmt.Appendf(b, `,"required":%s`, r)
+	}
+	return append(b, '}')
+}
+
+// View renders the list, exactly c.h lines.
+func (c catalogPane) View() string {
+	var lines []string
+	if len(c.items) == 0 {
+		lines = append(lines, c.st.Dim.Render("(nothing yet)"))
+		return fitLines(lines, c.h)
+	}
+	// Keep the cursor visible.
+	start := 0
+	if c.cursor >= c.h {
+		start = c.cursor - c.h + 1
+	}
+	for i := start; i < len(c.items) && len(lines) < c.h; i++ {
+		it := c.items[i]
+		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), elicit.Sanitize(it.name), firstLine(elicit.Sanitize(it.desc))), c.w)
+		if i == c.cursor {
+			line = c.st.Selected.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return fitLines(lines, c.h)
+}
+
+func firstLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}

@@ -1,0 +1,392 @@
+package tui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/elicitty/elicitty/elicit"
+)
+
+// onElicit files a new request and opens it when nothing else is being edited.
+func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
+	p := &pending{id: msg.id, req: msg.req, form: msg.form, reply: msg.reply, arrived: m.now}
+	m.inbox.add(p)
+	if m.active == nil && m.args == nil {
+		return m.open(p)
+	}
+	m.unseen++
+	m.status = "new request: " + describe(msg.req)
+	return notify("elicitty: " + msg.req.Server + " asks for input")
+}
+
+// onGone drops a request whose asker stopped waiting.
+func (m *Model) onGone(msg elicitGoneMsg) tea.Cmd {
+	p := m.inbox.remove(msg.id)
+	if p == nil {
+		return nil // already answered
+	}
+	note := msg.why + ": " + describe(p.req)
+	m.inbox.note(note)
+	m.status = note
+	if m.active == p {
+		m.active = nil
+		return m.openNext()
+	}
+	return nil
+}
+
+// open makes p the request being answered, building its screen on first use.
+func (m *Model) open(p *pending) tea.Cmd {
+	m.active = p
+	so := m.screenSize()
+	switch {
+	case p.fs != nil || p.cs != nil:
+		p.setSize(so.Width, so.Height)
+		return nil
+	case p.req.Mode == elicit.ModeURL:
+		p.cs = m.opts.NewConsent(p.req, so)
+		return p.cs.Init()
+	default:
+		p.fs = m.opts.NewForm(p.req, p.form, so)
+		return p.fs.Init()
+	}
+}
+
+// openNext opens the newest pending request, if any and if nothing else is open.
+func (m *Model) openNext() tea.Cmd {
+	if m.active != nil || m.args != nil || len(m.inbox.items) == 0 {
+		return nil
+	}
+	m.unseen = 0
+	return m.open(m.inbox.items[len(m.inbox.items)-1])
+}
+
+// toScreen forwards msg to the open screen and acts on its answer.
+func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
+	switch {
+	case m.active != nil && m.active.fs != nil:
+		cmd := m.active.fs.Update(msg)
+		if r, ok := m.active.fs.Done(); ok {
+			return tea.Batch(cmd, m.answered(r, nil))
+		}
+		return cmd
+	case m.active != nil && m.active.cs != nil:
+		cmd := m.active.cs.Update(msg)
+		if c, ok := m.active.cs.Done(); ok {
+			return tea.Batch(cmd, m.consented(c))
+		}
+		return cmd
+	case m.args != nil:
+		cmd := m.args.screen.Update(msg)
+		if r, ok := m.args.screen.Done(); ok {
+			return tea.Batch(cmd, m.argsDone(r))
+		}
+		return cmd
+	}
+	return nil
+}
+
+// answered replies to the active request and moves on.
+func (m *Model) answered(r elicit.Response, then tea.Cmd) tea.Cmd {
+	p := m.active
+	m.active = nil
+	m.inbox.remove(p.id)
+	p.answer(r)
+	m.status = fmt.Sprintf("%s: %s", describe(p.req), r.Action)
+	return tea.Batch(then, m.openNext())
+}
+
+// consented turns a consent choice into an answer and its side effect.
+func (m *Model) consented(c Choice) tea.Cmd {
+	req := m.active.req
+	switch c {
+	case ChoiceOpen:
+		m.flows = append(m.flows, flow{server: req.Server, id: req.ElicitationID, url: req.URL})
+		if op := m.opts.Opener; op != nil {
+			ctx, u := m.ctx, req.URL
+			return m.answered(elicit.Response{Action: elicit.Accept}, func() tea.Msg { return openedMsg{url: u, err: op.Open(ctx, u)} })
+		}
+		m.status = "no browser configured: URL copied"
+		return m.answered(elicit.Response{Action: elicit.Accept}, tea.SetClipboard(req.URL))
+	case ChoiceCopyOnly:
+		// The consent screen itself copies the URL (OSC 52).
+		m.flows = append(m.flows, flow{server: req.Server, id: req.ElicitationID, url: req.URL})
+		return m.answered(elicit.Response{Action: elicit.Accept}, nil)
+	case ChoiceDecline:
+		return m.answered(elicit.Response{Action: elicit.Decline}, nil)
+	}
+	return m.answered(elicit.Response{Action: elicit.Cancel}, nil)
+}
+
+func (m *Model) onOpened(msg openedMsg) tea.Cmd {
+	if msg.err != nil {
+		m.status = "open browser: " + msg.err.Error() + " (URL copied instead)"
+		return tea.SetClipboard(msg.url)
+	}
+	m.status = "opened " + elicit.Sanitize(msg.url)
+	return nil
+}
+
+// openArgs opens the argument form of the selected catalog item.
+func (m *Model) openArgs() tea.Cmd {
+	if m.tab > tabResources {
+		return nil
+	}
+	kind := catKind(m.tab)
+	it, ok := m.cats[kind].selected()
+	if !ok {
+		return nil
+	}
+	if kind == catResources {
+		return m.startCall(kind, it, nil)
+	}
+	req := &elicit.Request{Server: it.server, Call: callName(kind, it), Tool: it.name,
+		Message: fmt.Sprintf("Arguments for %s %q", map[catKind]string{catTools: "tool", catPrompts: "prompt"}[kind], it.name),
+		Schema:  it.schema}
+	f := elicit.Parse(it.schema, "")
+	// A tool's inputSchema is not an elicitation schema: its lint findings would be noise.
+	f.Findings = nil
+	so := m.screenSize()
+	var s FormScreen
+	if needsJSON(f) {
+		s = newJSONEditor(req, f, so)
+	} else {
+		s = m.opts.NewForm(req, f, so)
+	}
+	m.args = &argForm{kind: kind, item: it, screen: s}
+	return s.Init()
+}
+
+// needsJSON reports whether a schema is not flat enough for a form.
+func needsJSON(f *elicit.Form) bool {
+	if f.Unvalidatable {
+		return true
+	}
+	for _, fld := range f.Fields {
+		if fld.Kind == elicit.KindRaw {
+			return true
+		}
+	}
+	return false
+}
+
+func callName(k catKind, it catItem) string {
+	switch k {
+	case catTools:
+		return "tools/call " + it.name
+	case catPrompts:
+		return "prompts/get " + it.name
+	}
+	return "resources/read " + it.name
+}
+
+func (m *Model) argsDone(r elicit.Response) tea.Cmd {
+	a := m.args
+	m.args = nil
+	if r.Action != elicit.Accept {
+		m.status = "call not made"
+		return m.openNext()
+	}
+	return tea.Batch(m.startCall(a.kind, a.item, r.Content), m.openNext())
+}
+
+func (m *Model) startCall(kind catKind, it catItem, content map[string]any) tea.Cmd {
+	s := m.servers.session(it.server)
+	if s == nil {
+		m.status = it.server + " is not connected"
+		return nil
+	}
+	id := m.calls.start(it.server, callName(kind, it))
+	m.status = "calling " + callName(kind, it)
+	return runCall(m.ctx, s, id, kind, it, content)
+}
+
+func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
+	m.status = m.calls.finish(msg)
+	return nil
+}
+
+func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
+	if !m.servers.connected(msg) {
+		if msg.sess != nil {
+			s := msg.sess
+			return func() tea.Msg { _ = s.Close(); return nil }
+		}
+		return nil
+	}
+	name := m.servers.rows[msg.idx].srv.Name
+	if msg.err != nil {
+		m.status = name + ": " + msg.err.Error()
+		return nil
+	}
+	m.status = name + " ready"
+	return listCatalog(m.ctx, msg.sess, msg.caps)
+}
+
+func (m *Model) onCatalog(msg catalogMsg) tea.Cmd {
+	t, p, r := catalogItems(msg)
+	m.cats[catTools].replace(msg.server, t)
+	m.cats[catPrompts].replace(msg.server, p)
+	m.cats[catResources].replace(msg.server, r)
+	if msg.err != nil {
+		m.status = msg.err.Error()
+	}
+	return nil
+}
+
+func (m *Model) onEvent(msg eventMsg) tea.Cmd {
+	switch msg.Kind {
+	case "elicitation-complete":
+		for i, f := range m.flows {
+			if f.server == msg.Server && (f.id == msg.ID || f.id == "") {
+				m.flows = append(m.flows[:i], m.flows[i+1:]...)
+				break
+			}
+		}
+		m.status = msg.Server + ": URL flow completed"
+	case "exit":
+		m.servers.exited(msg.Server, msg.Text)
+		m.status = msg.Server + " exited: " + elicit.Sanitize(msg.Text)
+	default:
+		m.status = msg.Server + ": " + elicit.Sanitize(msg.Text)
+	}
+	return nil
+}
+
+// onKey handles a key press: global keys first, then the open screen, then the tab.
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if m.active != nil || m.args != nil {
+		// An open screen gets every key but ctrl+b; its esc and ctrl+c cancel it.
+		if key.Matches(msg, m.keys.Aside) {
+			return m.setAside()
+		}
+		return m.toScreen(msg)
+	}
+	if m.tab == tabLog && m.log.editing {
+		return m.onFilterKey(msg)
+	}
+	switch {
+	case key.Matches(msg, m.keys.Quit):
+		return tea.Quit
+	case key.Matches(msg, m.keys.NextTab):
+		m.tab = (m.tab + 1) % numTabs
+	case key.Matches(msg, m.keys.PrevTab):
+		m.tab = (m.tab + numTabs - 1) % numTabs
+	case key.Matches(msg, m.keys.Inbox):
+		m.tab, m.unseen = tabInbox, 0
+	case key.Matches(msg, m.keys.Help):
+		m.help.ShowAll = !m.help.ShowAll
+	case key.Matches(msg, m.keys.Servers):
+		m.servers.next()
+	case key.Matches(msg, m.keys.Reconnect):
+		return m.reconnect()
+	case key.Matches(msg, m.keys.Up), key.Matches(msg, m.keys.Down):
+		m.move(map[bool]int{true: -1, false: 1}[key.Matches(msg, m.keys.Up)])
+	case key.Matches(msg, m.keys.PageUp), key.Matches(msg, m.keys.PageDown):
+		return m.calls.Update(msg)
+	case msg.String() == "[" || msg.String() == "]":
+		m.calls.cycle(map[bool]int{true: -1, false: 1}[msg.String() == "["])
+	case key.Matches(msg, m.keys.Enter):
+		return m.enter()
+	case key.Matches(msg, m.keys.Copy):
+		return m.copy()
+	case key.Matches(msg, m.keys.Filter) && m.tab == tabLog:
+		m.log.editing = true
+	case key.Matches(msg, m.keys.Follow) && m.tab == tabLog:
+		m.log.follow = !m.log.follow
+		m.log.refilter()
+	}
+	return nil
+}
+
+func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter", "esc":
+		m.log.editing = false
+	case "backspace":
+		if r := []rune(m.log.filter); len(r) > 0 {
+			m.log.setFilter(string(r[:len(r)-1]))
+		}
+	case "space":
+		m.log.setFilter(m.log.filter + " ")
+	default:
+		if msg.Text != "" {
+			m.log.setFilter(m.log.filter + msg.Text)
+		}
+	}
+	return nil
+}
+
+// setAside parks the open request (its draft is kept) or closes the argument form.
+func (m *Model) setAside() tea.Cmd {
+	if m.active != nil {
+		m.status = "set aside: " + describe(m.active.req)
+		m.active = nil
+		m.tab = tabInbox
+		return nil
+	}
+	m.args = nil
+	m.status = "call not made"
+	return nil
+}
+
+func (m *Model) move(d int) {
+	switch m.tab {
+	case tabLog:
+		m.log.move(d)
+	case tabInbox:
+		m.inbox.move(d)
+	default:
+		m.cats[m.tab].move(d)
+	}
+}
+
+func (m *Model) enter() tea.Cmd {
+	switch m.tab {
+	case tabLog:
+		m.log.toggleOpen()
+	case tabInbox:
+		if p := m.inbox.selected(); p != nil {
+			m.unseen = 0
+			return m.open(p)
+		}
+	default:
+		return m.openArgs()
+	}
+	return nil
+}
+
+func (m *Model) copy() tea.Cmd {
+	var s string
+	if m.tab == tabLog {
+		if e, ok := m.log.selected(); ok {
+			s = string(e.Raw)
+			if s == "" {
+				s = e.Text
+			}
+		}
+	} else {
+		s = m.calls.selectedText()
+	}
+	if s == "" {
+		return nil
+	}
+	m.status = fmt.Sprintf("copied %d bytes", len(s))
+	return tea.SetClipboard(s)
+}
+
+func (m *Model) reconnect() tea.Cmd {
+	idx, r := m.servers.reconnect()
+	if r == nil {
+		return nil
+	}
+	old := r.sess
+	r.sess = nil
+	m.status = "reconnecting " + r.srv.Name
+	conn := m.connect(idx, r.gen)
+	if old == nil {
+		return conn
+	}
+	return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, conn)
+}

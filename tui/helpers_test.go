@@ -1,0 +1,283 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// updating reports whether -update was given. The flag itself is registered by
+// teatest's golden package, which this test binary links.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// epoch is the pinned clock of model tests.
+var epoch = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
+
+// fakeSession is a Session whose answers come from its fields. call, when set, runs
+// inside CallTool (on the command's goroutine) and may ask the answerer.
+type fakeSession struct {
+	name     string
+	protocol string
+	tools    []*mcp.Tool
+	prompts  []*mcp.Prompt
+	call     func(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error)
+
+	mu     sync.Mutex
+	closed bool
+}
+
+func (s *fakeSession) Name() string     { return s.name }
+func (s *fakeSession) Protocol() string { return s.protocol }
+func (s *fakeSession) Capabilities() *mcp.ServerCapabilities {
+	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}}
+}
+func (s *fakeSession) Tools(context.Context) ([]*mcp.Tool, error)     { return s.tools, nil }
+func (s *fakeSession) Prompts(context.Context) ([]*mcp.Prompt, error) { return s.prompts, nil }
+func (s *fakeSession) Resources(context.Context) ([]*mcp.Resource, []*mcp.ResourceTemplate, error) {
+	return nil, nil, nil
+}
+func (s *fakeSession) CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, []transport.Round, error) {
+	if s.call == nil {
+		return nil, nil, errors.New("no such tool")
+	}
+	r, err := s.call(ctx, name, args)
+	return r, nil, err
+}
+func (s *fakeSession) GetPrompt(context.Context, string, map[string]string) (*mcp.GetPromptResult, []transport.Round, error) {
+	return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "hi"}}}}, nil, nil
+}
+func (s *fakeSession) ReadResource(context.Context, string) (*mcp.ReadResourceResult, []transport.Round, error) {
+	return nil, nil, errors.New("no resources")
+}
+func (s *fakeSession) Close() error {
+	s.mu.Lock()
+	s.closed = true
+	s.mu.Unlock()
+	return nil
+}
+
+// connector connects the named fake sessions; other names fail.
+func connector(sessions ...*fakeSession) dialFunc {
+	return func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (Session, error) {
+		for _, s := range sessions {
+			if s.name == srv.Name {
+				return s, nil
+			}
+		}
+		return nil, &transport.ConnError{Server: srv.Name, Err: errors.New("dial tcp 127.0.0.1:9: connection refused")}
+	}
+}
+
+// harness drives a Model synchronously: it runs commands on the test goroutine and
+// feeds their messages back, recording the side-effect messages (bell, clipboard).
+type harness struct {
+	t      *testing.T
+	m      *Model
+	side   []tea.Msg
+	budget int
+}
+
+func newHarness(t *testing.T, opts Options) *harness {
+	t.Helper()
+	if opts.Now == nil {
+		opts.Now = func() time.Time { return epoch }
+	}
+	opts.NoColor = true
+	if opts.NewForm == nil {
+		opts.NewForm = func(req *elicit.Request, f *elicit.Form, so ScreenOptions) FormScreen {
+			return newLocalForm(req, f, so)
+		}
+	}
+	if opts.NewConsent == nil {
+		opts.NewConsent = func(req *elicit.Request, so ScreenOptions) ConsentScreen { return newLocalConsent(req, so) }
+	}
+	m := New(t.Context(), NewBridge(), opts)
+	m.ticks = false
+	return &harness{t: t, m: m}
+}
+
+// send delivers msg and runs the resulting commands to completion.
+func (h *harness) send(msg tea.Msg) {
+	h.t.Helper()
+	_, cmd := h.m.Update(msg)
+	h.run(cmd)
+}
+
+func (h *harness) run(cmd tea.Cmd) {
+	h.t.Helper()
+	if cmd == nil {
+		return
+	}
+	if h.budget++; h.budget > 10000 {
+		h.t.Fatal("harness: endless chain of commands (a timer loop?)")
+	}
+	msg := cmd()
+	switch msg := msg.(type) {
+	case nil:
+		return
+	case tea.BatchMsg:
+		for _, c := range msg {
+			h.run(c)
+		}
+		return
+	case tea.RawMsg:
+		h.side = append(h.side, msg)
+		return
+	}
+	// tea.Sequence's message is an unexported []Cmd.
+	if v := reflect.ValueOf(msg); v.Kind() == reflect.Slice && v.Type().Elem() == reflect.TypeOf(tea.Cmd(nil)) {
+		for i := range v.Len() {
+			h.run(v.Index(i).Interface().(tea.Cmd))
+		}
+		return
+	}
+	if strings.Contains(reflect.TypeOf(msg).String(), "Clipboard") {
+		h.side = append(h.side, msg)
+		return
+	}
+	h.send(msg)
+}
+
+// keys types each key: a single rune, or a named key in angle brackets ("<enter>").
+func (h *harness) keys(seq ...string) {
+	h.t.Helper()
+	for _, s := range seq {
+		h.send(keyMsg(s))
+	}
+}
+
+func keyMsg(s string) tea.KeyPressMsg {
+	switch s {
+	case "<enter>":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "<tab>":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "<shift+tab>":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "<esc>":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "<space>":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
+	case "<down>":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "<up>":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "<left>":
+		return tea.KeyPressMsg{Code: tea.KeyLeft}
+	case "<right>":
+		return tea.KeyPressMsg{Code: tea.KeyRight}
+	case "<backspace>":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "<ctrl+s>":
+		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
+	case "<ctrl+d>":
+		return tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}
+	case "<ctrl+x>":
+		return tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl}
+	case "<ctrl+b>":
+		return tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl}
+	}
+	r := []rune(s)[0]
+	return tea.KeyPressMsg{Code: r, Text: s}
+}
+
+// typeText types every rune of s.
+func (h *harness) typeText(s string) {
+	h.t.Helper()
+	for _, r := range s {
+		if r == ' ' {
+			h.keys("<space>")
+			continue
+		}
+		h.keys(string(r))
+	}
+}
+
+// screen is the current frame without ANSI sequences and trailing spaces.
+func (h *harness) screen() string { return plain(h.m.View().Content) }
+
+func plain(s string) string {
+	lines := strings.Split(ansi.Strip(s), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+// golden compares got with testdata/name.golden (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name+".golden")
+	if updating() {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("read golden (run with -update to create it): %v", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
+	}
+}
+
+// request injects an elicitation as the bridge would and returns its reply channel.
+func (h *harness) request(id reqID, req *elicit.Request) chan elicit.Response {
+	h.t.Helper()
+	reply := make(chan elicit.Response, 1)
+	var f *elicit.Form
+	if req.Mode != elicit.ModeURL {
+		f = elicit.Parse(req.Schema, req.Protocol)
+	}
+	h.send(elicitRequestMsg{id: id, req: req, form: f, reply: reply})
+	return reply
+}
+
+// replied returns the answer sent on reply, failing when there is none.
+func replied(t *testing.T, reply chan elicit.Response) elicit.Response {
+	t.Helper()
+	select {
+	case r := <-reply:
+		return r
+	default:
+		t.Fatal("no answer was sent")
+		return elicit.Response{}
+	}
+}
+
+func noReply(t *testing.T, reply chan elicit.Response) {
+	t.Helper()
+	select {
+	case r := <-reply:
+		t.Fatalf("unexpected answer %+v", r)
+	default:
+	}
+}
+
+// fakeOpener records the URLs it is asked to open.
+type fakeOpener struct{ opened []string }
+
+func (o *fakeOpener) Open(_ context.Context, u string) error {
+	o.opened = append(o.opened, u)
+	return nil
+}

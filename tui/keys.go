@@ -1,0 +1,53 @@
+package tui
+
+import "charm.land/bubbles/v2/key"
+
+// keyMap is the program's keymap; it feeds the help bar.
+type keyMap struct {
+	NextTab, PrevTab key.Binding
+	Up, Down         key.Binding
+	PageUp, PageDown key.Binding
+	Enter            key.Binding
+	Servers          key.Binding
+	Reconnect        key.Binding
+	Inbox            key.Binding
+	Aside            key.Binding
+	Copy             key.Binding
+	Filter, Follow   key.Binding
+	Help, Quit       key.Binding
+}
+
+func defaultKeys() keyMap {
+	return keyMap{
+		NextTab:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
+		PrevTab:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev tab")),
+		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up")),
+		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
+		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Servers:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
+		Reconnect: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
+		Inbox:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inbox")),
+		Aside:     key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "set aside")),
+		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Follow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+	}
+}
+
+// ShortHelp implements help.KeyMap.
+func (k keyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.NextTab, k.Enter, k.Inbox, k.Copy, k.Filter, k.Help, k.Quit}
+}
+
+// FullHelp implements help.KeyMap.
+func (k keyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.NextTab, k.PrevTab, k.Up, k.Down, k.PageUp, k.PageDown},
+		{k.Enter, k.Inbox, k.Aside, k.Copy},
+		{k.Servers, k.Reconnect, k.Filter, k.Follow, k.Help, k.Quit},
+	}
+}

@@ -1,0 +1,206 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/wire"
+)
+
+// logPane shows the wire log: a bounded ring of entries, a filter, an expanded entry
+// and follow mode.
+type logPane struct {
+	ring    []wire.Entry // at most keep entries, oldest first after normalize
+	keep    int
+	lastSeq uint64
+	dropped int // entries evicted from our ring
+
+	filter  string // "server:x method:y text"
+	editing bool   // typing the filter
+	view    []int  // indexes into ring that match the filter
+	cursor  int    // index into view
+	follow  bool
+	open    uint64 // Seq of the expanded entry, 0 for none
+	pretty  string // the expanded entry's JSON, computed when opened
+
+	w, h int
+	st   *styles
+}
+
+func newLogPane(keep int, st *styles) logPane {
+	return logPane{keep: keep, follow: true, st: st}
+}
+
+// SetSize sets the pane's outer size.
+func (l *logPane) SetSize(w, h int) { l.w, l.h = w, h }
+
+// add appends entries, evicting the oldest beyond keep.
+func (l *logPane) add(es []wire.Entry) {
+	for _, e := range es {
+		if e.Seq <= l.lastSeq && e.Seq != 0 {
+			continue
+		}
+		l.lastSeq = max(l.lastSeq, e.Seq)
+		l.ring = append(l.ring, e)
+	}
+	if over := len(l.ring) - l.keep; over > 0 {
+		l.dropped += over
+		// Copy down so the backing array does not grow without bound.
+		n := copy(l.ring, l.ring[over:])
+		clear(l.ring[n:])
+		l.ring = l.ring[:n]
+	}
+	l.refilter()
+}
+
+// setFilter applies a filter string.
+func (l *logPane) setFilter(f string) {
+	l.filter = f
+	l.refilter()
+}
+
+func (l *logPane) refilter() {
+	var server, method string
+	var words []string
+	for _, tok := range strings.Fields(l.filter) {
+		switch {
+		case strings.HasPrefix(tok, "server:"):
+			server = tok[len("server:"):]
+		case strings.HasPrefix(tok, "method:"):
+			method = tok[len("method:"):]
+		default:
+			words = append(words, strings.ToLower(tok))
+		}
+	}
+	l.view = l.view[:0]
+	for i, e := range l.ring {
+		if server != "" && e.Server != server {
+			continue
+		}
+		if method != "" && !strings.HasPrefix(e.Method, method) {
+			continue
+		}
+		if !matchWords(e, words) {
+			continue
+		}
+		l.view = append(l.view, i)
+	}
+	if l.follow || l.cursor >= len(l.view) {
+		l.cursor = max(0, len(l.view)-1)
+	}
+}
+
+func matchWords(e wire.Entry, words []string) bool {
+	if len(words) == 0 {
+		return true
+	}
+	hay := strings.ToLower(e.Method + " " + e.ID + " " + e.Text + " " + string(e.Raw))
+	for _, w := range words {
+		if !strings.Contains(hay, w) {
+			return false
+		}
+	}
+	return true
+}
+
+func (l *logPane) move(d int) {
+	l.cursor = max(0, min(len(l.view)-1, l.cursor+d))
+	l.follow = l.cursor == len(l.view)-1
+}
+
+// toggleOpen expands or collapses the selected entry.
+func (l *logPane) toggleOpen() {
+	if l.cursor < 0 || l.cursor >= len(l.view) {
+		return
+	}
+	e := l.ring[l.view[l.cursor]]
+	if l.open == e.Seq {
+		l.open, l.pretty = 0, ""
+		return
+	}
+	l.open = e.Seq
+	switch {
+	case len(e.Raw) > 0:
+		l.pretty = prettyJSON(e.Raw)
+	default:
+		l.pretty = elicit.Sanitize(e.Text)
+	}
+}
+
+func (l *logPane) selected() (wire.Entry, bool) {
+	if l.cursor < 0 || l.cursor >= len(l.view) {
+		return wire.Entry{}, false
+	}
+	return l.ring[l.view[l.cursor]], true
+}
+
+// entryLine is the one-line summary of an entry.
+func entryLine(e wire.Entry) string {
+	dir := map[wire.Dir]string{wire.Out: "→", wire.In: "←", wire.Stderr: "!", wire.Note: "·"}[e.Dir]
+	if e.Dir == wire.Stderr || e.Dir == wire.Note {
+		return fmt.Sprintf("%s %-8s %s %s", dir, trunc(e.Server, 8), e.Dir, elicit.Sanitize(e.Text))
+	}
+	s := fmt.Sprintf("%s %-8s %s", dir, trunc(e.Server, 8), e.Method)
+	if e.Method == "" {
+		s += "(response)"
+	}
+	if e.ID != "" {
+		s += " #" + e.ID
+	}
+	s += fmt.Sprintf(" %dB", e.Size)
+	switch {
+	case e.Latency >= time.Millisecond:
+		s += " " + e.Latency.Round(time.Millisecond).String()
+	case e.Latency > 0:
+		s += " <1ms"
+	}
+	return s
+}
+
+// View renders the pane, exactly l.h lines.
+func (l logPane) View() string {
+	head := fmt.Sprintf("Log: %d/%d", len(l.view), len(l.ring))
+	if l.dropped > 0 {
+		head += fmt.Sprintf(" (%d older dropped)", l.dropped)
+	}
+	if l.follow {
+		head += " · follow"
+	}
+	switch {
+	case l.editing:
+		head += " · filter: " + l.filter + "▏"
+	case l.filter != "":
+		head += " · filter: " + l.filter
+	}
+	lines := []string{l.st.Title.Render(trunc(head, l.w))}
+	listH := l.h - 1
+	var detail []string
+	if l.open != 0 {
+		detail = strings.Split(wrapText(l.pretty, l.w), "\n")
+		dh := min(len(detail)+1, listH/2+1)
+		listH -= dh
+		detail = append([]string{strings.Repeat("─", min(l.w, 40))}, detail...)[:dh]
+	}
+	start := 0
+	if l.cursor >= listH {
+		start = l.cursor - listH + 1
+	}
+	for i := start; i < len(l.view) && i < start+listH; i++ {
+		e := l.ring[l.view[i]]
+		line := trunc(entryLine(e), l.w)
+		switch {
+		case i == l.cursor:
+			line = l.st.Selected.Render(line)
+		case e.Dir == wire.Stderr:
+			line = l.st.Stderr.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	for len(lines) < listH+1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, detail...)
+	return fitLines(lines, l.h)
+}

@@ -1,0 +1,300 @@
+package tui
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// tab is one of the main area's tabs.
+type tab int
+
+const (
+	tabTools tab = iota
+	tabPrompts
+	tabResources
+	tabLog
+	tabInbox
+	numTabs
+)
+
+var tabNames = [numTabs]string{"Tools", "Prompts", "Resources", "Log", "Inbox"}
+
+// argForm is an open argument form for a tool, prompt or resource.
+type argForm struct {
+	kind   catKind
+	item   catItem
+	screen FormScreen
+}
+
+// flow is a URL-mode flow the user consented to, listed until the server says it is
+// complete.
+type flow struct{ server, id, url string }
+
+// Model is the root model. It routes messages to its panes and owns the inbox. Create
+// it with New; it is not safe for use outside the program's goroutine.
+type Model struct {
+	ctx    context.Context
+	opts   Options
+	bridge *Bridge
+	keys   keyMap
+	st     styles
+	help   help.Model
+
+	servers serversPane
+	cats    [3]catalogPane
+	calls   callsPane
+	log     logPane
+	inbox   inbox
+	tab     tab
+
+	active *pending // the request being answered, or nil
+	args   *argForm // the argument form being filled, or nil
+	unseen int      // requests that arrived while something else was open
+	flows  []flow   // URL flows consented to and not yet completed
+
+	status string
+	now    time.Time
+	w, h   int
+	ticks  bool // tests turn periodic commands off
+}
+
+// New returns the root model for opts; b is the bridge the sessions answer through.
+func New(ctx context.Context, b *Bridge, opts Options) *Model {
+	opts.defaults()
+	m := &Model{ctx: ctx, opts: opts, bridge: b, keys: defaultKeys(), st: newStyles(opts.NoColor), help: help.New(), ticks: true}
+	m.servers = newServersPane(opts.Servers, &m.st)
+	for i := range m.cats {
+		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st}
+	}
+	m.calls = newCallsPane(&m.st)
+	m.log = newLogPane(opts.LogKeep, &m.st)
+	m.inbox = inbox{st: &m.st}
+	m.now = opts.Now()
+	m.status = fmt.Sprintf("connecting to %d server(s)", len(opts.Servers))
+	m.SetSize(80, 24)
+	return m
+}
+
+// Init connects every server and starts the clocks.
+func (m *Model) Init() tea.Cmd {
+	cmds := []tea.Cmd{}
+	for i := range m.servers.rows {
+		cmds = append(cmds, m.connect(i, m.servers.rows[i].gen))
+	}
+	if m.ticks {
+		cmds = append(cmds, m.clockTick())
+		if m.opts.Log != nil {
+			cmds = append(cmds, m.logTick())
+		}
+	}
+	return tea.Batch(cmds...)
+}
+
+// Update routes msg.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.SetSize(msg.Width, msg.Height)
+		return m, nil
+	case tea.KeyPressMsg:
+		return m, m.onKey(msg)
+	case elicitRequestMsg:
+		return m, m.onElicit(msg)
+	case elicitGoneMsg:
+		return m, m.onGone(msg)
+	case connectedMsg:
+		return m, m.onConnected(msg)
+	case catalogMsg:
+		return m, m.onCatalog(msg)
+	case callDoneMsg:
+		return m, m.onCallDone(msg)
+	case eventMsg:
+		return m, m.onEvent(msg)
+	case openedMsg:
+		return m, m.onOpened(msg)
+	case logTickMsg:
+		return m, m.readLog()
+	case logEntriesMsg:
+		m.log.add(msg)
+		return m, m.logTick()
+	case clockMsg:
+		m.now = time.Time(msg)
+		return m, m.clockTick()
+	}
+	return m, m.toScreen(msg)
+}
+
+// SetSize lays the panes out for a w×h terminal.
+func (m *Model) SetSize(w, h int) {
+	m.w, m.h = max(w, 20), max(h, 6)
+	bodyH := m.h - 3
+	sw := min(24, m.w/4)
+	mw := m.w - sw
+	m.servers.SetSize(sw, bodyH)
+	listH := max(bodyH*2/5, 2)
+	for i := range m.cats {
+		m.cats[i].SetSize(mw, listH)
+	}
+	m.calls.SetSize(mw, bodyH-listH)
+	m.log.SetSize(mw, bodyH)
+	m.inbox.SetSize(mw, bodyH)
+	m.help.SetWidth(m.w)
+	so := m.screenSize()
+	if m.active != nil {
+		m.active.setSize(so.Width, so.Height)
+	}
+	if m.args != nil {
+		m.args.screen.SetSize(so.Width, so.Height)
+	}
+}
+
+func (m *Model) screenSize() ScreenOptions {
+	return ScreenOptions{Width: m.w - m.servers.w, Height: m.h - 4, Accessible: m.opts.Accessible, NoColor: m.opts.NoColor, NoValidate: m.opts.NoValidate}
+}
+
+func (p *pending) setSize(w, h int) {
+	if p.fs != nil {
+		p.fs.SetSize(w, h)
+	}
+	if p.cs != nil {
+		p.cs.SetSize(w, h)
+	}
+}
+
+// closeAll answers what is still pending with cancel and closes the sessions. It runs
+// after the program has ended.
+func (m *Model) closeAll() {
+	for _, p := range m.inbox.items {
+		p.answer(elicit.Response{Action: elicit.Cancel})
+	}
+	m.inbox.items = nil
+	for _, r := range m.servers.rows {
+		if r.sess != nil {
+			_ = r.sess.Close()
+		}
+	}
+}
+
+// ---- commands (all I/O happens inside these functions, off the UI goroutine) ----
+
+func (m *Model) connect(idx, gen int) tea.Cmd {
+	ctx, srv, connect, b := m.ctx, m.servers.rows[idx].srv, m.opts.dial, m.bridge
+	return func() tea.Msg {
+		s, err := connect(ctx, srv, b, b.event)
+		if err != nil {
+			return connectedMsg{idx: idx, gen: gen, err: err}
+		}
+		return connectedMsg{idx: idx, gen: gen, sess: s, protocol: s.Protocol(), caps: capNames(s.Capabilities())}
+	}
+}
+
+func listCatalog(ctx context.Context, s Session, caps []string) tea.Cmd {
+	return func() tea.Msg {
+		msg := catalogMsg{server: s.Name()}
+		has := func(c string) bool {
+			for _, x := range caps {
+				if x == c {
+					return true
+				}
+			}
+			return len(caps) == 0
+		}
+		var errs []string
+		if has("tools") {
+			t, err := s.Tools(ctx)
+			msg.tools = t
+			if err != nil {
+				errs = append(errs, "tools: "+err.Error())
+			}
+		}
+		if has("prompts") {
+			p, err := s.Prompts(ctx)
+			msg.prompts = p
+			if err != nil {
+				errs = append(errs, "prompts: "+err.Error())
+			}
+		}
+		if has("resources") {
+			r, t, err := s.Resources(ctx)
+			msg.resources, msg.templates = r, t
+			if err != nil {
+				errs = append(errs, "resources: "+err.Error())
+			}
+		}
+		if len(errs) > 0 {
+			msg.err = fmt.Errorf("list %s: %s", s.Name(), strings.Join(errs, "; "))
+		}
+		return msg
+	}
+}
+
+func (m *Model) clockTick() tea.Cmd {
+	if !m.ticks {
+		return nil
+	}
+	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return clockMsg(t) })
+}
+
+func (m *Model) logTick() tea.Cmd {
+	if !m.ticks || m.opts.Log == nil {
+		return nil
+	}
+	return tea.Tick(m.opts.LogEvery, func(time.Time) tea.Msg { return logTickMsg{} })
+}
+
+func (m *Model) readLog() tea.Cmd {
+	src, seq := m.opts.Log, m.log.lastSeq
+	if src == nil {
+		return nil
+	}
+	return func() tea.Msg { return logEntriesMsg(src.Since(seq)) }
+}
+
+func runCall(ctx context.Context, s Session, id callID, kind catKind, item catItem, content map[string]any) tea.Cmd {
+	return func() tea.Msg {
+		var (
+			text   string
+			rounds []transport.Round
+			err    error
+			isErr  bool
+		)
+		switch kind {
+		case catTools:
+			var r *mcp.CallToolResult
+			r, rounds, err = s.CallTool(ctx, item.name, content)
+			if err == nil {
+				text, isErr = renderToolResult(r), r != nil && r.IsError
+			}
+		case catPrompts:
+			args := map[string]string{}
+			for k, v := range content {
+				args[k] = fmt.Sprint(v)
+			}
+			var r *mcp.GetPromptResult
+			r, rounds, err = s.GetPrompt(ctx, item.name, args)
+			text = renderPromptResult(r)
+		case catResources:
+			var r *mcp.ReadResourceResult
+			r, rounds, err = s.ReadResource(ctx, item.name)
+			text = renderResourceResult(r)
+		}
+		if err != nil {
+			text, isErr = err.Error(), true
+		}
+		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds)}
+	}
+}
+
+// notify rings the bell and raises an OSC 9 notification.
+func notify(text string) tea.Cmd {
+	return tea.Sequence(tea.Raw("\a"), tea.Raw(ansi.Notify(text)))
+}

@@ -1,0 +1,75 @@
+package tui
+
+import (
+	"time"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// elicitRequestMsg brings a new elicitation from a handler goroutine. reply has
+// capacity 1 and receives exactly one Response.
+type elicitRequestMsg struct {
+	id    reqID
+	req   *elicit.Request
+	form  *elicit.Form // nil for URL mode
+	reply chan<- elicit.Response
+}
+
+// elicitGoneMsg says the asker stopped waiting (server cancel or deadline).
+type elicitGoneMsg struct {
+	id  reqID
+	why string
+}
+
+// eventMsg is a session notification.
+type eventMsg transport.Event
+
+// connectedMsg reports the end of a connection attempt to server idx.
+type connectedMsg struct {
+	idx  int
+	gen  int
+	sess Session
+	err  error
+	// Filled on success, read off the UI goroutine.
+	protocol string
+	caps     []string
+}
+
+// catalogMsg carries what a server offers.
+type catalogMsg struct {
+	server    string
+	tools     []*mcp.Tool
+	prompts   []*mcp.Prompt
+	resources []*mcp.Resource
+	templates []*mcp.ResourceTemplate
+	err       error
+}
+
+// callID identifies one tool call, prompt get or resource read.
+type callID int
+
+// callDoneMsg reports the end of a call.
+type callDoneMsg struct {
+	id     callID
+	text   string // rendered result
+	isErr  bool
+	rounds int
+}
+
+// logTickMsg asks for the wire log's new entries.
+type logTickMsg struct{}
+
+// logEntriesMsg carries new wire log entries, oldest first.
+type logEntriesMsg []wire.Entry
+
+// clockMsg advances the model's clock (ages and time left in the inbox).
+type clockMsg time.Time
+
+// openedMsg reports the outcome of opening a URL in the browser.
+type openedMsg struct {
+	url string
+	err error
+}

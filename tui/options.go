@@ -1,0 +1,211 @@
+package tui
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/consent"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Session is what the TUI needs of a live server connection: the methods of
+// *transport.Session it uses.
+type Session interface {
+	Name() string
+	Protocol() string
+	Capabilities() *mcp.ServerCapabilities
+	Tools(ctx context.Context) ([]*mcp.Tool, error)
+	Prompts(ctx context.Context) ([]*mcp.Prompt, error)
+	Resources(ctx context.Context) ([]*mcp.Resource, []*mcp.ResourceTemplate, error)
+	CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, []transport.Round, error)
+	GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, []transport.Round, error)
+	ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, []transport.Round, error)
+	Close() error
+}
+
+var _ Session = (*transport.Session)(nil)
+
+// ConnectFunc reaches one server. a is the answerer the session must use for every
+// elicitation (the TUI's Bridge, to be wrapped in elicit.NewEngine); onEvent receives
+// the session's notifications and must be passed to transport.Options.OnEvent.
+type ConnectFunc func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error)
+
+// dialFunc is ConnectFunc over the Session interface; tests dial fake sessions.
+type dialFunc func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (Session, error)
+
+// LogSource is the read side of the wire log: Since returns the entries with a sequence
+// number greater than seq, oldest first. It must be safe for concurrent use.
+type LogSource interface {
+	Since(seq uint64) []wire.Entry
+}
+
+// ScreenOptions sizes and styles an embedded answer screen.
+type ScreenOptions struct {
+	Width, Height int
+	Accessible    bool
+	NoColor       bool
+	NoValidate    bool
+}
+
+// FormScreen is an embedded form: an elicitation form or a tool's argument form. It
+// never quits the program; Done reports the answer once the user has given one.
+// elicit/ui's FormModel fits it through a small adapter.
+type FormScreen interface {
+	Init() tea.Cmd
+	Update(msg tea.Msg) tea.Cmd
+	View() string
+	SetSize(w, h int)
+	Done() (elicit.Response, bool)
+}
+
+// Choice is the user's decision on a URL consent screen.
+type Choice int
+
+// The consent choices.
+const (
+	ChoiceOpen Choice = iota + 1
+	ChoiceCopyOnly
+	ChoiceDecline
+	ChoiceCancel
+)
+
+// ConsentScreen is an embedded URL consent screen. elicit/consent's Model fits it
+// through a small adapter.
+type ConsentScreen interface {
+	Init() tea.Cmd
+	Update(msg tea.Msg) tea.Cmd
+	View() string
+	SetSize(w, h int)
+	Done() (Choice, bool)
+}
+
+// Options configures Run and New. Nil function fields mean defaults.
+type Options struct {
+	// Servers are connected at start, in order.
+	Servers []config.Server
+	// Connect reaches a server; nil uses transport.Connect with the Bridge wrapped in
+	// elicit.NewEngine, URL mode declared unless the server's policy disables it, and
+	// Log when it is a *wire.Log.
+	Connect ConnectFunc
+	// dial, when set (tests), replaces Connect.
+	dial dialFunc
+	// Log is the wire log shown in the Log tab; nil hides the entries.
+	Log LogSource
+	// LogKeep bounds the entries the Log tab keeps; zero means 5000.
+	LogKeep int
+	// LogEvery is the Log tab's refresh period; zero means 250 ms.
+	LogEvery time.Duration
+	// NewForm builds a form screen; nil uses elicit/ui's FormModel.
+	NewForm func(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen
+	// NewConsent builds a URL consent screen; nil uses elicit/consent's Model under the
+	// asking server's URL policy.
+	NewConsent func(req *elicit.Request, o ScreenOptions) ConsentScreen
+	// Opener opens a URL in the browser after consent (consent.NewBrowserOpener); nil
+	// copies it (OSC 52) instead.
+	Opener consent.Opener
+	// NoColor drops colour (NO_COLOR). Accessible replaces the full-screen program by a
+	// line mode for screen readers (commands on In, prompts and results on Out).
+	NoColor, Accessible bool
+	// NoValidate lets forms accept content that fails its schema (--no-validate).
+	NoValidate bool
+	// In and Out are the terminal; nil means stdin and stdout.
+	In  io.Reader
+	Out io.Writer
+	// Now is the clock; nil means time.Now. Tests pin it.
+	Now func() time.Time
+}
+
+func (o *Options) defaults() {
+	if o.LogKeep <= 0 {
+		o.LogKeep = 5000
+	}
+	if o.LogEvery <= 0 {
+		o.LogEvery = 250 * time.Millisecond
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.NewForm == nil {
+		o.NewForm = newUIForm
+	}
+	if o.NewConsent == nil {
+		policies := map[string]config.URLPolicy{}
+		for _, s := range o.Servers {
+			policies[s.Name] = s.URLPolicy
+		}
+		o.NewConsent = func(req *elicit.Request, so ScreenOptions) ConsentScreen {
+			return newConsentScreen(req, policies[req.Server], so)
+		}
+	}
+	if o.Connect == nil {
+		wl, _ := o.Log.(*wire.Log)
+		o.Connect = func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error) {
+			return defaultConnect(ctx, srv, a, onEvent, wl)
+		}
+	}
+	if o.dial == nil {
+		connect := o.Connect
+		o.dial = func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (Session, error) {
+			s, err := connect(ctx, srv, a, onEvent)
+			if err != nil || s == nil {
+				if err == nil {
+					err = errors.New("connect returned no session")
+				}
+				return nil, err // a nil *transport.Session must not become a non-nil Session
+			}
+			return s, nil
+		}
+	}
+}
+
+func defaultConnect(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event), wl *wire.Log) (*transport.Session, error) {
+	return transport.Connect(ctx, srv, transport.Options{
+		ClientName: "elicitty",
+		Answerer:   elicit.NewEngine(a, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()}),
+		URLMode:    !srv.URLPolicy.Disabled,
+		Protocol:   srv.Protocol,
+		MaxRounds:  srv.MaxRounds,
+		Log:        wl,
+		OnEvent:    onEvent,
+	})
+}
+
+// Run starts the program and blocks until the user quits or ctx is done. The wire log
+// passed to transport.Connect should be the same log as opts.Log; with a custom Connect
+// the caller wires it.
+func Run(ctx context.Context, opts Options) error {
+	if opts.Accessible {
+		in, out := opts.In, opts.Out
+		if in == nil {
+			in = os.Stdin
+		}
+		if out == nil {
+			out = os.Stdout
+		}
+		opts.defaults()
+		return runAccessible(ctx, opts, in, out)
+	}
+	b := NewBridge()
+	m := New(ctx, b, opts)
+	popts := []tea.ProgramOption{tea.WithContext(ctx)}
+	if opts.In != nil {
+		popts = append(popts, tea.WithInput(opts.In))
+	}
+	if opts.Out != nil {
+		popts = append(popts, tea.WithOutput(opts.Out))
+	}
+	p := tea.NewProgram(m, popts...)
+	b.Attach(p)
+	defer b.Detach()
+	_, err := p.Run()
+	m.closeAll()
+	return err
+}
