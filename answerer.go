@@ -49,6 +49,7 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 		if err != nil {
 			return nil, &usageError{err: err}
 		}
+		a.script = s
 		inner = s
 	case a.isTTY():
 		urlAns := consent.NewAnswerer(a.stdin, a.stderr, consent.AnswererOptions{

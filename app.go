@@ -36,6 +36,7 @@ type app struct {
 	noImports    bool
 
 	recorders []*elicit.Recorder
+	script    *elicit.Script
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
@@ -130,6 +131,10 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 	if err != nil {
 		return nil, err
 	}
+	var retryNow func(*elicit.Request) bool
+	if a.script != nil {
+		retryNow = func(r *elicit.Request) bool { return a.script.RetryPolicy(r) == "now" }
+	}
 	return transport.Connect(ctx, srv, transport.Options{
 		ClientName:    "elicitty",
 		ClientVersion: version,
@@ -138,6 +143,8 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 		Protocol:      srv.Protocol,
 		Log:           log,
 		MaxRounds:     srv.MaxRounds,
+		RetryNow:      retryNow,
+		NoReask:       !a.isTTY(),
 		OnEvent: func(ev transport.Event) {
 			if ev.Kind == "elicitation-complete" || ev.Kind == "cancelled" {
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text)

@@ -45,13 +45,28 @@ type result struct {
 // config directory so the developer's own config never leaks in.
 func runBin(t *testing.T, env []string, args ...string) result {
 	t.Helper()
+	return runBinIn(t, t.TempDir(), env, args...)
+}
+
+// runBinHere runs the binary in the package directory, so testdata/ paths resolve.
+func runBinHere(t *testing.T, args ...string) result {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return runBinIn(t, wd, nil, args...)
+}
+
+func runBinIn(t *testing.T, dir string, env []string, args ...string) result {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	home := t.TempDir()
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_COLOR=1")
 	cmd.Env = append(cmd.Env, env...)
-	cmd.Dir = t.TempDir()
+	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Stdin = strings.NewReader("")

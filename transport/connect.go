@@ -183,5 +183,6 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	return nil
 }
 
-// errTimeout is the cause of a request context that ran out of time.
-var errTimeout = errors.New("request timed out")
+// ErrTimeout reports a request that ran out of its config.Server.Timeout (time spent
+// in the Answerer does not count). Calls wrap it: errors.Is(err, ErrTimeout).
+var ErrTimeout = errors.New("request timed out")

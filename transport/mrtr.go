@@ -154,7 +154,11 @@ func (s *Session) answerEntry(ctx context.Context, er *elicit.Request) (elicit.R
 		return elicit.Response{Action: elicit.Cancel}, nil
 	}
 	var last error
-	for range maxReasks {
+	tries := maxReasks
+	if s.opts.NoReask {
+		tries = 1
+	}
+	for range tries {
 		resp, err := s.ask(ctx, er)
 		if err == nil {
 			return resp, nil
@@ -172,7 +176,10 @@ func (s *Session) answerEntry(ctx context.Context, er *elicit.Request) (elicit.R
 		}
 		return elicit.Response{}, err
 	}
-	return elicit.Response{}, fmt.Errorf("no valid answer after %d tries: %w", maxReasks, last)
+	if tries == 1 {
+		return elicit.Response{}, last
+	}
+	return elicit.Response{}, fmt.Errorf("no valid answer after %d tries: %w", tries, last)
 }
 
 // urlRequired runs the -32042 driver: it asks consent for each data.elicitations entry,

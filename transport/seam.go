@@ -219,7 +219,7 @@ func (s *Session) requestContext(ctx context.Context) (context.Context, context.
 			t := time.NewTimer(remaining)
 			select {
 			case <-t.C:
-				cancel(fmt.Errorf("%w after %s", errTimeout, d))
+				cancel(fmt.Errorf("%w after %s", ErrTimeout, d))
 				return
 			case <-changed:
 				t.Stop()

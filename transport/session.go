@@ -44,6 +44,9 @@ type Options struct {
 	// the call without waiting for its notifications/elicitation/complete (an answers
 	// file's "retry: now"). Session.RetryNow releases every wait interactively.
 	RetryNow func(*elicit.Request) bool
+	// NoReask makes an invalid MRTR answer fail the call at once instead of asking again
+	// (a scripted answerer would only repeat the same answer).
+	NoReask bool
 	// URLWait bounds the wait for -32042 completions; zero waits until the call's
 	// context ends or Session.RetryNow is called.
 	URLWait time.Duration
@@ -100,6 +103,7 @@ type ConnError struct {
 	Err    error
 }
 
+// Error implements error.
 func (e *ConnError) Error() string { return "server " + quote(e.Server) + ": " + e.Err.Error() }
 func (e *ConnError) Unwrap() error { return e.Err }
 
@@ -331,7 +335,7 @@ func (s *Session) wrap(ctx context.Context, what string, err error) error {
 	if err == nil {
 		return nil
 	}
-	if cause := context.Cause(ctx); cause != nil && errors.Is(cause, errTimeout) {
+	if cause := context.Cause(ctx); cause != nil && errors.Is(cause, ErrTimeout) {
 		return fmt.Errorf("%s: %w", what, cause)
 	}
 	var rpc *jsonrpc.Error

@@ -161,17 +161,41 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 
 func (p *proc) pumpStderr(r io.ReadCloser, log *wire.Log) {
 	defer r.Close()
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimRight(sc.Text(), "\r")
-		log.Append(wire.Entry{Server: p.server, Dir: wire.Stderr, Text: line, Size: len(line)})
-		p.mu.Lock()
-		p.tail = append(p.tail, line)
-		if len(p.tail) > stderrTail {
-			p.tail = append(p.tail[:0:0], p.tail[len(p.tail)-stderrTail:]...)
+	br := bufio.NewReaderSize(r, 64<<10)
+	for {
+		line, err := readLine(br, maxStderrLine)
+		if line != "" || err == nil {
+			line = strings.TrimRight(line, "\r")
+			log.Append(wire.Entry{Server: p.server, Dir: wire.Stderr, Text: line, Size: len(line)})
+			p.mu.Lock()
+			p.tail = append(p.tail, line)
+			if len(p.tail) > stderrTail {
+				p.tail = append(p.tail[:0:0], p.tail[len(p.tail)-stderrTail:]...)
+			}
+			p.mu.Unlock()
 		}
-		p.mu.Unlock()
+		if err != nil {
+			return
+		}
+	}
+}
+
+// maxStderrLine is the longest stderr line kept; the rest of a longer line is dropped
+// (but still read, so the server never blocks on a full pipe).
+const maxStderrLine = 64 << 10
+
+// readLine reads one line without its newline, keeping at most max bytes of it.
+func readLine(br *bufio.Reader, max int) (string, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if room := max - len(buf); room > 0 {
+			buf = append(buf, chunk[:min(len(chunk), room)]...)
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		return strings.TrimSuffix(string(buf), "\n"), err
 	}
 }
 

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -199,5 +200,23 @@ func TestAnswererSeesStdioRequestOnce(t *testing.T) {
 	}
 	if r := a.requests(); len(r) != 1 || r[0].Origin != elicit.OriginPush || r[0].Server != "proc" {
 		t.Errorf("requests = %+v", r)
+	}
+}
+
+func TestReadLineBoundsLongLines(t *testing.T) {
+	long := strings.Repeat("x", 200<<10)
+	br := bufio.NewReaderSize(strings.NewReader(long+"\nnext\nlast"), 16)
+	var got []string
+	for {
+		line, err := readLine(br, 1000)
+		if line != "" {
+			got = append(got, line)
+		}
+		if err != nil {
+			break
+		}
+	}
+	if len(got) != 3 || len(got[0]) != 1000 || got[1] != "next" || got[2] != "last" {
+		t.Errorf("lines = %d %q", len(got), got[1:])
 	}
 }

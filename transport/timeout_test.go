@@ -37,7 +37,7 @@ func connectMemTimeout(t *testing.T, fx *fixture, timeout time.Duration, a elici
 func TestTimeoutFiresOnSilentServer(t *testing.T) {
 	s := connectMemTimeout(t, &fixture{}, 100*time.Millisecond, nil)
 	_, _, err := s.CallTool(context.Background(), "hang", nil)
-	if !errors.Is(err, errTimeout) || !strings.Contains(err.Error(), "tools/call hang") {
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "tools/call hang") {
 		t.Fatalf("err = %v, want a timeout naming the call", err)
 	}
 }

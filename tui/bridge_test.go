@@ -1,16 +1,15 @@
 package tui
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
@@ -123,7 +122,7 @@ func TestProgramEndToEnd(t *testing.T) {
 	}
 	m := New(t.Context(), b, opts)
 	m.ticks = false
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(80, 24))
 	b.Attach(tm.GetProgram())
 	bridge = <-answerers
 
@@ -140,7 +139,7 @@ func TestProgramEndToEnd(t *testing.T) {
 	tm.Send(keyMsg("a")) // accept
 	waitScreen(t, tm, "welcome ada (accept)")
 	tm.Send(keyMsg("q"))
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed).Model
 	if got := fm.calls.selectedText(); got != "welcome ada (accept)" {
 		t.Errorf("result = %q", got)
 	}
@@ -149,9 +148,118 @@ func TestProgramEndToEnd(t *testing.T) {
 	}
 }
 
+// probed wraps the root model for teatest: a probeMsg renders the whole current frame
+// on the program's goroutine, so tests read full screens (the renderer only writes
+// changed cells) without racing the model.
+type probed struct{ *Model }
+
+type probeMsg struct{ reply chan string }
+
+func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if pm, ok := msg.(probeMsg); ok {
+		pm.reply <- plain(p.Model.View().Content)
+		return p, nil
+	}
+	_, cmd := p.Model.Update(msg)
+	return p, cmd
+}
+
+// waitScreen waits until the current frame contains want, failing after 5 s.
 func waitScreen(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
-	teatest.WaitFor(t, tm.Output(), func(b []byte) bool {
-		return bytes.Contains([]byte(ansi.Strip(string(b))), []byte(want))
-	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(5*time.Millisecond))
+	tick := time.NewTicker(5 * time.Millisecond)
+	defer tick.Stop()
+	deadline := time.After(5 * time.Second)
+	var last string
+	for {
+		reply := make(chan string, 1)
+		tm.Send(probeMsg{reply})
+		select {
+		case last = <-reply:
+			if strings.Contains(last, want) {
+				return
+			}
+		case <-deadline:
+			t.Fatalf("screen never showed %q:\n%s", want, last)
+		}
+		select {
+		case <-tick.C:
+		case <-deadline:
+			t.Fatalf("screen never showed %q:\n%s", want, last)
+		}
+	}
+}
+
+// TestProgramTwoCallsOutOfOrder runs two calls at once in the real program, each
+// waiting on its own elicitation, and answers the second first.
+func TestProgramTwoCallsOutOfOrder(t *testing.T) {
+	var bridge elicit.Answerer
+	ready := make(chan struct{})
+	sess := &fakeSession{name: "demo", protocol: "2025-11-25",
+		tools: []*mcp.Tool{{Name: "ask", InputSchema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"required":["q"]}`)}}}
+	sess.call = func(ctx context.Context, _ string, args map[string]any) (*mcp.CallToolResult, error) {
+		r, err := bridge.Answer(ctx, &elicit.Request{Server: "demo", Call: fmt.Sprintf("tools/call ask %v", args["q"]),
+			Message: fmt.Sprintf("Answer to %v?", args["q"]),
+			Schema:  json.RawMessage(`{"type":"object","properties":{"a":{"type":"string"}},"required":["a"]}`)})
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("%v=%v", args["q"], r.Content["a"])}}}, nil
+	}
+	b := NewBridge()
+	m := New(t.Context(), b, Options{Servers: []config.Server{{Name: "demo", Command: "demo"}}, NoColor: true,
+		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, _ func(transport.Event)) (Session, error) {
+			bridge = a
+			close(ready)
+			return sess, nil
+		}})
+	m.ticks = false
+	tm := teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(80, 24))
+	b.Attach(tm.GetProgram())
+	<-ready
+	typeKeys := func(s string) {
+		for _, r := range s {
+			tm.Send(keyMsg(string(r)))
+		}
+	}
+	call := func(q string) {
+		waitScreen(t, tm, "demo       ask")
+		tm.Send(keyMsg("<enter>"))
+		waitScreen(t, tm, "Arguments for tool")
+		typeKeys(q)
+		tm.Send(keyMsg("<enter>"))
+		waitScreen(t, tm, `"q": "`+q+`"`)
+		tm.Send(keyMsg("a"))
+		waitScreen(t, tm, "Answer to "+q+"?")
+	}
+	call("one")
+	tm.Send(keyMsg("<ctrl+b>")) // set the first request aside
+	waitScreen(t, tm, "Inbox: 1 pending")
+	tm.Send(keyMsg("<tab>")) // Inbox -> Tools
+	call("two")              // opens by itself: nothing else is being edited
+	typeKeys("2")
+	tm.Send(keyMsg("<enter>"))
+	waitScreen(t, tm, `"a": "2"`)
+	tm.Send(keyMsg("a"))
+	waitScreen(t, tm, "two=2")
+	tm.Send(keyMsg("i")) // the first, set aside, waits in the inbox
+	waitScreen(t, tm, "Inbox: 1 pending")
+	tm.Send(keyMsg("<enter>"))
+	waitScreen(t, tm, "Answer to one?")
+	typeKeys("1")
+	tm.Send(keyMsg("<enter>"))
+	waitScreen(t, tm, `"a": "1"`)
+	tm.Send(keyMsg("a"))
+	waitScreen(t, tm, "Inbox: 0 pending")
+	tm.Send(keyMsg("<tab>")) // Inbox -> Tools, where the result is
+	waitScreen(t, tm, "one=1")
+	tm.Send(keyMsg("q"))
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed).Model
+	var got []string
+	for _, c := range fm.calls.calls {
+		got = append(got, c.text)
+	}
+	if diff := cmp.Diff([]string{"one=1", "two=2"}, got); diff != "" {
+		t.Errorf("results (-want +got):\n%s", diff)
+	}
 }

@@ -38,7 +38,7 @@ func (m *Model) onGone(msg elicitGoneMsg) tea.Cmd {
 
 // open makes p the request being answered, building its screen on first use.
 func (m *Model) open(p *pending) tea.Cmd {
-	m.active = p
+	m.active, p.aside = p, false
 	so := m.screenSize()
 	switch {
 	case p.fs != nil || p.cs != nil:
@@ -53,13 +53,18 @@ func (m *Model) open(p *pending) tea.Cmd {
 	}
 }
 
-// openNext opens the newest pending request, if any and if nothing else is open.
+// openNext opens the newest pending request not set aside, if nothing else is open.
 func (m *Model) openNext() tea.Cmd {
-	if m.active != nil || m.args != nil || len(m.inbox.items) == 0 {
+	if m.active != nil || m.args != nil {
 		return nil
 	}
-	m.unseen = 0
-	return m.open(m.inbox.items[len(m.inbox.items)-1])
+	for i := len(m.inbox.items) - 1; i >= 0; i-- {
+		if p := m.inbox.items[i]; !p.aside {
+			m.unseen = 0
+			return m.open(p)
+		}
+	}
+	return nil
 }
 
 // toScreen forwards msg to the open screen and acts on its answer.
@@ -322,6 +327,7 @@ func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
 func (m *Model) setAside() tea.Cmd {
 	if m.active != nil {
 		m.status = "set aside: " + describe(m.active.req)
+		m.active.aside = true
 		m.active = nil
 		m.tab = tabInbox
 		return nil

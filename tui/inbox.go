@@ -14,6 +14,8 @@ type pending struct {
 	form    *elicit.Form
 	reply   chan<- elicit.Response
 	arrived time.Time
+	// aside is set when the user set the request aside; it then opens only on request.
+	aside bool
 	// Exactly one of form/consent is set once the request has been opened; it keeps
 	// the user's draft while the request is set aside.
 	fs FormScreen

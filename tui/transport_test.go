@@ -47,7 +47,7 @@ func TestRealTransport(t *testing.T) {
 		LogEvery: 10 * time.Millisecond,
 		NoColor:  true,
 	})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(80, 24))
 	b.Attach(tm.GetProgram())
 	waitScreen(t, tm, "greet")
 	tm.Send(keyMsg("<enter>")) // argument form (no arguments): review step
@@ -66,6 +66,6 @@ func TestRealTransport(t *testing.T) {
 	tm.Send(keyMsg("<tab>")) // Log
 	waitScreen(t, tm, "elicitation/create")
 	tm.Send(keyMsg("q"))
-	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Model)
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed).Model
 	fm.closeAll()
 }

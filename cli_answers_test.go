@@ -1,0 +1,124 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// callJSON runs `elicitty call ... --json` and decodes the result.
+type callOutput struct {
+	Result struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+		StructuredContent map[string]any `json:"structuredContent"`
+		IsError           bool           `json:"isError"`
+	} `json:"result"`
+	Rounds []struct {
+		Kind string   `json:"kind"`
+		Keys []string `json:"keys"`
+	} `json:"rounds"`
+}
+
+func callJSON(t *testing.T, target []string, tool string, extra ...string) (callOutput, result) {
+	t.Helper()
+	args := []string{"call"}
+	if target[0] == "--" {
+		args = append(args, tool)
+		args = append(args, extra...)
+		args = append(args, "--json", "--answers", "testdata/answers.yaml")
+		args = append(args, target...)
+	} else {
+		args = append(args, target[0], tool)
+		args = append(args, extra...)
+		args = append(args, "--json", "--answers", "testdata/answers.yaml")
+	}
+	r := runBinHere(t, args...)
+	var out callOutput
+	if r.code == 0 {
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatalf("output is not JSON: %v\n%s", err, r.stdout)
+		}
+	}
+	return out, r
+}
+
+// TestAnswersFileSameResultsInBothEras answers the demo server's form tools from one
+// answers file over stdio and HTTP, pinned to each era, and checks that the server
+// received the same content field by field.
+func TestAnswersFileSameResultsInBothEras(t *testing.T) {
+	url := startDemoHTTP(t)
+	wantAllKinds := map[string]any{
+		"name": "Ada Lovelace", "seats": float64(3), "email": "ada@example.com", "region": "eu-west",
+		"budget": 99.5, "size": "M", "tags": []any{"api", "ops"}, "subscribe": false,
+		"color": "g", "features": []any{"sso"},
+	}
+	targets := map[string][]string{
+		"stdio": {"--", bin, "serve-demo"},
+		"http":  {url},
+	}
+	for tname, target := range targets {
+		for _, proto := range []string{"2025-11-25", "2026-07-28"} {
+			t.Run(tname+"/"+proto, func(t *testing.T) {
+				out, r := callJSON(t, target, "form_all_kinds", "--protocol", proto)
+				if r.code != 0 {
+					t.Fatalf("exit %d: %s", r.code, r.stderr)
+				}
+				got, _ := out.Result.StructuredContent["content"].(map[string]any)
+				if diff := cmp.Diff(wantAllKinds, got); diff != "" {
+					t.Errorf("content received by the server (-want +got):\n%s", diff)
+				}
+				if a := out.Result.StructuredContent["action"]; a != "accept" {
+					t.Errorf("action %v, want accept", a)
+				}
+				if !strings.Contains(r.stderr, "form_all_kinds") && !strings.Contains(r.stderr, "every field kind") {
+					t.Errorf("a scripted answer must print one line on stderr; got %q", r.stderr)
+				}
+
+				out, r = callJSON(t, target, "deploy", "--protocol", proto, "service=api")
+				if r.code != 0 || len(out.Result.Content) == 0 {
+					t.Fatalf("deploy: exit %d: %s", r.code, r.stderr)
+				}
+				if got := out.Result.Content[0].Text; !strings.Contains(got, "prod") || !strings.Contains(got, "4 replicas") {
+					t.Errorf("deploy result %q, want prod with 4 replicas", got)
+				}
+
+				out, r = callJSON(t, target, "confirm_only", "--protocol", proto)
+				if r.code != 0 || len(out.Result.Content) == 0 || !strings.Contains(out.Result.Content[0].Text, "declined") {
+					t.Errorf("confirm_only: exit %d, result %+v, stderr %s", r.code, out.Result, r.stderr)
+				}
+
+				out, r = callJSON(t, target, "mrtr_multi", "--protocol", proto)
+				if r.code != 0 || len(out.Result.Content) == 0 || !strings.Contains(out.Result.Content[0].Text, "Grace is 85") {
+					t.Errorf("mrtr_multi: exit %d, result %+v, stderr %s", r.code, out.Result, r.stderr)
+				}
+				if proto == "2026-07-28" && len(out.Rounds) != 3 {
+					t.Errorf("mrtr_multi in 2026-07-28 took %d rounds, want 3: %+v", len(out.Rounds), out.Rounds)
+				}
+				if proto == "2025-11-25" && len(out.Rounds) != 0 {
+					t.Errorf("legacy era must not take MRTR rounds: %+v", out.Rounds)
+				}
+			})
+		}
+	}
+}
+
+// TestInvalidScriptedAnswerExits3 checks that an answer failing validation is not sent
+// silently: the command exits 3 and names the violation.
+func TestInvalidScriptedAnswerExits3(t *testing.T) {
+	answers := writeFile(t, "bad.yaml", "- match: {}\n  action: accept\n  content: {seats: 99, email: not-an-email, tags: [api]}\n")
+	for _, proto := range []string{"2025-11-25", "2026-07-28"} {
+		r := runBinHere(t, "call", "form_all_kinds", "--protocol", proto, "--answers", answers, "--", bin, "serve-demo")
+		if r.code != exitUnanswered {
+			t.Fatalf("%s: exit %d, want 3; stderr %s", proto, r.code, r.stderr)
+		}
+		for _, want := range []string{"/seats", "/email"} {
+			if !strings.Contains(r.stderr, want) {
+				t.Errorf("%s: stderr should name %s: %s", proto, want, r.stderr)
+			}
+		}
+	}
+}
