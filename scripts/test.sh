@@ -40,7 +40,12 @@ done < <(grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do
   grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //' | while read -r t; do echo "./${d#./} $t"; done
 done | sort -u)
 
+# The conformance harness lives beside the repository (../shared); sse-retry is timing
+# sensitive, so nothing else runs while it does.
+CONF_OUT=${TMPDIR:-/tmp}/elicitty-conformance
+echo "== conformance (alpha: 2026-07-28 scenarios)"
+bash ../shared/conformance/run.sh --suite alpha --out "$CONF_OUT" -- ./bin/elicitty conformance
 echo "== conformance (stable)"
-bash ../shared/conformance/run.sh --out "${TMPDIR:-/tmp}/elicitty-conformance" \
+bash ../shared/conformance/run.sh --out "$CONF_OUT" \
   --scenario initialize --scenario tools_call --scenario sse-retry \
   --scenario elicitation-sep1034-client-defaults -- ./bin/elicitty conformance

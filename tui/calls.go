@@ -50,12 +50,13 @@ func (c *callsPane) start(server, what string) callID {
 	return c.nextID
 }
 
-// finish records a call's result and returns a status line for it.
+// finish records a call's result, selects it and returns a status line for it.
 func (c *callsPane) finish(msg callDoneMsg) string {
 	status := ""
 	for i := range c.calls {
 		if cl := &c.calls[i]; cl.id == msg.id {
 			cl.done, cl.isErr, cl.text, cl.rounds = true, msg.isErr, msg.text, msg.rounds
+			c.sel = i // show the result that just came in
 			status = cl.server + ": " + cl.what + " done"
 			if cl.isErr {
 				status = cl.server + ": " + cl.what + " failed"

@@ -142,12 +142,12 @@ func entryLine(e wire.Entry) string {
 	if e.Dir == wire.Stderr || e.Dir == wire.Note {
 		return fmt.Sprintf("%s %-8s %s %s", dir, trunc(e.Server, 8), e.Dir, elicit.Sanitize(e.Text))
 	}
-	s := fmt.Sprintf("%s %-8s %s", dir, trunc(e.Server, 8), e.Method)
+	s := fmt.Sprintf("%s %-8s %s", dir, trunc(e.Server, 8), elicit.Sanitize(e.Method))
 	if e.Method == "" {
 		s += "(response)"
 	}
 	if e.ID != "" {
-		s += " #" + e.ID
+		s += " #" + elicit.Sanitize(e.ID)
 	}
 	s += fmt.Sprintf(" %dB", e.Size)
 	switch {
