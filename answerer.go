@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -61,6 +62,7 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 		})
 		inner = ui.NewPrompter(a.stdin, a.stderr, &ui.PrompterOptions{
 			Accessible: a.accessible,
+			NoColor:    os.Getenv("NO_COLOR") != "",
 			URL:        urlAns,
 		})
 	default:
@@ -71,7 +73,27 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 		a.recorders = append(a.recorders, rec)
 		inner = rec
 	}
-	return elicit.NewEngine(inner, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()}), nil
+	return a.reportProtocolErrors(elicit.NewEngine(inner, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()})), nil
+}
+
+// reportProtocolErrors prints one stderr line for each request the engine refuses as
+// malformed (PROTOCOL.md §4.3: a missing or non-http(s) url, a schema in a URL request,
+// ...). Such a request is never shown or scripted, so without this line the user would
+// not learn why the server was answered -32602 (or, in 2026-07-28, cancel).
+func (a *app) reportProtocolErrors(next elicit.Answerer) elicit.Answerer {
+	return elicit.AnswererFunc(func(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+		resp, err := next.Answer(ctx, req)
+		var pe *elicit.ProtocolError
+		if errors.As(err, &pe) {
+			url := ""
+			if req.Mode == elicit.ModeURL {
+				url = fmt.Sprintf(" (url %q)", elicit.Sanitize(req.URL))
+			}
+			fmt.Fprintf(a.stderr, "elicitty: %s sent an invalid %s-mode request%s, refused without asking: %s\n",
+				elicit.Sanitize(req.Server), modeOf(req), url, elicit.Sanitize(pe.Reason))
+		}
+		return resp, err
+	})
 }
 
 // unanswered answers nothing: it prints the request and an answers-file entry that

@@ -34,6 +34,7 @@ type app struct {
 	logPath      string
 	onUnanswered string
 	noImports    bool
+	noWait       bool
 
 	recorders []*elicit.Recorder
 	script    *elicit.Script
@@ -131,6 +132,10 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 	if err != nil {
 		return nil, err
 	}
+	auth, err := a.oauthOptions(srv)
+	if err != nil {
+		return nil, err
+	}
 	var retryNow func(*elicit.Request) bool
 	if a.script != nil {
 		retryNow = func(r *elicit.Request) bool { return a.script.RetryPolicy(r) == "now" }
@@ -145,6 +150,7 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 		MaxRounds:     srv.MaxRounds,
 		RetryNow:      retryNow,
 		NoReask:       !a.isTTY(),
+		OAuth:         auth,
 		OnEvent: func(ev transport.Event) {
 			if ev.Kind == "elicitation-complete" || ev.Kind == "cancelled" {
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text)
@@ -167,6 +173,7 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f.BoolVar(&a.noURL, "no-url", false, "do not declare URL-mode elicitation")
 	f.BoolVar(&a.accessible, "accessible", false, "line prompts instead of full-screen forms (screen readers)")
 	f.StringVar(&a.logPath, "log", "", "write every JSON-RPC message to FILE as JSON lines")
+	f.BoolVar(&a.noWait, "no-wait", false, "without a TTY: fail (exit 4) instead of waiting for an OAuth sign-in")
 	f.StringVar(&a.onUnanswered, "on-unanswered", "", "without a TTY or answers entry: decline or cancel instead of failing (exit 3)")
 	_ = cmd.RegisterFlagCompletionFunc("protocol", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"2025-06-18", "2025-11-25", "2026-07-28"}, cobra.ShellCompDirectiveNoFileComp

@@ -6,12 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/oauth"
 )
 
 // conformanceContext is the optional MCP_CONFORMANCE_CONTEXT of a scenario.
@@ -20,7 +22,14 @@ type conformanceContext struct {
 		Name      string         `json:"name"`
 		Arguments map[string]any `json:"arguments"`
 	} `json:"toolCalls"`
+	// ClientID and ClientSecret are pre-registered OAuth credentials (auth/pre-registration).
+	ClientID     string `json:"client_id"`
+	ClientSecret string `json:"client_secret"`
 }
+
+// conformanceClientMetadataURL is the client ID metadata document URL the suite's
+// auth/basic-cimd scenario expects as client_id.
+const conformanceClientMetadataURL = "https://conformance-test.local/client-metadata.json"
 
 func (a *app) conformanceCommand() *cobra.Command {
 	return &cobra.Command{
@@ -74,6 +83,15 @@ func (a *app) runConformance(ctx context.Context, url string) error {
 		URLMode:       !a.noURL,
 		Protocol:      protocol,
 		Log:           log,
+		// The suite's authorization servers redirect at once: a client that follows
+		// the redirects down to the loopback listener plays the browser.
+		OAuth: &oauth.Options{
+			Browser:           oauth.FollowBrowser{},
+			ClientID:          cc.ClientID,
+			ClientSecret:      cc.ClientSecret,
+			ClientMetadataURL: conformanceClientMetadataURL,
+			Wait:              15 * time.Second,
+		},
 	})
 	if err != nil {
 		return err

@@ -39,6 +39,8 @@ an http(s) URL, or a stdio server's command line after --.`,
 		a.serveDemoCommand(),
 		a.doctorCommand(),
 		a.conformanceCommand(),
+		a.loginCommand(),
+		a.logoutCommand(),
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
 	return root

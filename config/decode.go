@@ -261,9 +261,41 @@ func (sd *serverDecoder) own(s *Server, e entry) {
 		s.MaxRounds = sd.integer(e.key, e.val)
 	case "urlPolicy":
 		s.URLPolicy = sd.policy(e.key, e.val)
+	case "oauth":
+		s.OAuth = sd.oauth(e.key, e.val)
 	default:
-		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, validation, urlPolicy or maxRounds)")
+		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, validation, urlPolicy, maxRounds or oauth)")
 	}
+}
+
+func (sd *serverDecoder) oauth(field string, n *node) *OAuth {
+	if n.kind == kindNull {
+		return nil
+	}
+	if n.kind != kindObject {
+		sd.fail(field, "must be an object, got "+n.kind.String())
+		return nil
+	}
+	o := &OAuth{}
+	for _, e := range n.keys {
+		f := field + "." + e.key
+		sd.at[f] = e.at
+		switch e.key {
+		case "clientId":
+			o.ClientID = sd.str(f, e.val)
+		case "clientSecret":
+			o.ClientSecret = sd.str(f, e.val)
+		case "clientMetadataUrl":
+			o.ClientMetadataURL = sd.str(f, e.val)
+		case "scopes":
+			o.Scopes = sd.strList(f, e.val)
+		case "redirectPort":
+			o.RedirectPort = sd.integer(f, e.val)
+		default:
+			sd.fail(f, "unknown key (want clientId, clientSecret, clientMetadataUrl, scopes or redirectPort)")
+		}
+	}
+	return o
 }
 
 func (sd *serverDecoder) policy(field string, n *node) URLPolicy {

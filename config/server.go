@@ -70,6 +70,25 @@ type Server struct {
 	URLPolicy URLPolicy `json:"urlPolicy,omitempty" yaml:"urlPolicy,omitempty"`
 	// MaxRounds caps 2026-07-28 multi round-trip rounds; zero means 16.
 	MaxRounds int `json:"maxRounds,omitempty" yaml:"maxRounds,omitempty"`
+	// OAuth holds pre-registered OAuth client settings for an HTTP server; nil means
+	// sign-in (when the server asks for it) registers a client dynamically.
+	OAuth *OAuth `json:"oauth,omitempty" yaml:"oauth,omitempty"`
+}
+
+// OAuth is the per-server OAuth client configuration. ClientSecret is a secret: it is
+// redacted like header values and never printed.
+type OAuth struct {
+	// ClientID and ClientSecret are pre-registered credentials; ClientSecret may use
+	// ${VAR} and may be empty for a public client.
+	ClientID     string `json:"clientId,omitempty" yaml:"clientId,omitempty"`
+	ClientSecret string `json:"clientSecret,omitempty" yaml:"clientSecret,omitempty"`
+	// ClientMetadataURL is an https URL of a client ID metadata document to use as
+	// client_id where the authorization server supports it.
+	ClientMetadataURL string `json:"clientMetadataUrl,omitempty" yaml:"clientMetadataUrl,omitempty"`
+	// Scopes are requested in addition to those the server asks for.
+	Scopes []string `json:"scopes,omitempty" yaml:"scopes,omitempty"`
+	// RedirectPort fixes the loopback redirect port (127.0.0.1); zero picks a free one.
+	RedirectPort int `json:"redirectPort,omitempty" yaml:"redirectPort,omitempty"`
 }
 
 // EffectiveKind returns the transport kind, inferring it when Kind is empty.
@@ -101,6 +120,14 @@ func (s Server) Redacted() Server {
 	if s.Validation != nil {
 		v := *s.Validation
 		r.Validation = &v
+	}
+	if s.OAuth != nil {
+		o := *s.OAuth
+		o.Scopes = append([]string(nil), s.OAuth.Scopes...)
+		if o.ClientSecret != "" {
+			o.ClientSecret = redactedValue
+		}
+		r.OAuth = &o
 	}
 	return r
 }

@@ -83,6 +83,22 @@ func validateServer(s Server) []fieldErr {
 	if s.MaxRounds < 0 || s.MaxRounds > maxRoundsLimit {
 		add("maxRounds", "must be between 0 and %d", maxRoundsLimit)
 	}
+	if o := s.OAuth; o != nil {
+		if s.EffectiveKind() == KindStdio {
+			add("oauth", "applies to http servers only")
+		}
+		if o.ClientSecret != "" && o.ClientID == "" {
+			add("oauth.clientSecret", "needs oauth.clientId")
+		}
+		if o.RedirectPort < 0 || o.RedirectPort > 65535 {
+			add("oauth.redirectPort", "must be between 0 and 65535")
+		}
+		if o.ClientMetadataURL != "" {
+			if u, err := url.Parse(o.ClientMetadataURL); err != nil || u.Scheme != "https" || u.Host == "" || u.Path == "" || u.Path == "/" {
+				add("oauth.clientMetadataUrl", "must be an https URL with a path")
+			}
+		}
+	}
 	for _, fe := range s.URLPolicy.check() {
 		errs = append(errs, fieldErr{"urlPolicy." + fe.field, fe.msg})
 	}

@@ -51,8 +51,9 @@ type ScriptOptions struct {
 	// Open opens a URL-mode request's url on a scripted accept whose entry does not say
 	// open: false. A failure is logged and the answer stays accept.
 	Open func(ctx context.Context, url string) error
-	// CheckURL analyses a URL-mode request before a scripted accept; a refused URL is
-	// answered decline instead, and the summary is logged.
+	// CheckURL analyses every URL-mode request; a scripted accept of a refused URL is
+	// answered decline instead. The summary (full URL, real host, warnings) is logged
+	// for every URL-mode answer; without CheckURL the raw URL is.
 	CheckURL func(req *Request) (refused bool, summary string)
 }
 
@@ -390,18 +391,30 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 		s.mu.Lock()
 		s.retries[req] = e.Retry
 		s.mu.Unlock()
-		if resp.Action == Accept && opts.CheckURL != nil {
-			if refused, summary := opts.CheckURL(req); refused {
-				resp.Action = Decline
-				note = "url refused: " + summary
-			}
+		// Every scripted URL answer logs what the user would have seen: the full URL,
+		// its real host and the warnings (the CheckURL summary), then what was done.
+		summary := "url " + req.URL
+		refused := false
+		if opts.CheckURL != nil {
+			refused, summary = opts.CheckURL(req)
 		}
-		if resp.Action == Accept && (e.Open == nil || *e.Open) && opts.Open != nil {
+		outcome := ""
+		switch {
+		case resp.Action == Accept && refused:
+			resp.Action = Decline
+			outcome = "url refused, declined instead"
+		case resp.Action == Accept && (e.Open == nil || *e.Open) && opts.Open != nil:
 			if err := opts.Open(ctx, req.URL); err != nil {
-				note = fmt.Sprintf("opening the url failed: %v", err)
+				outcome = fmt.Sprintf("opening the url failed: %v", err)
 			} else {
-				note = "url opened"
+				outcome = "url opened"
 			}
+		case resp.Action == Accept:
+			outcome = "url not opened"
+		}
+		note = summary
+		if outcome != "" {
+			note += "; " + outcome
 		}
 	} else if resp.Action == Accept && e.Content != nil {
 		resp.Content = copyContent(e.Content)

@@ -30,7 +30,7 @@ func TestScriptAnswers(t *testing.T) {
 		Log:  &log,
 		Open: func(_ context.Context, u string) error { opened = append(opened, u); return nil },
 		CheckURL: func(req *Request) (bool, string) {
-			return strings.Contains(req.URL, "evil"), "host evil.example is not allowed"
+			return strings.Contains(req.URL, "evil"), "url " + req.URL + " (real host " + strings.Split(req.URL, "/")[2] + ")"
 		},
 	})
 	eng := NewEngine(s, nil)
@@ -71,9 +71,9 @@ func TestScriptAnswers(t *testing.T) {
 	wantLog := strings.Join([]string{
 		`elicitty: demo asked "Which env should I use?" -> accept (` + name + ` entry 1)`,
 		`elicitty: demo asked "Which env should I use?" -> accept (` + name + ` entry 2)`,
-		`elicitty: auth-server asked "Link" -> accept (` + name + ` entry 3)`,
-		`elicitty: demo asked "Link" -> accept (` + name + ` entry 4): url opened`,
-		`elicitty: demo asked "Link" -> decline (` + name + ` entry 4): url refused: host evil.example is not allowed`,
+		`elicitty: auth-server asked "Link" -> accept (` + name + ` entry 3): url https://auth.example.com/x (real host auth.example.com); url not opened`,
+		`elicitty: demo asked "Link" -> accept (` + name + ` entry 4): url https://good.example/x (real host good.example); url opened`,
+		`elicitty: demo asked "Link" -> decline (` + name + ` entry 4): url https://evil.example/x (real host evil.example); url refused, declined instead`,
 		`elicitty: demo asked "Really delete the db?" -> decline (` + name + ` entry 5)`,
 		`elicitty: other asked "Hm?" -> cancel (` + name + ` entry 6)`,
 	}, "\n") + "\n"

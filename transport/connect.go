@@ -100,7 +100,11 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 		client.Jar = s.opts.HTTPClient.Jar
 	}
 	if s.kind != config.KindSSE {
-		err := s.connect(ctx, &mcp.StreamableClientTransport{Endpoint: s.server.URL, HTTPClient: client})
+		st := &mcp.StreamableClientTransport{Endpoint: s.server.URL, HTTPClient: client}
+		if err := s.newAuth(st); err != nil {
+			return err
+		}
+		err := s.connect(ctx, st)
 		if err == nil {
 			return nil
 		}
@@ -122,6 +126,10 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 // httpConnError turns a failed HTTP connect into one clear line: the HTTP status, or
 // the network error without go-sdk's layers of context.
 func (s *Session) httpConnError(err error) *ConnError {
+	if ae := authError(err); ae != nil {
+		s.http.takeErr()
+		return &ConnError{Server: s.server.Name, Err: ae}
+	}
 	if he := s.http.takeErr(); he != nil {
 		return &ConnError{Server: s.server.Name, Err: he}
 	}

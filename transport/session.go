@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -52,6 +53,9 @@ type Options struct {
 	URLWait time.Duration
 	// HTTPClient is the base client for HTTP servers; nil means http.DefaultTransport.
 	HTTPClient *http.Client
+	// OAuth signs in to HTTP servers that answer 401 (Streamable HTTP only); nil means
+	// no OAuth. Its Server and Resource default to the server's name and URL.
+	OAuth *oauth.Options
 
 	// transport replaces the dialled transport (tests: in-memory).
 	transport mcp.Transport
@@ -84,6 +88,7 @@ type Session struct {
 	kind   config.Kind
 	prompt pauser
 	urls   *pendingURLs
+	auth   *oauth.Handler // HTTP with Options.OAuth only
 
 	mu          sync.Mutex
 	calls       map[*callTrack]struct{}
@@ -345,6 +350,9 @@ func (s *Session) wrap(ctx context.Context, what string, err error) error {
 		if ee := s.proc.waitExit(time.Second); ee != nil {
 			return &ConnError{Server: s.server.Name, Err: fmt.Errorf("%s: %w", what, ee)}
 		}
+	}
+	if ae := authError(err); ae != nil {
+		return &ConnError{Server: s.server.Name, Err: fmt.Errorf("%s: %w", what, ae)}
 	}
 	if s.http != nil {
 		// go-sdk reports a refused POST as a -32005 "rejected by transport" error.

@@ -3,7 +3,9 @@ package transport
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestURLRequiredRetriesAfterCompletion(t *testing.T) {
@@ -127,5 +130,88 @@ func TestCompletionUnknownAndDuplicateIgnored(t *testing.T) {
 	}
 	if len(events) != 1 {
 		t.Errorf("%d events, want 1", len(events))
+	}
+}
+
+// waitForNotes blocks until log holds n notes containing text, or fails when ctx ends.
+func waitForNotes(ctx context.Context, log *wire.Log, text string, n int) error {
+	ch, cancel := log.Subscribe()
+	defer cancel()
+	for {
+		if len(findEntries(log, func(e wire.Entry) bool { return strings.Contains(e.Text, text) })) >= n {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return fmt.Errorf("waiting for %d notes %q: %w", n, text, ctx.Err())
+		}
+	}
+}
+
+// TestURLCompletionsOverTheWire has the server send real notifications while a -32042
+// call waits: a completion for an unknown id must not release the wait (the retry would
+// then meet -32042 again), the right one does, and its duplicate is ignored and logged.
+func TestURLCompletionsOverTheWire(t *testing.T) {
+	ctx, stop := context.WithTimeout(context.Background(), 10*time.Second)
+	defer stop()
+	fx := &fixture{}
+	log := wire.New(1000)
+	var events atomic.Int32
+	sent := make(chan error, 1)
+	a := newAnswerer(func(_ context.Context, r *elicit.Request) (elicit.Response, error) {
+		fx.mu.Lock()
+		ss := fx.ss
+		fx.mu.Unlock()
+		go func() {
+			// The server's side, after the user consented.
+			if err := ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: "not-" + r.ElicitationID}); err != nil {
+				sent <- err
+				return
+			}
+			if err := waitForNotes(ctx, log, "ignored completion", 1); err != nil {
+				sent <- err
+				return
+			}
+			if err := fx.approve(r.ElicitationID); err != nil {
+				sent <- err
+				return
+			}
+			sent <- ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: r.ElicitationID})
+		}()
+		return elicit.Response{Action: elicit.Accept}, nil
+	})
+	s := connectMem(t, newTestServer(fx), Options{Answerer: a, Protocol: legacy, URLMode: true, Log: log,
+		OnEvent: func(e Event) {
+			if e.Kind == "elicitation-complete" {
+				events.Add(1)
+			}
+		}})
+	res, rounds, err := s.CallTool(ctx, "linked", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "linked" {
+		t.Errorf("result %q", got)
+	}
+	if err := <-sent; err != nil {
+		t.Fatal(err)
+	}
+	// The duplicate may be handled after the call returned; the note says when.
+	if err := waitForNotes(ctx, log, "ignored completion", 2); err != nil {
+		t.Fatal(err)
+	}
+	fx.mu.Lock()
+	calls := fx.urlCalls
+	fx.mu.Unlock()
+	if len(rounds) != 1 || calls != 2 {
+		t.Errorf("%d rounds and %d server calls, want 1 and 2: the unknown completion released the wait", len(rounds), calls)
+	}
+	if n := events.Load(); n != 1 {
+		t.Errorf("%d completions shown, want 1 (unknown and duplicate ignored)", n)
+	}
+	notes := findEntries(log, func(e wire.Entry) bool { return strings.Contains(e.Text, "ignored completion") })
+	if !strings.Contains(notes[0].Text, `"not-lnk-1"`) || !strings.Contains(notes[1].Text, `"lnk-1"`) {
+		t.Errorf("ignored completions: %q, %q", notes[0].Text, notes[1].Text)
 	}
 }

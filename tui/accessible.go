@@ -26,12 +26,12 @@ type lineMode struct {
 	in   io.Reader
 	mu   sync.Mutex // serializes writes to out from event callbacks
 	out  io.Writer
-	sess map[string]Session
+	sess map[string]session
 }
 
 // runAccessible runs the line mode until "quit", end of input or ctx is done.
 func runAccessible(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
-	lm := &lineMode{ctx: ctx, opts: opts, in: in, out: out, sess: map[string]Session{}}
+	lm := &lineMode{ctx: ctx, opts: opts, in: in, out: out, sess: map[string]session{}}
 	var ans elicit.Answerer = ui.NewPrompter(in, out, &ui.PrompterOptions{Accessible: true, NoColor: true, NoValidate: opts.NoValidate,
 		URL: consent.NewAnswerer(in, out, consent.AnswererOptions{Accessible: true, NoColor: true, Opener: opts.Opener,
 			PolicyFor: func(server string) (consent.ServerPolicy, bool) {

@@ -32,7 +32,7 @@ func TestAccessibleLineMode(t *testing.T) {
 		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: fmt.Sprintf("welcome %v (%s)", r.Content["name"], r.Action)}}}, nil
 	}
 	opts := Options{Servers: demoServers(), Accessible: true,
-		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, ev func(transport.Event)) (Session, error) {
+		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, ev func(transport.Event)) (session, error) {
 			asker = a
 			return connector(sess)(ctx, srv, a, ev)
 		}}

@@ -114,7 +114,7 @@ func TestProgramEndToEnd(t *testing.T) {
 	b := NewBridge()
 	opts := Options{
 		Servers: []config.Server{{Name: "demo", Command: "demo"}},
-		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, _ func(transport.Event)) (Session, error) {
+		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, _ func(transport.Event)) (session, error) {
 			answerers <- a
 			return sess, nil
 		},
@@ -208,7 +208,7 @@ func TestProgramTwoCallsOutOfOrder(t *testing.T) {
 	}
 	b := NewBridge()
 	m := New(t.Context(), b, Options{Servers: []config.Server{{Name: "demo", Command: "demo"}}, NoColor: true,
-		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, _ func(transport.Event)) (Session, error) {
+		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, _ func(transport.Event)) (session, error) {
 			bridge = a
 			close(ready)
 			return sess, nil

@@ -6,6 +6,7 @@ import (
 
 	"charm.land/bubbles/v2/viewport"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // call is one tool call, prompt get or resource read, in flight or done.
@@ -151,14 +152,5 @@ func wrapText(s string, w int) string {
 	if w <= 0 {
 		return s
 	}
-	var out []string
-	for _, line := range strings.Split(s, "\n") {
-		r := []rune(line)
-		for len(r) > w {
-			out = append(out, string(r[:w]))
-			r = r[w:]
-		}
-		out = append(out, string(r))
-	}
-	return strings.Join(out, "\n")
+	return ansi.Hardwrap(s, w, true)
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"sort"
 
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -127,7 +126,7 @@ func (c catalogPane) View() string {
 	}
 	for i := start; i < len(c.items) && len(lines) < c.h; i++ {
 		it := c.items[i]
-		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), elicit.Sanitize(it.name), firstLine(elicit.Sanitize(it.desc))), c.w)
+		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), oneLine(it.name), oneLine(firstLine(it.desc))), c.w)
 		if i == c.cursor {
 			line = c.st.Selected.Render(line)
 		}

@@ -107,7 +107,7 @@ func (m *Model) consented(c Choice) tea.Cmd {
 	req := m.active.req
 	switch c {
 	case ChoiceOpen:
-		m.flows = append(m.flows, flow{server: req.Server, id: req.ElicitationID, url: req.URL})
+		m.track(req)
 		if op := m.opts.Opener; op != nil {
 			ctx, u := m.ctx, req.URL
 			return m.answered(elicit.Response{Action: elicit.Accept}, func() tea.Msg { return openedMsg{url: u, err: op.Open(ctx, u)} })
@@ -116,12 +116,21 @@ func (m *Model) consented(c Choice) tea.Cmd {
 		return m.answered(elicit.Response{Action: elicit.Accept}, tea.SetClipboard(req.URL))
 	case ChoiceCopyOnly:
 		// The consent screen itself copies the URL (OSC 52).
-		m.flows = append(m.flows, flow{server: req.Server, id: req.ElicitationID, url: req.URL})
+		m.track(req)
 		return m.answered(elicit.Response{Action: elicit.Accept}, nil)
 	case ChoiceDecline:
 		return m.answered(elicit.Response{Action: elicit.Decline}, nil)
 	}
 	return m.answered(elicit.Response{Action: elicit.Cancel}, nil)
+}
+
+// track lists a consented URL flow until the server reports it complete. Only flows
+// with an elicitationId can be reported complete (notifications/elicitation/complete);
+// the others end with their call's retry.
+func (m *Model) track(req *elicit.Request) {
+	if req.ElicitationID != "" {
+		m.flows = append(m.flows, flow{server: req.Server, id: req.ElicitationID, url: req.URL})
+	}
 }
 
 func (m *Model) onOpened(msg openedMsg) tea.Cmd {
@@ -244,7 +253,7 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 	switch msg.Kind {
 	case "elicitation-complete":
 		for i, f := range m.flows {
-			if f.server == msg.Server && (f.id == msg.ID || f.id == "") {
+			if f.server == msg.Server && f.id == msg.ID {
 				m.flows = append(m.flows[:i], m.flows[i+1:]...)
 				break
 			}
@@ -282,16 +291,21 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.tab, m.unseen = tabInbox, 0
 	case key.Matches(msg, m.keys.Help):
 		m.help.ShowAll = !m.help.ShowAll
+		m.SetSize(m.w, m.h) // the help bar's height changed
 	case key.Matches(msg, m.keys.Servers):
 		m.servers.next()
 	case key.Matches(msg, m.keys.Reconnect):
 		return m.reconnect()
-	case key.Matches(msg, m.keys.Up), key.Matches(msg, m.keys.Down):
-		m.move(map[bool]int{true: -1, false: 1}[key.Matches(msg, m.keys.Up)])
+	case key.Matches(msg, m.keys.Up):
+		m.move(-1)
+	case key.Matches(msg, m.keys.Down):
+		m.move(1)
 	case key.Matches(msg, m.keys.PageUp), key.Matches(msg, m.keys.PageDown):
 		return m.calls.Update(msg)
-	case msg.String() == "[" || msg.String() == "]":
-		m.calls.cycle(map[bool]int{true: -1, false: 1}[msg.String() == "["])
+	case key.Matches(msg, m.keys.PrevCall):
+		m.calls.cycle(-1)
+	case key.Matches(msg, m.keys.NextCall):
+		m.calls.cycle(1)
 	case key.Matches(msg, m.keys.Enter):
 		return m.enter()
 	case key.Matches(msg, m.keys.Copy):

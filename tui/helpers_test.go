@@ -31,7 +31,7 @@ func updating() bool {
 // epoch is the pinned clock of model tests.
 var epoch = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
 
-// fakeSession is a Session whose answers come from its fields. call, when set, runs
+// fakeSession is a session whose answers come from its fields. call, when set, runs
 // inside CallTool (on the command's goroutine) and may ask the answerer.
 type fakeSession struct {
 	name     string
@@ -76,7 +76,7 @@ func (s *fakeSession) Close() error {
 
 // connector connects the named fake sessions; other names fail.
 func connector(sessions ...*fakeSession) dialFunc {
-	return func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (Session, error) {
+	return func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (session, error) {
 		for _, s := range sessions {
 			if s.name == srv.Name {
 				return s, nil

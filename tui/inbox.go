@@ -85,7 +85,7 @@ func describe(r *elicit.Request) string {
 	}
 	s := fmt.Sprintf("%s %s (%s)", r.Server, what, r.Origin)
 	if r.Call != "" {
-		s += " ← " + elicit.Sanitize(r.Call)
+		s += " ← " + oneLine(r.Call)
 	}
 	if r.Total > 1 {
 		s += fmt.Sprintf(" [%d/%d]", r.Index, r.Total)
@@ -112,9 +112,9 @@ func (in inbox) View(now time.Time, flows []flow) string {
 			line = in.st.Selected.Render(line)
 		}
 		lines = append(lines, line)
-		msg := firstLine(elicit.Sanitize(p.req.Message))
+		msg := oneLine(firstLine(p.req.Message))
 		if p.req.Mode == elicit.ModeURL {
-			msg = "url: " + elicit.Sanitize(p.req.URL)
+			msg = "url: " + oneLine(p.req.URL)
 		}
 		lines = append(lines, in.st.Dim.Render(trunc("   "+msg, in.w)))
 	}
@@ -132,7 +132,7 @@ func (in inbox) View(now time.Time, flows []flow) string {
 	if len(flows) > 0 {
 		lines = append(lines, "", in.st.Title.Render("URL flows awaiting completion"))
 		for _, f := range flows {
-			lines = append(lines, trunc("  "+f.server+": "+elicit.Sanitize(f.url), in.w))
+			lines = append(lines, trunc("  "+f.server+": "+oneLine(f.url), in.w))
 		}
 	}
 	return fitLines(lines, in.h)

@@ -13,6 +13,8 @@ type keyMap struct {
 	Inbox            key.Binding
 	Aside            key.Binding
 	Copy             key.Binding
+	PrevCall         key.Binding
+	NextCall         key.Binding
 	Filter, Follow   key.Binding
 	Help, Quit       key.Binding
 }
@@ -31,6 +33,8 @@ func defaultKeys() keyMap {
 		Inbox:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inbox")),
 		Aside:     key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "set aside")),
 		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		PrevCall:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev result")),
+		NextCall:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next result")),
 		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Follow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
 		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
@@ -47,7 +51,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextTab, k.PrevTab, k.Up, k.Down, k.PageUp, k.PageDown},
-		{k.Enter, k.Inbox, k.Aside, k.Copy},
+		{k.Enter, k.Inbox, k.Aside, k.Copy, k.PrevCall, k.NextCall},
 		{k.Servers, k.Reconnect, k.Filter, k.Follow, k.Help, k.Quit},
 	}
 }

@@ -140,14 +140,14 @@ func (l *logPane) selected() (wire.Entry, bool) {
 func entryLine(e wire.Entry) string {
 	dir := map[wire.Dir]string{wire.Out: "→", wire.In: "←", wire.Stderr: "!", wire.Note: "·"}[e.Dir]
 	if e.Dir == wire.Stderr || e.Dir == wire.Note {
-		return fmt.Sprintf("%s %-8s %s %s", dir, trunc(e.Server, 8), e.Dir, elicit.Sanitize(e.Text))
+		return fmt.Sprintf("%s %-8s %s %s", dir, trunc(oneLine(e.Server), 8), e.Dir, oneLine(e.Text))
 	}
-	s := fmt.Sprintf("%s %-8s %s", dir, trunc(e.Server, 8), elicit.Sanitize(e.Method))
+	s := fmt.Sprintf("%s %-8s %s", dir, trunc(oneLine(e.Server), 8), oneLine(e.Method))
 	if e.Method == "" {
 		s += "(response)"
 	}
 	if e.ID != "" {
-		s += " #" + elicit.Sanitize(e.ID)
+		s += " #" + oneLine(e.ID)
 	}
 	s += fmt.Sprintf(" %dB", e.Size)
 	switch {
@@ -170,9 +170,9 @@ func (l logPane) View() string {
 	}
 	switch {
 	case l.editing:
-		head += " · filter: " + l.filter + "▏"
+		head += " · filter: " + oneLine(l.filter) + "▏ (server:NAME method:PREFIX words)"
 	case l.filter != "":
-		head += " · filter: " + l.filter
+		head += " · filter: " + oneLine(l.filter)
 	}
 	lines := []string{l.st.Title.Render(trunc(head, l.w))}
 	listH := l.h - 1

@@ -136,7 +136,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // SetSize lays the panes out for a w×h terminal.
 func (m *Model) SetSize(w, h int) {
 	m.w, m.h = max(w, 20), max(h, 6)
-	bodyH := m.h - 3
+	m.help.SetWidth(m.w)
+	bodyH := m.bodyHeight()
 	sw := min(24, m.w/4)
 	mw := m.w - sw
 	m.servers.SetSize(sw, bodyH)
@@ -147,7 +148,6 @@ func (m *Model) SetSize(w, h int) {
 	m.calls.SetSize(mw, bodyH-listH)
 	m.log.SetSize(mw, bodyH)
 	m.inbox.SetSize(mw, bodyH)
-	m.help.SetWidth(m.w)
 	so := m.screenSize()
 	if m.active != nil {
 		m.active.setSize(so.Width, so.Height)
@@ -157,8 +157,21 @@ func (m *Model) SetSize(w, h int) {
 	}
 }
 
+// bodyHeight is the height between the tab bar and the status and help bars.
+func (m *Model) bodyHeight() int {
+	return max(m.h-2-m.helpHeight(), 2)
+}
+
+// helpHeight is the help bar's height: one line, or the full help's columns.
+func (m *Model) helpHeight() int {
+	if !m.help.ShowAll {
+		return 1
+	}
+	return min(len(strings.Split(m.help.View(m.keys), "\n")), max(m.h/3, 1))
+}
+
 func (m *Model) screenSize() ScreenOptions {
-	return ScreenOptions{Width: m.w - m.servers.w, Height: m.h - 4, Accessible: m.opts.Accessible, NoColor: m.opts.NoColor, NoValidate: m.opts.NoValidate}
+	return ScreenOptions{Width: m.w - m.servers.w, Height: m.bodyHeight() - 1, Accessible: m.opts.Accessible, NoColor: m.opts.NoColor, NoValidate: m.opts.NoValidate}
 }
 
 func (p *pending) setSize(w, h int) {
@@ -197,7 +210,7 @@ func (m *Model) connect(idx, gen int) tea.Cmd {
 	}
 }
 
-func listCatalog(ctx context.Context, s Session, caps []string) tea.Cmd {
+func listCatalog(ctx context.Context, s session, caps []string) tea.Cmd {
 	return func() tea.Msg {
 		msg := catalogMsg{server: s.Name()}
 		has := func(c string) bool {
@@ -259,7 +272,7 @@ func (m *Model) readLog() tea.Cmd {
 	return func() tea.Msg { return logEntriesMsg(src.Since(seq)) }
 }
 
-func runCall(ctx context.Context, s Session, id callID, kind catKind, item catItem, content map[string]any) tea.Cmd {
+func runCall(ctx context.Context, s session, id callID, kind catKind, item catItem, content map[string]any) tea.Cmd {
 	return func() tea.Msg {
 		var (
 			text   string

@@ -368,3 +368,18 @@ func TestJSONEditorFallback(t *testing.T) {
 		t.Errorf("arguments (-want +got):\n%s", diff)
 	}
 }
+
+func TestFullHelp(t *testing.T) {
+	h := started(t, Options{})
+	h.keys("?")
+	got := h.screen()
+	golden(t, "full_help", got)
+	if n := strings.Count(got, "\n"); n != 24 {
+		t.Errorf("screen has %d lines, want 24", n)
+	}
+	for _, want := range []string{"reconnect", "set aside", "follow"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("full help lacks %q", want)
+		}
+	}
+}

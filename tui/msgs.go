@@ -31,7 +31,7 @@ type eventMsg transport.Event
 type connectedMsg struct {
 	idx  int
 	gen  int
-	sess Session
+	sess session
 	err  error
 	// Filled on success, read off the UI goroutine.
 	protocol string

@@ -16,9 +16,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// Session is what the TUI needs of a live server connection: the methods of
+// session is what the TUI needs of a live server connection: the methods of
 // *transport.Session it uses.
-type Session interface {
+type session interface {
 	Name() string
 	Protocol() string
 	Capabilities() *mcp.ServerCapabilities
@@ -31,15 +31,15 @@ type Session interface {
 	Close() error
 }
 
-var _ Session = (*transport.Session)(nil)
+var _ session = (*transport.Session)(nil)
 
 // ConnectFunc reaches one server. a is the answerer the session must use for every
 // elicitation (the TUI's Bridge, to be wrapped in elicit.NewEngine); onEvent receives
 // the session's notifications and must be passed to transport.Options.OnEvent.
 type ConnectFunc func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error)
 
-// dialFunc is ConnectFunc over the Session interface; tests dial fake sessions.
-type dialFunc func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (Session, error)
+// dialFunc is ConnectFunc over the session interface; tests dial fake sessions.
+type dialFunc func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (session, error)
 
 // LogSource is the read side of the wire log: Since returns the entries with a sequence
 // number greater than seq, oldest first. It must be safe for concurrent use.
@@ -153,13 +153,13 @@ func (o *Options) defaults() {
 	}
 	if o.dial == nil {
 		connect := o.Connect
-		o.dial = func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (Session, error) {
+		o.dial = func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (session, error) {
 			s, err := connect(ctx, srv, a, onEvent)
 			if err != nil || s == nil {
 				if err == nil {
 					err = errors.New("connect returned no session")
 				}
-				return nil, err // a nil *transport.Session must not become a non-nil Session
+				return nil, err // a nil *transport.Session must not become a non-nil session
 			}
 			return s, nil
 		}

@@ -5,7 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -27,7 +28,7 @@ type serverRow struct {
 	err      string
 	protocol string
 	caps     []string
-	sess     Session
+	sess     session
 }
 
 // serversPane lists the servers with their state, era and capabilities.
@@ -91,7 +92,7 @@ func (p *serversPane) reconnect() (idx int, row *serverRow) {
 }
 
 // session returns the ready session of server name, or nil.
-func (p *serversPane) session(name string) Session {
+func (p *serversPane) session(name string) session {
 	for _, r := range p.rows {
 		if r.srv.Name == name && r.state == stateReady {
 			return r.sess
@@ -171,52 +172,30 @@ func (p serversPane) View() string {
 	return p.st.Pane.Width(p.w).Height(p.h).MaxHeight(p.h).Render(body)
 }
 
-// trunc cuts s to w display columns.
+// oneLine sanitizes server text for a one-line slot: control sequences go, and line
+// breaks and tabs become spaces.
+func oneLine(s string) string {
+	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(elicit.Sanitize(s))
+}
+
+// trunc cuts s to w display columns, ending with … when it cut.
 func trunc(s string, w int) string {
 	if w <= 0 {
 		return ""
 	}
-	if lipgloss.Width(s) <= w {
-		return s
-	}
-	r := []rune(s)
-	for len(r) > 0 && lipgloss.Width(string(r))+1 > w {
-		r = r[:len(r)-1]
-	}
-	return string(r) + "…"
+	return ansi.Truncate(s, w, "…")
 }
 
-// wrapWords wraps s at word boundaries to width w (hard-cutting long words).
+// wrapWords wraps s at word boundaries to width w, hard-cutting words longer than w.
 func wrapWords(s string, w int) []string {
 	if w <= 0 {
 		return nil
 	}
-	var out []string
-	line := ""
-	for _, word := range strings.Fields(s) {
-		for lipgloss.Width(word) > w {
-			if line != "" {
-				out = append(out, line)
-				line = ""
-			}
-			r := []rune(word)
-			out = append(out, string(r[:w]))
-			word = string(r[w:])
-		}
-		switch {
-		case line == "":
-			line = word
-		case lipgloss.Width(line)+1+lipgloss.Width(word) <= w:
-			line += " " + word
-		default:
-			out = append(out, line)
-			line = word
-		}
+	s = strings.Join(strings.Fields(s), " ")
+	if s == "" {
+		return nil
 	}
-	if line != "" {
-		out = append(out, line)
-	}
-	return out
+	return strings.Split(ansi.Wrap(s, w, ""), "\n")
 }
 
 // fitLines pads or cuts lines to exactly h lines.

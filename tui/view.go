@@ -7,7 +7,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
-	"github.com/elicitty/elicitty/elicit"
 )
 
 // View renders the whole screen: tab bar, servers pane beside the main area, status
@@ -20,7 +19,7 @@ func (m *Model) View() tea.View {
 }
 
 func (m *Model) render() string {
-	bodyH := m.h - 3
+	bodyH := m.bodyHeight()
 	mw := m.w - m.servers.w
 	var main string
 	switch {
@@ -79,31 +78,24 @@ func (m *Model) screenView(w, h int) string {
 		head = callName(m.args.kind, m.args.item) + " on " + m.args.item.server
 		body = m.args.screen.View()
 	}
-	lines := append([]string{m.st.Title.Render(trunc(elicit.Sanitize(head), w))}, strings.Split(body, "\n")...)
+	lines := append([]string{m.st.Title.Render(trunc(oneLine(head), w))}, strings.Split(body, "\n")...)
 	return fitLines(lines, h)
 }
 
 func (m *Model) statusBar() string {
 	right := fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
-	left := trunc(elicit.Sanitize(m.status), max(m.w-lipgloss.Width(right)-1, 0))
+	left := trunc(oneLine(m.status), max(m.w-lipgloss.Width(right)-1, 0))
 	gap := max(m.w-lipgloss.Width(left)-lipgloss.Width(right), 1)
 	return m.st.Status.Render(left + strings.Repeat(" ", gap) + right)
 }
 
 func (m *Model) helpBar() string {
 	if m.active != nil || m.args != nil {
-		return m.st.Dim.Render(trunc("ctrl+b set aside (then q quits)", m.w))
+		return fitLines([]string{m.st.Dim.Render(trunc("ctrl+b set aside (then q quits)", m.w))}, m.helpHeight())
 	}
 	if m.help.ShowAll {
-		// The full help needs more than one line; show it in place of the help bar's line
-		// by flattening its columns.
-		var keys []string
-		for _, col := range m.keys.FullHelp() {
-			for _, b := range col {
-				keys = append(keys, b.Help().Key+" "+b.Help().Desc)
-			}
-		}
-		return trunc(strings.Join(keys, " · "), m.w)
+		lines := strings.Split(m.help.View(m.keys), "\n")
+		return lipgloss.NewStyle().MaxWidth(m.w).Render(strings.Join(lines[:min(len(lines), m.helpHeight())], "\n"))
 	}
 	return lipgloss.NewStyle().MaxWidth(m.w).Render(m.help.View(m.keys))
 }

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/consent"
+	"github.com/elicitty/elicitty/elicit/urlsafe"
+	"github.com/elicitty/elicitty/transport/oauth"
+)
+
+// tokenStore returns the OAuth token store under the user's state directory.
+func (a *app) tokenStore() *oauth.Store {
+	home, _ := os.UserHomeDir()
+	p := oauth.DefaultStorePath(os.Getenv, home)
+	if p == "" {
+		return nil
+	}
+	return oauth.NewStore(p)
+}
+
+// oauthOptions returns the sign-in options for an HTTP server; nil for stdio.
+func (a *app) oauthOptions(srv config.Server) (*oauth.Options, error) {
+	if srv.EffectiveKind() == config.KindStdio {
+		return nil, nil
+	}
+	o := &oauth.Options{Server: srv.Name, Resource: srv.URL, Store: a.tokenStore()}
+	if c := srv.OAuth; c != nil {
+		o.ClientID, o.ClientSecret = c.ClientID, c.ClientSecret
+		o.ClientMetadataURL, o.Scopes, o.RedirectPort = c.ClientMetadataURL, c.Scopes, c.RedirectPort
+	}
+	if a.timeout > 0 {
+		o.Wait = a.timeout
+	}
+	switch {
+	case a.isTTY():
+		open, err := opener()
+		if err != nil {
+			return nil, err
+		}
+		o.Browser = a.consentBrowser(srv, open)
+	case a.noWait:
+		o.Browser = oauth.NoWaitBrowser{}
+	default:
+		o.Browser = oauth.PrintBrowser{W: a.stderr}
+	}
+	return o, nil
+}
+
+// consentBrowser shows the sign-in page on the URL consent screen (server, full URL,
+// highlighted host, warnings, Open / Copy / QR / Cancel) before anything is opened.
+func (a *app) consentBrowser(srv config.Server, open consent.Opener) oauth.Browser {
+	ans := consent.NewAnswerer(a.stdin, a.stderr, consent.AnswererOptions{
+		// The authorization server is usually another host than the MCP server, so
+		// the server's allowedHosts do not apply; https-only does.
+		Policy:     urlsafe.Policy{HTTPSOnly: srv.URLPolicy.HTTPSOnly, AllowHTTPRemote: !srv.URLPolicy.HTTPSOnly},
+		Opener:     open,
+		CopyOnly:   srv.URLPolicy.Open == config.URLCopyOnly,
+		Accessible: a.accessible,
+		NoColor:    os.Getenv("NO_COLOR") != "",
+	})
+	return oauth.BrowserFunc(func(ctx context.Context, s oauth.SignIn) error {
+		resp, err := ans.Answer(ctx, &elicit.Request{
+			Server:  s.Server,
+			Mode:    elicit.ModeURL,
+			Call:    "sign-in (OAuth)",
+			Message: fmt.Sprintf("%s asks you to sign in. After you sign in, the browser returns to %s.", s.Server, s.RedirectURL),
+			URL:     s.URL,
+		})
+		if err != nil {
+			return err
+		}
+		if resp.Action != elicit.Accept {
+			return oauth.ErrCancelled
+		}
+		fmt.Fprintln(a.stderr, "Waiting for the sign-in to finish in the browser...")
+		return nil
+	})
+}
+
+func (a *app) loginCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "login TARGET",
+		Short: "Sign in to an HTTP server (OAuth) ahead of time",
+		Long: `Signs in to an HTTP MCP server that requires OAuth and stores the token (0600, under
+$XDG_STATE_HOME/elicitty) for later commands. Any stored token for the server is
+dropped first. On a terminal the sign-in page is shown on the URL consent screen;
+without one the URL is printed and the command waits (bounded by --timeout), or fails
+with exit 4 under --no-wait.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			srv, _, err := a.splitTarget(cmd, args)
+			if err != nil {
+				return err
+			}
+			if srv.EffectiveKind() == config.KindStdio {
+				return usagef("login: %s is a stdio server; sign-in applies to http servers", srv.Name)
+			}
+			if _, err := a.tokenStore().Delete(srv.Name, srv.URL); err != nil {
+				return fmt.Errorf("login: %w", err)
+			}
+			log, closeLog, err := a.openLog()
+			if err != nil {
+				return err
+			}
+			defer closeLog()
+			s, err := a.connect(cmd.Context(), srv, log)
+			if err != nil {
+				return err
+			}
+			defer s.Close()
+			// A server that lets initialize through may still want a token for the rest.
+			if _, err := s.Tools(cmd.Context()); err != nil {
+				return err
+			}
+			if h := s.OAuth(); h != nil && h.Flows() > 0 {
+				fmt.Fprintf(a.stdout, "Signed in to %s; the token is stored in %s.\n", srv.Name, a.tokenStore().Path())
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "%s did not ask for a sign-in.\n", srv.Name)
+			return nil
+		},
+	}
+}
+
+func (a *app) logoutCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "logout TARGET",
+		Short: "Forget the stored OAuth tokens of a server",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			srv, _, err := a.splitTarget(cmd, args)
+			if err != nil {
+				return err
+			}
+			n, err := a.tokenStore().Delete(srv.Name, "")
+			if err != nil {
+				return fmt.Errorf("logout: %w", err)
+			}
+			if n == 0 {
+				fmt.Fprintf(a.stdout, "No stored sign-in for %s.\n", srv.Name)
+				return nil
+			}
+			fmt.Fprintf(a.stdout, "Signed out of %s (%d stored token(s) removed).\n", srv.Name, n)
+			return nil
+		},
+	}
+}
+
+// errSignIn reports whether err is a failed sign-in.
+func errSignIn(err error) bool {
+	var ae *oauth.Error
+	return errors.As(err, &ae)
+}

@@ -1,0 +1,239 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Bounds of a poll of the screen. A real terminal has no event to wait on, so the
+// tests read the screen until it shows what they expect.
+const (
+	termPoll     = 20 * time.Millisecond
+	termDeadline = 15 * time.Second
+)
+
+// tmuxTerm is one elicitty command running in a real terminal: a detached 80x24 session
+// of a tmux server of its own (private socket), driven with send-keys and read with
+// capture-pane. The server is killed when the test ends.
+type tmuxTerm struct {
+	t      *testing.T
+	socket string // the -L name of this test's tmux server
+	dir    string // the command's files: run.sh, stdout, exit
+}
+
+// termOptions says how to run the command in the terminal.
+type termOptions struct {
+	// env is added to the command's environment (KEY=VALUE).
+	env []string
+	// stdoutToFile redirects the command's stdout to a file (read with wait), leaving
+	// stdin and stderr on the terminal, as for `elicitty call ... > out.json`.
+	stdoutToFile bool
+}
+
+// requireTmux returns the tmux program; it skips the test without tmux, except on CI
+// (CI set), where scripts/setup.sh installs it and its absence is a failure.
+func requireTmux(t *testing.T) string {
+	t.Helper()
+	p, err := exec.LookPath("tmux")
+	if err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing: scripts/setup.sh installs it")
+		}
+		t.Skip("tmux not installed")
+	}
+	return p
+}
+
+var unsafeSocketChars = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
+
+// startTerm runs the elicitty binary with args in a fresh tmux server, with NO_COLOR
+// set and a private HOME and XDG_CONFIG_HOME so no user config leaks in.
+func startTerm(t *testing.T, opts termOptions, args ...string) *tmuxTerm {
+	t.Helper()
+	requireTmux(t)
+	dir := t.TempDir()
+	home := filepath.Join(dir, "home")
+	if err := os.MkdirAll(filepath.Join(home, ".config"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tm := &tmuxTerm{
+		t:      t,
+		socket: fmt.Sprintf("elicitty-%d-%s", os.Getpid(), unsafeSocketChars.ReplaceAllString(t.Name(), "_")),
+		dir:    dir,
+	}
+
+	var sh strings.Builder
+	env := append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "NO_COLOR=1"}, opts.env...)
+	for _, kv := range env {
+		fmt.Fprintf(&sh, "export %s\n", shellQuote(kv))
+	}
+	fmt.Fprintf(&sh, "cd %s\n", shellQuote(dir))
+	sh.WriteString(shellQuote(bin))
+	for _, a := range args {
+		sh.WriteString(" " + shellQuote(a))
+	}
+	if opts.stdoutToFile {
+		sh.WriteString(" > stdout")
+	}
+	// The exit status is written last, and atomically, so that a reader seeing the
+	// file sees stdout complete.
+	sh.WriteString("\necho $? > exit.tmp && mv exit.tmp exit\n")
+	script := filepath.Join(dir, "run.sh")
+	if err := os.WriteFile(script, []byte(sh.String()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	// remain-on-exit keeps the last screen readable after the command ends.
+	tm.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "80", "-y", "24", "sh", script,
+		";", "set-option", "-g", "remain-on-exit", "on")
+	t.Cleanup(func() {
+		cmd := exec.Command("tmux", "-L", tm.socket, "kill-server")
+		cmd.Env = tmuxEnv()
+		_ = cmd.Run()
+	})
+	return tm
+}
+
+// tmuxEnv is the environment of the tmux client: ours without the variables that
+// would tie it to a tmux the tests may be running in.
+func tmuxEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TMUX=") && !strings.HasPrefix(kv, "TMUX_PANE=") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// shellQuote quotes s for sh.
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func (tm *tmuxTerm) tmux(args ...string) string {
+	tm.t.Helper()
+	cmd := exec.Command("tmux", append([]string{"-L", tm.socket}, args...)...)
+	cmd.Env = tmuxEnv()
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		tm.t.Fatalf("tmux %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// screen is the visible text of the terminal.
+func (tm *tmuxTerm) screen() string { return tm.tmux("capture-pane", "-p", "-t", "e2e") }
+
+// rawScreen is the visible text with its attributes as escape sequences (bold is
+// "\x1b[1m", reverse video "\x1b[7m"): with NO_COLOR, attributes are all that mark a
+// choice.
+func (tm *tmuxTerm) rawScreen() string { return tm.tmux("capture-pane", "-p", "-e", "-t", "e2e") }
+
+// keys sends tmux key names (Enter, Down, C-x, Escape, ...).
+func (tm *tmuxTerm) keys(k ...string) {
+	tm.t.Helper()
+	tm.tmux(append([]string{"send-keys", "-t", "e2e"}, k...)...)
+}
+
+// typeText sends s literally, as typed.
+func (tm *tmuxTerm) typeText(s string) {
+	tm.t.Helper()
+	tm.tmux("send-keys", "-t", "e2e", "-l", s)
+}
+
+// waitUntil polls the screen (raw when raw is set) until ok accepts it and returns
+// that screen; after termDeadline it fails the test with what the screen last showed.
+func (tm *tmuxTerm) waitUntil(what string, raw bool, ok func(screen string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(termDeadline)
+	for {
+		s := tm.screen()
+		if raw {
+			s = tm.rawScreen()
+		}
+		if ok(s) {
+			return s
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the terminal never showed %s; last screen:\n%s\n%s", what, tm.screen(), tm.files())
+		}
+		time.Sleep(termPoll) // a terminal has no event to wait on: poll its screen
+	}
+}
+
+// waitFor waits until the screen contains every one of want and returns it.
+func (tm *tmuxTerm) waitFor(want ...string) string {
+	tm.t.Helper()
+	return tm.waitUntil(fmt.Sprintf("%q", want), false, func(s string) bool {
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// waitRaw waits until the screen with its attributes contains want.
+func (tm *tmuxTerm) waitRaw(want string) string {
+	tm.t.Helper()
+	return tm.waitUntil(fmt.Sprintf("%q (with attributes)", want), true, func(s string) bool {
+		return strings.Contains(s, want)
+	})
+}
+
+// waitFocus waits until the huh field titled title has the focus (its lines carry
+// the focus bar) and returns the screen.
+func (tm *tmuxTerm) waitFocus(title string) string {
+	tm.t.Helper()
+	return tm.waitFor("┃ " + title)
+}
+
+// wait waits for the command to exit and returns its exit code and stdout (when
+// redirected to a file).
+func (tm *tmuxTerm) wait() (code int, stdout string) {
+	tm.t.Helper()
+	deadline := time.Now().Add(termDeadline)
+	for {
+		b, err := os.ReadFile(filepath.Join(tm.dir, "exit"))
+		if err == nil {
+			code, err := strconv.Atoi(strings.TrimSpace(string(b)))
+			if err != nil {
+				tm.t.Fatalf("exit file: %v", err)
+			}
+			out, _ := os.ReadFile(filepath.Join(tm.dir, "stdout"))
+			return code, string(out)
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the command did not exit; last screen:\n%s\n%s", tm.screen(), tm.files())
+		}
+		time.Sleep(termPoll) // the exit file appears when the command ends: poll it
+	}
+}
+
+// files describes the command's stdout so far, for failure messages.
+func (tm *tmuxTerm) files() string {
+	out, err := os.ReadFile(filepath.Join(tm.dir, "stdout"))
+	if err != nil {
+		return "(no stdout file)"
+	}
+	return "stdout:\n" + string(out)
+}
+
+// lineIndex returns the index of the first line of screen containing s, or -1.
+func lineIndex(screen, s string) int {
+	for i, l := range strings.Split(screen, "\n") {
+		if strings.Contains(l, s) {
+			return i
+		}
+	}
+	return -1
+}
