@@ -67,3 +67,14 @@ func TestDescPreviewAndRender(t *testing.T) {
 		t.Errorf("render should report the dropped default: %q", r.stderr)
 	}
 }
+
+// TestDoctor runs the self-test: every feature on stdio and HTTP in both eras.
+func TestDoctor(t *testing.T) {
+	r := runBin(t, nil, "doctor")
+	if r.code != 0 || !strings.Contains(r.stdout, "all checks passed") {
+		t.Fatalf("doctor: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if strings.Contains(r.stdout, "FAIL") {
+		t.Errorf("doctor printed a failure:\n%s", r.stdout)
+	}
+}

@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"net/url"
+	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
@@ -22,6 +25,7 @@ type doctorCheck struct {
 	name string
 	tool string
 	args map[string]any
+	want string // a substring the result text must contain
 }
 
 func (a *app) doctorCommand() *cobra.Command {
@@ -58,11 +62,14 @@ func (a *app) runDoctor(ctx context.Context) error {
 
 	checks := []doctorCheck{
 		{name: "tools/list", tool: ""},
-		{name: "plain tool call", tool: "add", args: map[string]any{"a": 2, "b": 3}},
-		{name: "form, every field kind", tool: "form_all_kinds"},
-		{name: "confirm-only form", tool: "confirm_only"},
+		{name: "plain tool call", tool: "add", args: map[string]any{"a": 2, "b": 3}, want: "5"},
+		{name: "form, every field kind", tool: "form_all_kinds", want: "accept"},
+		{name: "chained forms", tool: "deploy", args: map[string]any{"service": "api"}},
+		{name: "confirm-only form", tool: "confirm_only", want: "confirmed"},
 		{name: "multi round-trip (3 rounds)", tool: "mrtr_multi"},
 		{name: "two inputs in one round", tool: "mrtr_parallel"},
+		{name: "URL mode: consent page approved", tool: "link_account", want: "linked"},
+		{name: "URL required (-32042) then retry", tool: "needs_link", want: "linked"},
 	}
 	type column struct {
 		label string
@@ -83,7 +90,12 @@ func (a *app) runDoctor(ctx context.Context) error {
 	for j, c := range cols {
 		srv := c.srv
 		srv.Protocol = c.proto
-		auto := elicit.AnswererFunc(func(_ context.Context, req *elicit.Request) (elicit.Response, error) {
+		auto := elicit.AnswererFunc(func(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+			if req.Mode == elicit.ModeURL {
+				// Stand in for the user's browser: approve the demo's own consent page.
+				// The request's context ends with this answer; the approval outlives it.
+				go approveDemoConsent(context.WithoutCancel(ctx), req.URL)
+			}
 			return elicit.AutoAccept(req), nil
 		})
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -159,5 +171,33 @@ func runCheck(ctx context.Context, s *transport.Session, chk doctorCheck) error 
 	if res.IsError {
 		return errors.New("tool returned an error result")
 	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	if chk.want != "" && !strings.Contains(text.String(), chk.want) {
+		return fmt.Errorf("result %q lacks %q", text.String(), chk.want)
+	}
 	return nil
+}
+
+// approveDemoConsent presses the Approve button of a demo consent page, as a user's
+// browser would. Only loopback URLs of the demo server are ever posted to.
+func approveDemoConsent(ctx context.Context, pageURL string) {
+	u, err := url.Parse(pageURL)
+	if err != nil || u.Hostname() != "127.0.0.1" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(pageURL, "/")+"/approve", nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("Origin", u.Scheme+"://"+u.Host)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
 }
