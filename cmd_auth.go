@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 
@@ -116,8 +115,10 @@ with exit 4 under --no-wait.`,
 			}
 			defer s.Close()
 			// A server that lets initialize through may still want a token for the rest.
-			if _, err := s.Tools(cmd.Context()); err != nil {
-				return err
+			if caps := s.Capabilities(); caps == nil || caps.Tools != nil {
+				if _, err := s.Tools(cmd.Context()); err != nil {
+					return err
+				}
 			}
 			if h := s.OAuth(); h != nil && h.Flows() > 0 {
 				fmt.Fprintf(a.stdout, "Signed in to %s; the token is stored in %s.\n", srv.Name, a.tokenStore().Path())
@@ -151,10 +152,4 @@ func (a *app) logoutCommand() *cobra.Command {
 			return nil
 		},
 	}
-}
-
-// errSignIn reports whether err is a failed sign-in.
-func errSignIn(err error) bool {
-	var ae *oauth.Error
-	return errors.As(err, &ae)
 }

@@ -39,18 +39,17 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := app.rootCommand()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
-	code := exitCode(err)
-	if code == exitCode(nil) {
+	if err == nil {
 		return exitOK
 	}
 	var silent *silentError
 	if !errors.As(err, &silent) {
 		fmt.Fprintf(stderr, "elicitty: %s\n", elicit.Sanitize(err.Error()))
 	}
-	if code == exitCancel && ctx.Err() != nil {
+	if ctx.Err() != nil { // interrupted (SIGINT/SIGTERM)
 		return exitCancel
 	}
-	return code
+	return exitCode(err)
 }
 
 // usageError is a bad command line or configuration (exit 2).
@@ -87,8 +86,6 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, &silent):
 		return silent.code
-	case errors.Is(err, context.Canceled):
-		return exitCancel
 	case errors.As(err, &usage):
 		return exitUsage
 	case errors.As(err, &tool):

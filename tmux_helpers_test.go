@@ -37,18 +37,16 @@ type termOptions struct {
 	stdoutToFile bool
 }
 
-// requireTmux returns the tmux program; it skips the test without tmux, except on CI
-// (CI set), where scripts/setup.sh installs it and its absence is a failure.
-func requireTmux(t *testing.T) string {
+// requireTmux skips the test without tmux, except on CI (CI set), where
+// scripts/setup.sh installs it and its absence is a failure.
+func requireTmux(t *testing.T) {
 	t.Helper()
-	p, err := exec.LookPath("tmux")
-	if err != nil {
+	if _, err := exec.LookPath("tmux"); err != nil {
 		if os.Getenv("CI") != "" {
 			t.Fatal("tmux is missing: scripts/setup.sh installs it")
 		}
 		t.Skip("tmux not installed")
 	}
-	return p
 }
 
 var unsafeSocketChars = regexp.MustCompile(`[^A-Za-z0-9_-]+`)
@@ -83,20 +81,23 @@ func startTerm(t *testing.T, opts termOptions, args ...string) *tmuxTerm {
 		sh.WriteString(" > stdout")
 	}
 	// The exit status is written last, and atomically, so that a reader seeing the
-	// file sees stdout complete.
-	sh.WriteString("\necho $? > exit.tmp && mv exit.tmp exit\n")
+	// file sees stdout complete. Then the shell stays, so that the last screen stays
+	// as the command left it (tmux's remain-on-exit scrolls it); the tmux server is
+	// killed at cleanup, and the sleep bounds an orphan's life.
+	sh.WriteString("\necho $? > exit.tmp && mv exit.tmp exit\nexec sleep 600\n")
 	script := filepath.Join(dir, "run.sh")
 	if err := os.WriteFile(script, []byte(sh.String()), 0o755); err != nil {
 		t.Fatal(err)
 	}
 
-	// remain-on-exit keeps the last screen readable after the command ends.
-	tm.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "80", "-y", "24", "sh", script,
-		";", "set-option", "-g", "remain-on-exit", "on")
+	tm.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "80", "-y", "24", "sh", script)
+	socketPath := strings.TrimSpace(tm.tmux("display-message", "-p", "#{socket_path}"))
 	t.Cleanup(func() {
 		cmd := exec.Command("tmux", "-L", tm.socket, "kill-server")
 		cmd.Env = tmuxEnv()
 		_ = cmd.Run()
+		// tmux leaves its socket file behind.
+		_ = os.Remove(socketPath)
 	})
 	return tm
 }

@@ -394,3 +394,29 @@ func TestTmuxTUIMRTRRound(t *testing.T) {
 	tm.keys("a")
 	tm.waitFor("tools/call mrtr_one · done · 1 round", "you picked green", "0 in flight · 0 pending")
 }
+
+// TestTmuxInlineSecretMaskedAndValidated answers the demo's secret_warning form: the
+// secret warning shows, what is typed never appears on the screen (not in the field,
+// not in the review), a too-short token is refused in place and the server gets the
+// token the user finally typed.
+func TestTmuxInlineSecretMaskedAndValidated(t *testing.T) {
+	t.Parallel()
+	tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "secret_warning", "--", bin, "serve-demo")
+	tm.waitFocus("API token *")
+	tm.waitFor("looks like a secret", "servers should use URL mode")
+	tm.typeText("s3cr")
+	tm.keys("Enter")
+	screen := tm.waitFor("┃ > ****", "must be at least 8 characters long")
+	tm.typeText("et-tok")
+	screen += tm.waitFor("┃ > **********")
+	tm.keys("Enter")
+	screen += tm.waitFor(`"api_token": "**********"`, "Review: Accept sends this response (secrets masked here)")
+	if strings.Contains(screen, "s3cr") {
+		t.Fatalf("the secret shows on the screen:\n%s", screen)
+	}
+	tm.keys("a")
+	code, stdout := tm.wait()
+	if code != 0 || strings.TrimSpace(stdout) != "received a token of 10 characters" {
+		t.Fatalf("exit %d, stdout %q; want 0 and a token of 10 characters", code, stdout)
+	}
+}

@@ -49,7 +49,7 @@ func chromiumPath(t *testing.T) string {
 	t.Helper()
 	p, err := exec.LookPath("chromium")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
+		if os.Getenv("CI") != "" {
 			t.Fatal("chromium is missing: scripts/setup.sh installs it")
 		}
 		t.Skip("chromium not installed (scripts/setup.sh installs it)")
@@ -481,18 +481,20 @@ func TestURLEverythingHostileURLs(t *testing.T) {
 	js := everythingJS(t)
 	answers := writeFile(t, "answers.yaml", acceptAndOpen)
 	tests := []struct {
-		url     string
-		refused bool
-		want    []string // on the stderr line
+		name, url string
+		refused   bool
+		want      []string // on the stderr line
 	}{
-		{url: "javascript:alert(1)", refused: true},
-		{url: "data:text/html,<script>alert(1)</script>", refused: true},
-		{url: "file:///etc/passwd", refused: true},
-		{url: "https://accounts.example.com@evil.example/login", want: []string{"real host evil.example", `the text before "@"`}},
-		{url: "https://xn--pple-43d.com/", want: []string{"real host аpple.com", "punycode", "mixes Cyrillic and Latin"}},
+		{name: "javascript", url: "javascript:alert(1)", refused: true},
+		{name: "data", url: "data:text/html,<script>alert(1)</script>", refused: true},
+		{name: "file", url: "file:///etc/passwd", refused: true},
+		{name: "userinfo", url: "https://accounts.example.com@evil.example/login", want: []string{"real host evil.example", `the text before "@"`}},
+		// \u0430 is the Cyrillic a that the punycode decodes to.
+		{name: "homograph", url: "https://xn--pple-43d.com/", want: []string{"real host \u0430pple.com", "punycode", "mixes Cyrillic and Latin"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.url, func(t *testing.T) {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel() // each case starts its own server over stdio
 			recFile := filepath.Join(t.TempDir(), "opened.jsonl")
 			r := runBin(t, []string{"ELICITTY_OPENER=" + testOpener(t) + " -noop -record " + recFile},
 				"call", "trigger-url-elicitation", "--json", "--answers", answers, "url="+tt.url, "--", "node", js, "stdio")

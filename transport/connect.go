@@ -32,6 +32,9 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 	if opts.Protocol == "" {
 		opts.Protocol = srv.Protocol
 	}
+	if opts.Protocol == "2025-06-18" {
+		opts.URLMode = false // URL mode arrived in 2025-11-25
+	}
 	if opts.ClientName == "" {
 		opts.ClientName = "elicitty"
 	}
@@ -148,7 +151,11 @@ func (s *Session) httpConnError(err error) *ConnError {
 // connect builds the go-sdk client with our seams and negotiates over t.
 func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}
-	if s.opts.URLMode {
+	switch {
+	case s.opts.Protocol == "2025-06-18":
+		// 2025-06-18 knows neither modes nor URL mode: its capability is a bare {}.
+		caps.Elicitation = &mcp.ElicitationCapabilities{}
+	case s.opts.URLMode:
 		caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}, &mcp.ClientOptions{

@@ -45,6 +45,7 @@ type httpTap struct {
 	// HTTP+SSE is tapped at the mcp.Connection level instead, so it is off there.
 	bodies atomic.Bool
 	params paramHeaders
+	auth   bool // an OAuth handler retries 401/403: a later success clears them
 
 	mu       sync.Mutex
 	lastErr  *HTTPError
@@ -142,6 +143,12 @@ func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method str
 			h.tap.log.Notef(h.tap.server, "HTTP %s for %s %s", resp.Status, r.Method, cleanURL(r.URL))
 		}
 		return resp, nil
+	}
+	if r.Method == http.MethodPost && h.auth {
+		// A request that succeeded after a sign-in: the 401/403 before it is resolved.
+		h.mu.Lock()
+		h.lastErr = nil
+		h.mu.Unlock()
 	}
 	if !h.bodies.Load() {
 		return resp, nil

@@ -23,11 +23,18 @@ func (s *Session) newAuth(st *mcp.StreamableClientTransport) error {
 		name := s.server.Name
 		o.Notef = func(format string, args ...any) { s.tap.log.Notef(name, format, args...) }
 	}
+	if o.Pause == nil {
+		o.Pause = func() func() {
+			s.prompt.enter()
+			return s.prompt.leave
+		}
+	}
 	h, err := oauth.NewHandler(o)
 	if err != nil {
 		return &ConnError{Server: s.server.Name, Err: err}
 	}
 	s.auth = h
+	s.http.auth = true
 	st.OAuthHandler = h
 	return nil
 }

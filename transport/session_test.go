@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -11,6 +12,7 @@ import (
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestPushElicitationKeepsServerOrder(t *testing.T) {
@@ -210,5 +212,38 @@ func TestProgressTokensAndEvents(t *testing.T) {
 	}
 	if toks[0] == toks[1] || toks[0] == "no token" {
 		t.Errorf("progress tokens %v, want two distinct tokens", toks)
+	}
+}
+
+// TestCapabilitiesPerPinnedVersion checks what the client declares: {} for 2025-06-18,
+// {form, url} for later versions with URL mode on, {form} with it off.
+func TestCapabilitiesPerPinnedVersion(t *testing.T) {
+	tests := []struct {
+		protocol string
+		urlMode  bool
+		want     string
+	}{
+		{"2025-06-18", true, `{}`},
+		{"2025-11-25", true, `{"form":{},"url":{}}`},
+		{"2025-11-25", false, `{"form":{}}`},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%s/url=%v", tt.protocol, tt.urlMode), func(t *testing.T) {
+			srv := mcp.NewServer(&mcp.Implementation{Name: "caps", Version: "1"}, nil)
+			got := make(chan string, 1)
+			srv.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+					if p, ok := req.GetParams().(*mcp.InitializeParams); ok && method == "initialize" {
+						b, _ := json.Marshal(p.Capabilities.Elicitation)
+						got <- string(b)
+					}
+					return next(ctx, method, req)
+				}
+			})
+			connectMem(t, srv, Options{Protocol: tt.protocol, URLMode: tt.urlMode})
+			if g := <-got; g != tt.want {
+				t.Errorf("elicitation capability %s, want %s", g, tt.want)
+			}
+		})
 	}
 }

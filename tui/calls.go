@@ -138,7 +138,10 @@ func (c callsPane) View() string {
 		}
 		head = fmt.Sprintf("Result %d/%d  %s · %s · %s", c.sel+1, len(c.calls), cl.server, cl.what, state)
 		if cl.rounds > 0 {
-			head += fmt.Sprintf(" · %d rounds", cl.rounds)
+			head += fmt.Sprintf(" · %d round", cl.rounds)
+			if cl.rounds > 1 {
+				head += "s"
+			}
 		}
 	}
 	if n := c.inFlight(); n > 0 {

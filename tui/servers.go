@@ -6,8 +6,8 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
