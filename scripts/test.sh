@@ -51,3 +51,12 @@ echo "== conformance (stable)"
 bash ../shared/conformance/run.sh --out "$CONF_OUT" \
   --scenario initialize --scenario tools_call --scenario sse-retry \
   --scenario elicitation-sep1034-client-defaults -- ./bin/elicitty conformance
+echo "== conformance (stable: OAuth)"
+bash ../shared/conformance/run.sh --out "$CONF_OUT/auth" \
+  --scenario auth/metadata-default --scenario auth/metadata-var1 --scenario auth/metadata-var2 \
+  --scenario auth/metadata-var3 --scenario auth/basic-cimd --scenario auth/scope-from-www-authenticate \
+  --scenario auth/scope-from-scopes-supported --scenario auth/scope-omitted-when-undefined \
+  --scenario auth/scope-step-up --scenario auth/scope-retry-limit --scenario auth/token-endpoint-auth-basic \
+  --scenario auth/token-endpoint-auth-post --scenario auth/token-endpoint-auth-none \
+  --scenario auth/pre-registration --scenario auth/2025-03-26-oauth-metadata-backcompat \
+  --scenario auth/2025-03-26-oauth-endpoint-fallback -- ./bin/elicitty conformance

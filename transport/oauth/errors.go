@@ -36,6 +36,7 @@ type Error struct {
 	Code        string // the server's OAuth error code ("invalid_client"), if any
 	Description string // the server's error_description, scrubbed
 	Err         error  // the cause, for errors.Is; its text is scrubbed in Error()
+	Hint        string // what the user might do, if known
 	secrets     []string
 }
 
@@ -49,7 +50,10 @@ func (e *Error) Error() string {
 			fmt.Fprintf(&b, " (%s)", scrub(e.Description, e.secrets))
 		}
 	} else if e.Err != nil {
-		fmt.Fprintf(&b, ": %s", scrub(e.Err.Error(), e.secrets))
+		fmt.Fprintf(&b, ": %s", strings.TrimRight(scrub(e.Err.Error(), e.secrets), ": "))
+	}
+	if e.Hint != "" {
+		fmt.Fprintf(&b, " (%s)", e.Hint)
 	}
 	return b.String()
 }

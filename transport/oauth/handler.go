@@ -56,6 +56,10 @@ type Options struct {
 	HTTPClient *http.Client
 	// Notef, when set, receives progress remarks (never a token or secret).
 	Notef func(format string, args ...any)
+	// Pause, when set, is called as the browser step begins; the function it returns
+	// is called when the redirect has arrived (or the wait ended). The transport uses
+	// it to stop request timeouts while the user signs in.
+	Pause func() (resume func())
 }
 
 // Handler is an auth.OAuthHandler that signs in with the authorization code flow. It
@@ -64,6 +68,7 @@ type Options struct {
 type Handler struct {
 	opts   Options
 	client *http.Client
+	watch  *legacyIssuer
 
 	flow sync.Mutex // held during Authorize
 
@@ -98,6 +103,7 @@ func NewHandler(opts Options) (*Handler, error) {
 		opts.ClientName = "elicitty"
 	}
 	h := &Handler{opts: opts, port: opts.RedirectPort}
+	h.watch = &legacyIssuer{origin: originOf(opts.Resource), notef: h.notef}
 	client := &http.Client{Timeout: 30 * time.Second}
 	if opts.HTTPClient != nil {
 		c := *opts.HTTPClient
@@ -107,7 +113,8 @@ func NewHandler(opts Options) (*Handler, error) {
 	if base == nil {
 		base = http.DefaultTransport
 	}
-	client.Transport = &legacyIssuer{base: base, origin: originOf(opts.Resource), notef: h.notef}
+	h.watch.base = base
+	client.Transport = h.watch
 	h.client = client
 	h.addSecret(opts.ClientSecret)
 	if e, ok, err := opts.Store.Load(opts.Server, opts.Resource); err != nil {
@@ -239,8 +246,15 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		if e.Server == "" {
 			e.Server = h.opts.Server
 		}
-		if refresh != nil && e.Step == StepAuthorization && e.Code == "" {
-			e = refresh
+		if refresh != nil && e.Hint == "" {
+			code := refresh.Code
+			if code == "" {
+				code = "no error code"
+			}
+			e.Hint = "signing in again because the token refresh failed: " + code
+		}
+		if !h.watch.found.Load() && (e.Step == StepRegistration || e.Step == StepDiscovery) {
+			e.Hint = "the server answered " + resp.Status + " but publishes no OAuth metadata; if it wants an API key, set it in the server's headers"
 		}
 		h.notef("%s failed at %s", what, e.Step)
 		h.mu.Lock()
@@ -317,6 +331,9 @@ func (h *Handler) fetch(ctx context.Context, args *auth.AuthorizationArgs) (*aut
 	h.mu.Unlock()
 	ln.expect(state)
 	redirect := redirectURL(ln.port())
+	if h.opts.Pause != nil {
+		defer h.opts.Pause()()
+	}
 	if err := h.opts.Browser.SignIn(ctx, SignIn{Server: h.opts.Server, URL: args.URL, RedirectURL: redirect}); err != nil {
 		return nil, &Error{Server: h.opts.Server, Step: StepAuthorization, Err: err}
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -333,5 +335,47 @@ func TestCancelledBrowserStep(t *testing.T) {
 	_, err = connect(t, srv, oauth.Options{Browser: oauth.NoWaitBrowser{}})
 	if !errors.Is(err, oauth.ErrNoWait) {
 		t.Fatalf("error = %v; want ErrNoWait", err)
+	}
+}
+
+func TestBrowserStepIsPaused(t *testing.T) {
+	srv := oauthtest.New(t, oauthtest.Config{})
+	var paused atomic.Int32
+	var sawPaused atomic.Bool
+	b := oauth.BrowserFunc(func(ctx context.Context, s oauth.SignIn) error {
+		sawPaused.Store(paused.Load() == 1)
+		return oauth.FollowBrowser{}.SignIn(ctx, s)
+	})
+	_, err := connect(t, srv, oauth.Options{Browser: b, Pause: func() func() {
+		paused.Add(1)
+		return func() { paused.Add(-1) }
+	}})
+	if err != nil {
+		t.Fatalf("connect: %v", err)
+	}
+	if !sawPaused.Load() || paused.Load() != 0 {
+		t.Errorf("paused during the browser step = %v, still paused after = %d; want true, 0", sawPaused.Load(), paused.Load())
+	}
+}
+
+func TestUnauthorizedWithoutMetadataHints(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+	}))
+	defer ts.Close()
+	h, err := oauth.NewHandler(oauth.Options{Server: "plain", Resource: ts.URL + "/mcp", Browser: oauth.FollowBrowser{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err = c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: ts.URL + "/mcp", OAuthHandler: h, DisableStandaloneSSE: true}, nil)
+	var ae *oauth.Error
+	if !errors.As(err, &ae) || ae.Step != oauth.StepRegistration {
+		t.Fatalf("error = %v; want an *oauth.Error at registration", err)
+	}
+	if want := "publishes no OAuth metadata"; !strings.Contains(ae.Error(), want) {
+		t.Errorf("error %q lacks the hint %q", ae.Error(), want)
 	}
 }

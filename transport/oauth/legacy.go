@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"net/url"
+	"strings"
+	"sync/atomic"
 )
 
 // legacyIssuer relaxes one check of authorization server metadata for servers of the
@@ -20,6 +22,8 @@ type legacyIssuer struct {
 	base   http.RoundTripper
 	origin string // scheme://host[:port] of the MCP server
 	notef  func(format string, args ...any)
+	// found is set once any well-known metadata document answered 200.
+	found atomic.Bool
 }
 
 const rootASMetadataPath = "/.well-known/oauth-authorization-server"
@@ -27,6 +31,9 @@ const rootASMetadataPath = "/.well-known/oauth-authorization-server"
 // RoundTrip implements http.RoundTripper.
 func (l *legacyIssuer) RoundTrip(req *http.Request) (*http.Response, error) {
 	resp, err := l.base.RoundTrip(req)
+	if err == nil && resp.StatusCode == http.StatusOK && strings.Contains(req.URL.Path, "/.well-known/") {
+		l.found.Store(true)
+	}
 	if err != nil || resp.StatusCode != http.StatusOK || req.Method != http.MethodGet ||
 		req.URL.Path != rootASMetadataPath || originOf(req.URL.String()) != l.origin || l.origin == "" {
 		return resp, err

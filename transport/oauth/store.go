@@ -17,17 +17,17 @@ import (
 // Entry is what a Store keeps for one server and resource: the client the token was
 // issued to (needed to refresh it) and the token itself. Its String never shows secrets.
 type Entry struct {
-	Server       string          `json:"server"`
-	Resource     string          `json:"resource"`
-	ClientID     string          `json:"clientId"`
-	ClientSecret string          `json:"clientSecret,omitempty"`
-	TokenURL     string          `json:"tokenUrl"`
+	Server       string           `json:"server"`
+	Resource     string           `json:"resource"`
+	ClientID     string           `json:"clientId"`
+	ClientSecret string           `json:"clientSecret,omitempty"`
+	TokenURL     string           `json:"tokenUrl"`
 	AuthStyle    oauth2.AuthStyle `json:"authStyle,omitempty"`
-	AccessToken  string          `json:"accessToken"`
-	RefreshToken string          `json:"refreshToken,omitempty"`
-	TokenType    string          `json:"tokenType,omitempty"`
-	Expiry       time.Time       `json:"expiry,omitzero"`
-	Saved        time.Time       `json:"saved"`
+	AccessToken  string           `json:"accessToken"`
+	RefreshToken string           `json:"refreshToken,omitempty"`
+	TokenType    string           `json:"tokenType,omitempty"`
+	Expiry       time.Time        `json:"expiry,omitzero"`
+	Saved        time.Time        `json:"saved"`
 }
 
 // String describes the entry without its secrets.
