@@ -34,6 +34,11 @@ func opener() (consent.Opener, error) {
 // The result is wrapped in the engine (defaults merge and validation) and, with
 // --record, in a recorder.
 func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
+	switch a.onUnanswered {
+	case "", "decline", "cancel":
+	default:
+		return nil, usagef("--on-unanswered must be decline or cancel, not %q", a.onUnanswered)
+	}
 	var inner elicit.Answerer
 	pol := urlPolicy(srv.URLPolicy)
 	open, err := opener()

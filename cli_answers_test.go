@@ -122,3 +122,24 @@ func TestInvalidScriptedAnswerExits3(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordThenReplay records the answers of a scripted session with --record and
+// replays the recording: the server must receive the same answers.
+func TestRecordThenReplay(t *testing.T) {
+	rec := t.TempDir() + "/rec.yaml"
+	first := runBinHere(t, "call", "deploy", "service=api", "--answers", "testdata/answers.yaml", "--record", rec, "--", bin, "serve-demo")
+	if first.code != 0 {
+		t.Fatalf("recording run: exit %d: %s", first.code, first.stderr)
+	}
+	replay := runBinHere(t, "call", "deploy", "service=api", "--answers", rec, "--", bin, "serve-demo")
+	if replay.code != 0 {
+		t.Fatalf("replay: exit %d: %s", replay.code, replay.stderr)
+	}
+	if first.stdout != replay.stdout || !strings.Contains(replay.stdout, "4 replicas") {
+		t.Errorf("replay result %q differs from the recorded run %q", replay.stdout, first.stdout)
+	}
+	r := runBinHere(t, "call", "deploy", "--on-unanswered", "maybe", "--", bin, "serve-demo")
+	if r.code != exitUsage {
+		t.Errorf("--on-unanswered maybe: exit %d, want 2", r.code)
+	}
+}
