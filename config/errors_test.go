@@ -159,7 +159,7 @@ func TestLoadOwnFileErrors(t *testing.T) {
 			name: "bad url scheme",
 			file: "config.yaml",
 			body: "servers:\n  s:\n    url: ftp://x.test\n",
-			want: `$ROOT/config/elicitty/config.yaml:3:5: servers.s.url: invalid url: scheme "ftp" is not http or https`,
+			want: `$ROOT/config/elicitty/config.yaml:3:5: servers.s.url: invalid url: the scheme is not http or https`,
 		},
 		{
 			name: "bad type and validation",

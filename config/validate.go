@@ -135,7 +135,8 @@ func checkURL(raw string) string {
 	case "":
 		return "invalid url: missing http:// or https://"
 	default:
-		return fmt.Sprintf("invalid url: scheme %q is not http or https", u.Scheme)
+		// The scheme is not quoted: it may come from a variable holding a secret.
+		return "invalid url: the scheme is not http or https"
 	}
 	if u.Hostname() == "" {
 		return "invalid url: missing host"

@@ -35,7 +35,11 @@ go test -count=1 -race -timeout 20m ./tui/... ./transport/...
 echo "== fuzz (bounded)"
 FUZZTIME=${FUZZTIME:-10s}
 while read -r pkg target; do
-  go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg" >/dev/null
+  if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$FUZZTIME" "$pkg" >"${TMPDIR:-/tmp}/elicitty-fuzz.log" 2>&1; then
+    cat "${TMPDIR:-/tmp}/elicitty-fuzz.log" >&2
+    echo "fuzz $pkg $target: FAILED (the failing input is under $pkg/testdata/fuzz/$target)" >&2
+    exit 1
+  fi
   echo "fuzz $pkg $target: ok"
 done < <(grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do
   d=$(dirname "$f")
