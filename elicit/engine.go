@@ -133,11 +133,11 @@ func checkURLRequest(req *Request) *ProtocolError {
 	if err != nil {
 		return &ProtocolError{Reason: fmt.Sprintf("malformed url: %v", err)}
 	}
+	if s := strings.ToLower(u.Scheme); u.IsAbs() && s != "https" && s != "http" {
+		return &ProtocolError{Reason: fmt.Sprintf("url scheme %q is not https", u.Scheme)}
+	}
 	if !u.IsAbs() || u.Host == "" {
 		return &ProtocolError{Reason: fmt.Sprintf("url %q is not absolute", req.URL)}
-	}
-	if s := strings.ToLower(u.Scheme); s != "https" && s != "http" {
-		return &ProtocolError{Reason: fmt.Sprintf("url scheme %q is not https", u.Scheme)}
 	}
 	if req.Protocol == "2025-11-25" && req.Origin != OriginInputRequest && req.ElicitationID == "" {
 		return &ProtocolError{Reason: "missing elicitationId"}

@@ -161,7 +161,7 @@ func TestEngineURL(t *testing.T) {
 		{name: "undeclared", edit: func(r *Request) { r.URLDeclared = false }, wantErr: "client does not support URL-mode elicitation"},
 		{name: "missing url", edit: func(r *Request) { r.URL = "" }, wantErr: "missing url"},
 		{name: "relative url", edit: func(r *Request) { r.URL = "/link" }, wantErr: `url "/link" is not absolute`},
-		{name: "bad scheme", edit: func(r *Request) { r.URL = "javascript:alert(1)" }, wantErr: `url "javascript:alert(1)" is not absolute`},
+		{name: "bad scheme", edit: func(r *Request) { r.URL = "javascript:alert(1)" }, wantErr: `url scheme "javascript" is not https`},
 		{name: "file scheme", edit: func(r *Request) { r.URL = "file://host/etc/passwd" }, wantErr: `url scheme "file" is not https`},
 		{name: "malformed url", edit: func(r *Request) { r.URL = "https://%zz" }, wantErr: "malformed url"},
 		{name: "schema present", edit: func(r *Request) { r.Schema = json.RawMessage(`{}`) }, wantErr: "URL-mode elicitation must not carry a requestedSchema"},

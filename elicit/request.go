@@ -85,6 +85,11 @@ type Request struct {
 	Index, Total int
 	// Deadline is the time by which the server stops waiting, when known.
 	Deadline time.Time
+	// Repeat counts the consecutive earlier rounds of the same call that asked for
+	// this same URL and were accepted (2026-07-28 URL input requests); 0 the first
+	// time. A UI shows "still waiting" instead of asking consent again
+	// (PROTOCOL.md §5 "2026-07-28").
+	Repeat int
 	// URLDeclared reports whether the client declared URL mode to this server.
 	URLDeclared bool
 }
