@@ -10,6 +10,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/tui"
 )
 
@@ -97,6 +98,10 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 	return tui.Run(ctx, tui.Options{
 		Servers: servers,
 		Connect: func(ctx context.Context, srv config.Server, ans elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error) {
+			auth, err := a.tuiOAuth(srv, ans)
+			if err != nil {
+				return nil, err
+			}
 			return transport.Connect(ctx, srv, transport.Options{
 				ClientName:    "elicitty",
 				ClientVersion: version,
@@ -106,6 +111,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 				Log:           log,
 				MaxRounds:     srv.MaxRounds,
 				OnEvent:       onEvent,
+				OAuth:         auth,
 			})
 		},
 		Log:        log,
@@ -115,4 +121,21 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 		In:         a.stdin,
 		Out:        a.stdout,
 	})
+}
+
+// tuiOAuth is the OAuth setup of an HTTP server in the TUI: that of the headless
+// commands (token store, pre-registered client, --timeout as the redirect wait), with
+// the sign-in page shown by the TUI (ans, the TUI's Bridge, is an oauth.Browser). Nil
+// for stdio servers.
+func (a *app) tuiOAuth(srv config.Server, ans elicit.Answerer) (*oauth.Options, error) {
+	o, err := a.oauthOptions(srv)
+	if err != nil || o == nil {
+		return o, err
+	}
+	if br, ok := ans.(oauth.Browser); ok {
+		o.Browser = br
+	} else {
+		o.Browser = oauth.NoWaitBrowser{}
+	}
+	return o, nil
 }

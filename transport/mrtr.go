@@ -43,6 +43,7 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 	inputRounds := 0
 	backoff := sheddingFirst
 	urlSeen := map[string]int{}
+	var lastURLs map[string]int // URL -> Repeat+1 of the last input round's accepted URL requests
 	for {
 		res, err := sendOnce(ctx, s, what, func(ctx context.Context) (R, error) { return send(ctx, responses, state) })
 		if err != nil {
@@ -87,7 +88,8 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 			continue
 		}
 		backoff = sheddingFirst
-		answers, round, err := s.answerInputs(ctx, what, method, name, reqs)
+		answers, round, urls, err := s.answerInputs(ctx, what, method, name, reqs, lastURLs)
+		lastURLs = urls
 		round.StateBytes = len(st)
 		rounds = append(rounds, round)
 		s.tap.log.Notef(s.server.Name, "%s: round %d: keys %v, actions %v, state %d bytes", what, inputRounds, round.Keys, round.Actions, len(st))
@@ -120,8 +122,10 @@ func sendOnce[R any](ctx context.Context, s *Session, what string, f func(contex
 }
 
 // answerInputs answers one round's inputRequests in key order. Invalid content is asked
-// again (up to maxReasks times); decline and cancel are answers like any other.
-func (s *Session) answerInputs(ctx context.Context, what, method, name string, reqs mcp.InputRequestMap) (mcp.InputResponseMap, Round, error) {
+// again (up to maxReasks times); decline and cancel are answers like any other. prev
+// maps each URL the previous round accepted to its Repeat+1; a URL request for one of
+// them is marked as a repeat (elicit.Request.Repeat). The returned map is this round's.
+func (s *Session) answerInputs(ctx context.Context, what, method, name string, reqs mcp.InputRequestMap, prev map[string]int) (mcp.InputResponseMap, Round, map[string]int, error) {
 	keys := make([]string, 0, len(reqs))
 	for k := range reqs {
 		keys = append(keys, k)
@@ -129,22 +133,29 @@ func (s *Session) answerInputs(ctx context.Context, what, method, name string, r
 	slices.Sort(keys)
 	round := Round{Kind: "input_required", Keys: keys}
 	out := mcp.InputResponseMap{}
+	urls := map[string]int{}
 	for i, k := range keys {
 		p, ok := reqs[k].(*mcp.ElicitParams)
 		if !ok {
-			return nil, round, fmt.Errorf("%s: input request %q is %T, which elicitty did not declare", what, k, reqs[k])
+			return nil, round, nil, fmt.Errorf("%s: input request %q is %T, which elicitty did not declare", what, k, reqs[k])
 		}
 		er := s.newRequest(elicit.OriginInputRequest, p, s.tap.rawParams(p))
 		er.Key, er.Index, er.Total = k, i+1, len(keys)
 		er.Call, er.Tool = method+" "+name, name
+		if er.Mode == elicit.ModeURL && er.URL != "" {
+			er.Repeat = prev[er.URL]
+		}
 		resp, err := s.answerEntry(ctx, er)
 		if err != nil {
-			return nil, round, fmt.Errorf("%s: input %q: %w", what, k, err)
+			return nil, round, nil, fmt.Errorf("%s: input %q: %w", what, k, err)
 		}
 		round.Actions = append(round.Actions, resp.Action)
 		out[k] = elicitResult(resp)
+		if er.Mode == elicit.ModeURL && er.URL != "" && resp.Action == elicit.Accept {
+			urls[er.URL] = er.Repeat + 1
+		}
 	}
-	return out, round, nil
+	return out, round, urls, nil
 }
 
 // answerEntry asks one MRTR entry, re-asking on invalid content.

@@ -399,3 +399,66 @@ func TestDiscoverTimeoutFallsBack(t *testing.T) {
 		t.Errorf("late reply broke the session: %v", err)
 	}
 }
+
+func TestMRTRURLRepeatMarked(t *testing.T) {
+	const link = `{"resultType":"input_required","requestState":"s","inputRequests":{"u":{"method":"elicitation/create","params":{"mode":"url","message":"Link","url":"https://auth.example.com/link?s=1"}}}}`
+	const other = `{"resultType":"input_required","requestState":"s","inputRequests":{"u":{"method":"elicitation/create","params":{"mode":"url","message":"Other","url":"https://auth.example.com/other"}}}}`
+	var mu sync.Mutex
+	n := 0
+	// Rounds: link, link (repeat 1), load shedding, link (repeat 2), other, link (new again), done.
+	replies := []string{link, link, `{"resultType":"input_required","requestState":"busy"}`, link, other, link, `{"content":[{"type":"text","text":"done"}]}`}
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, true) || m.Method != "tools/call" {
+			return
+		}
+		mu.Lock()
+		r := replies[n]
+		n++
+		mu.Unlock()
+		rs.reply(m.ID, r)
+	})
+	a := newAnswerer(accept(nil))
+	s := connectRaw(t, tr, Options{Answerer: a, URLMode: true})
+	if _, _, err := s.CallTool(context.Background(), "t", nil); err != nil {
+		t.Fatal(err)
+	}
+	var got []int
+	for _, r := range a.requests() {
+		got = append(got, r.Repeat)
+	}
+	if diff := cmp.Diff([]int{0, 1, 2, 0, 0}, got); diff != "" {
+		t.Errorf("Repeat per request (-want +got):\n%s", diff)
+	}
+}
+
+func TestMRTRURLRepeatNeedsAccept(t *testing.T) {
+	const link = `{"resultType":"input_required","requestState":"s","inputRequests":{"u":{"method":"elicitation/create","params":{"mode":"url","message":"Link","url":"https://auth.example.com/link"}}}}`
+	var mu sync.Mutex
+	n := 0
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, true) || m.Method != "tools/call" {
+			return
+		}
+		mu.Lock()
+		n++
+		k := n
+		mu.Unlock()
+		if k < 3 {
+			rs.reply(m.ID, link)
+			return
+		}
+		rs.reply(m.ID, `{"content":[]}`)
+	})
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Decline}, nil
+	})
+	s := connectRaw(t, tr, Options{Answerer: a, URLMode: true})
+	if _, _, err := s.CallTool(context.Background(), "t", nil); err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range a.requests() {
+		if r.Repeat != 0 {
+			t.Errorf("request %d: Repeat = %d after a decline, want 0", i+1, r.Repeat)
+		}
+	}
+}

@@ -3,12 +3,14 @@ package tui
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/oauth"
 )
 
 // reqID identifies one pending elicitation inside the program.
@@ -20,6 +22,7 @@ type reqID uint64
 type Bridge struct {
 	mu     sync.Mutex
 	send   func(tea.Msg)
+	signIn map[string]bool // servers whose sign-in the user started (key l)
 	closed chan struct{}
 	once   sync.Once
 	next   atomic.Uint64
@@ -63,7 +66,8 @@ func (b *Bridge) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 	if req.Mode != elicit.ModeURL {
 		form = elicit.FormOf(ctx, req) // the engine's parse when it called us, else a fresh one
 	}
-	send(elicitRequestMsg{id: id, req: req, form: form, reply: reply})
+	call, _ := ctx.Value(callKey{}).(callID)
+	send(elicitRequestMsg{id: id, req: req, form: form, reply: reply, call: call})
 	select {
 	case r := <-reply:
 		return r, nil
@@ -87,4 +91,57 @@ func (b *Bridge) event(ev transport.Event) {
 	}
 }
 
-var _ elicit.Answerer = (*Bridge)(nil)
+// callKey is the context key under which runCall stores its callID, so that requests
+// asked within a call (MRTR rounds, -32042 entries) name it.
+type callKey struct{}
+
+func withCall(ctx context.Context, id callID) context.Context {
+	return context.WithValue(ctx, callKey{}, id)
+}
+
+// SignInCall is the Call of the consent request that shows an OAuth sign-in page.
+const SignInCall = "sign-in (OAuth)"
+
+// SignIn implements oauth.Browser: once the user has started the sign-in of s.Server
+// from the servers pane, the sign-in page is shown on the URL consent screen (server,
+// full authorization URL, host, warnings; Open / Copy / QR / Cancel) and SignIn returns
+// when the user chose, so the handler waits for the redirect. Before that it returns
+// oauth.ErrNoWait: the server shows "sign-in needed" instead of a screen nobody asked
+// for.
+func (b *Bridge) SignIn(ctx context.Context, s oauth.SignIn) error {
+	b.mu.Lock()
+	ok := b.signIn[s.Server]
+	b.mu.Unlock()
+	if !ok {
+		return oauth.ErrNoWait
+	}
+	resp, err := b.Answer(ctx, &elicit.Request{
+		Server:  s.Server,
+		Mode:    elicit.ModeURL,
+		Call:    SignInCall,
+		Message: fmt.Sprintf("%s asks you to sign in. After you sign in, the browser returns to %s.", s.Server, s.RedirectURL),
+		URL:     s.URL,
+	})
+	if err != nil {
+		return err
+	}
+	if resp.Action != elicit.Accept {
+		return oauth.ErrCancelled
+	}
+	return nil
+}
+
+// allowSignIn lets the next sign-ins of server show the sign-in page.
+func (b *Bridge) allowSignIn(server string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.signIn == nil {
+		b.signIn = map[string]bool{}
+	}
+	b.signIn[server] = true
+}
+
+var (
+	_ elicit.Answerer = (*Bridge)(nil)
+	_ oauth.Browser   = (*Bridge)(nil)
+)

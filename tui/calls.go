@@ -68,6 +68,22 @@ func (c *callsPane) finish(msg callDoneMsg) string {
 	return status
 }
 
+// only returns the one call in flight on server described as what, or 0 when there is
+// none or more than one.
+func (c *callsPane) only(server, what string) callID {
+	var id callID
+	for _, cl := range c.calls {
+		if cl.done || cl.server != server || what == "" || cl.what != what {
+			continue
+		}
+		if id != 0 {
+			return 0
+		}
+		id = cl.id
+	}
+	return id
+}
+
 func (c *callsPane) inFlight() int {
 	n := 0
 	for _, cl := range c.calls {

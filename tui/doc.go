@@ -7,8 +7,17 @@
 //	err := tui.Run(ctx, tui.Options{Servers: servers, Connect: connect, Log: log, Opener: op})
 //
 // Connect must pass the Answerer it is given (the Bridge) to transport.Connect, wrapped
-// in elicit.NewEngine, and the onEvent callback as transport.Options.OnEvent. With
-// Options.Accessible, Run serves a line mode for screen readers instead.
+// in elicit.NewEngine, and the onEvent callback as transport.Options.OnEvent; for HTTP
+// servers it passes the Bridge as the oauth.Browser of transport.Options.OAuth, so that
+// a server needing a sign-in shows "sign-in needed" in the servers pane and l signs in
+// through the URL consent screen. With Options.Accessible, Run serves a line mode for
+// screen readers instead.
+//
+// URL flows the user consented to are listed in the Inbox until the server completes
+// them, their call retries or ends: n is "retry now" (transport.Session.RetryNow) and x
+// cancels the originating call. A 2026-07-28 link that comes back in a later round
+// (elicit.Request.Repeat) is not reopened: a "still waiting" screen offers retry,
+// reopen and cancel.
 //
 // The package owns the program, its panes, keymap and styles. It validates nothing (the
 // elicit engine does) and speaks no protocol (the transport does). Goroutines outside

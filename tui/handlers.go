@@ -1,16 +1,26 @@
 package tui
 
 import (
+	"context"
 	"fmt"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 )
 
 // onElicit files a new request and opens it when nothing else is being edited.
 func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
-	p := &pending{id: msg.id, req: msg.req, form: msg.form, reply: msg.reply, arrived: m.now}
+	call := msg.call
+	if call == 0 {
+		call = m.calls.only(msg.req.Server, msg.req.Call) // a pushed request during one call
+	}
+	p := &pending{id: msg.id, req: msg.req, form: msg.form, reply: msg.reply, arrived: m.now, call: call}
+	if call != 0 && msg.req.Origin == elicit.OriginInputRequest {
+		// A new round of the call: the flows of its earlier rounds were retried.
+		m.inbox.dropFlows(func(f flow) bool { return f.call == call && f.origin == elicit.OriginInputRequest })
+	}
 	m.inbox.add(p)
 	if m.active == nil && m.args == nil {
 		return m.open(p)
@@ -44,6 +54,10 @@ func (m *Model) open(p *pending) tea.Cmd {
 	case p.fs != nil || p.cs != nil:
 		p.setSize(so.Width, so.Height)
 		return nil
+	case p.req.Mode == elicit.ModeURL && p.req.Repeat > 0:
+		// The same link came back in a later round: never reopen it unasked.
+		p.cs = newWaitingScreen(p.req, so, m.canOpen(p.req.Server))
+		return p.cs.Init()
 	case p.req.Mode == elicit.ModeURL:
 		p.cs = m.opts.NewConsent(p.req, so)
 		return p.cs.Init()
@@ -51,6 +65,16 @@ func (m *Model) open(p *pending) tea.Cmd {
 		p.fs = m.opts.NewForm(p.req, p.form, so)
 		return p.fs.Init()
 	}
+}
+
+// canOpen reports whether server's URL policy lets the browser open its links.
+func (m *Model) canOpen(server string) bool {
+	for _, s := range m.opts.Servers {
+		if s.Name == server {
+			return s.URLPolicy.Open != config.URLCopyOnly
+		}
+	}
+	return true
 }
 
 // openNext opens the newest pending request not set aside, if nothing else is open.
@@ -104,10 +128,10 @@ func (m *Model) answered(r elicit.Response, then tea.Cmd) tea.Cmd {
 
 // consented turns a consent choice into an answer and its side effect.
 func (m *Model) consented(c Choice) tea.Cmd {
-	req := m.active.req
+	req, call := m.active.req, m.active.call
 	switch c {
-	case ChoiceOpen:
-		m.track(req)
+	case ChoiceOpen, ChoiceReopen:
+		m.track(req, call)
 		if op := m.opts.Opener; op != nil {
 			ctx, u := m.ctx, req.URL
 			return m.answered(elicit.Response{Action: elicit.Accept}, func() tea.Msg { return openedMsg{url: u, err: op.Open(ctx, u)} })
@@ -116,7 +140,11 @@ func (m *Model) consented(c Choice) tea.Cmd {
 		return m.answered(elicit.Response{Action: elicit.Accept}, tea.SetClipboard(req.URL))
 	case ChoiceCopyOnly:
 		// The consent screen itself copies the URL (OSC 52).
-		m.track(req)
+		m.track(req, call)
+		return m.answered(elicit.Response{Action: elicit.Accept}, nil)
+	case ChoiceRetry:
+		// Still waiting: accept again without reopening, so the call retries now.
+		m.track(req, call)
 		return m.answered(elicit.Response{Action: elicit.Accept}, nil)
 	case ChoiceDecline:
 		return m.answered(elicit.Response{Action: elicit.Decline}, nil)
@@ -124,13 +152,55 @@ func (m *Model) consented(c Choice) tea.Cmd {
 	return m.answered(elicit.Response{Action: elicit.Cancel}, nil)
 }
 
-// track lists a consented URL flow until the server reports it complete. Only flows
-// with an elicitationId can be reported complete (notifications/elicitation/complete);
-// the others end with their call's retry.
-func (m *Model) track(req *elicit.Request) {
-	if req.ElicitationID != "" {
-		m.flows = append(m.flows, flow{server: req.Server, id: req.ElicitationID, url: req.URL})
+// track lists a consented URL flow until the server reports it complete
+// (notifications/elicitation/complete, by elicitationId), its call retries or ends, or
+// the user retries or cancels it. A pushed request without an id and call has nothing
+// to wait for.
+func (m *Model) track(req *elicit.Request, call callID) {
+	if req.ElicitationID == "" && call == 0 {
+		return
 	}
+	m.inbox.flows = append(m.inbox.flows, flow{server: req.Server, id: req.ElicitationID, url: req.URL, call: call, origin: req.Origin})
+}
+
+// retryFlow is "Retry now" on the selected flow: the session's -32042 waits end at
+// once and the calls retry (Session.RetryNow).
+func (m *Model) retryFlow() tea.Cmd {
+	f, ok := m.inbox.selectedFlow()
+	if !ok {
+		return nil
+	}
+	if f.origin == elicit.OriginInputRequest {
+		// 2026-07-28: the call was retried as soon as the link was accepted; the
+		// server holds it until the browser step is done.
+		m.status = f.server + ": already retried; the server answers when the browser step is done (x cancels)"
+		return nil
+	}
+	s := m.servers.session(f.server)
+	if s == nil {
+		m.status = f.server + " is not connected"
+		return nil
+	}
+	m.inbox.dropFlows(func(g flow) bool { return g.server == f.server && g.origin == elicit.OriginURLRequired })
+	m.status = f.server + ": retrying now"
+	return func() tea.Msg { s.RetryNow(); return nil }
+}
+
+// cancelFlow is "Cancel" on the selected flow: its originating call is cancelled.
+func (m *Model) cancelFlow() tea.Cmd {
+	f, ok := m.inbox.selectedFlow()
+	if !ok {
+		return nil
+	}
+	if cancel := m.cancels[f.call]; cancel != nil {
+		cancel()
+		m.cancelled[f.call] = true
+		m.status = f.server + ": call cancelled"
+	} else {
+		m.status = f.server + ": stopped tracking " + oneLine(f.url)
+	}
+	m.inbox.dropFlows(func(g flow) bool { return g == f || (f.call != 0 && g.call == f.call) })
+	return nil
 }
 
 func (m *Model) onOpened(msg openedMsg) tea.Cmd {
@@ -213,10 +283,21 @@ func (m *Model) startCall(kind catKind, it catItem, content map[string]any) tea.
 	}
 	id := m.calls.start(it.server, callName(kind, it))
 	m.status = "calling " + callName(kind, it)
-	return runCall(m.ctx, s, id, kind, it, content)
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.cancels[id] = cancel
+	return runCall(ctx, s, id, kind, it, content)
 }
 
 func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
+	if cancel := m.cancels[msg.id]; cancel != nil {
+		cancel()
+		delete(m.cancels, msg.id)
+	}
+	if m.cancelled[msg.id] {
+		delete(m.cancelled, msg.id)
+		msg.text = "cancelled by you\n" + msg.text
+	}
+	m.inbox.dropFlows(func(f flow) bool { return f.call == msg.id })
 	m.status = m.calls.finish(msg)
 	return nil
 }
@@ -252,12 +333,7 @@ func (m *Model) onCatalog(msg catalogMsg) tea.Cmd {
 func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 	switch msg.Kind {
 	case "elicitation-complete":
-		for i, f := range m.flows {
-			if f.server == msg.Server && f.id == msg.ID {
-				m.flows = append(m.flows[:i], m.flows[i+1:]...)
-				break
-			}
-		}
+		m.inbox.dropFlows(func(f flow) bool { return f.server == msg.Server && f.id == msg.ID })
 		m.status = msg.Server + ": URL flow completed"
 	case "exit":
 		m.servers.exited(msg.Server, msg.Text)
@@ -296,6 +372,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.servers.next()
 	case key.Matches(msg, m.keys.Reconnect):
 		return m.reconnect()
+	case key.Matches(msg, m.keys.SignIn):
+		return m.signIn()
 	case key.Matches(msg, m.keys.Up):
 		m.move(-1)
 	case key.Matches(msg, m.keys.Down):
@@ -310,6 +388,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.enter()
 	case key.Matches(msg, m.keys.Copy):
 		return m.copy()
+	case key.Matches(msg, m.keys.RetryNow) && m.tab == tabInbox:
+		return m.retryFlow()
+	case key.Matches(msg, m.keys.CancelCall) && m.tab == tabInbox:
+		return m.cancelFlow()
 	case key.Matches(msg, m.keys.Filter) && m.tab == tabLog:
 		m.log.editing = true
 	case key.Matches(msg, m.keys.Follow) && m.tab == tabLog:
@@ -394,6 +476,23 @@ func (m *Model) copy() tea.Cmd {
 	}
 	m.status = fmt.Sprintf("copied %d bytes", len(s))
 	return tea.SetClipboard(s)
+}
+
+// signIn starts the OAuth sign-in of the selected server: its sign-ins may now show
+// the sign-in page (Bridge.SignIn), and it reconnects.
+func (m *Model) signIn() tea.Cmd {
+	r := m.servers.selected()
+	if r == nil {
+		return nil
+	}
+	if r.srv.EffectiveKind() == config.KindStdio {
+		m.status = r.srv.Name + " is a stdio server; sign-in applies to http servers"
+		return nil
+	}
+	m.bridge.allowSignIn(r.srv.Name)
+	cmd := m.reconnect()
+	m.status = "signing in to " + r.srv.Name + ": the sign-in page will be shown first"
+	return cmd
 }
 
 func (m *Model) reconnect() tea.Cmd {

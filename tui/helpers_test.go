@@ -40,8 +40,9 @@ type fakeSession struct {
 	prompts  []*mcp.Prompt
 	call     func(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error)
 
-	mu     sync.Mutex
-	closed bool
+	mu      sync.Mutex
+	closed  bool
+	retries int
 }
 
 func (s *fakeSession) Name() string     { return s.name }
@@ -66,6 +67,11 @@ func (s *fakeSession) GetPrompt(context.Context, string, map[string]string) (*mc
 }
 func (s *fakeSession) ReadResource(context.Context, string) (*mcp.ReadResourceResult, []transport.Round, error) {
 	return nil, nil, errors.New("no resources")
+}
+func (s *fakeSession) RetryNow() {
+	s.mu.Lock()
+	s.retries++
+	s.mu.Unlock()
 }
 func (s *fakeSession) Close() error {
 	s.mu.Lock()

@@ -14,6 +14,7 @@ type pending struct {
 	form    *elicit.Form
 	reply   chan<- elicit.Response
 	arrived time.Time
+	call    callID // the originating TUI call, when known
 	// aside is set when the user set the request aside; it then opens only on request.
 	aside bool
 	// Exactly one of form/consent is set once the request has been opened; it keeps
@@ -25,9 +26,21 @@ type pending struct {
 // answer sends r on the reply channel; the channel has capacity 1 and gets one send.
 func (p *pending) answer(r elicit.Response) { p.reply <- r }
 
-// inbox holds every pending request across servers, oldest first.
+// flow is a URL-mode flow the user consented to, listed until the server reports it
+// complete, its call retries or ends, or the user cancels it.
+type flow struct {
+	server string
+	id     string // elicitationId (2025-11-25), or ""
+	url    string
+	call   callID // the originating TUI call, or 0 when unknown
+	origin elicit.Origin
+}
+
+// inbox holds every pending request across servers, oldest first, and the URL flows
+// waiting for completion. The cursor runs over the requests, then the flows.
 type inbox struct {
 	items  []*pending
+	flows  []flow
 	cursor int
 	notes  []string // last removals ("deploy: cancelled by the server")
 	w, h   int
@@ -55,10 +68,34 @@ func (in *inbox) remove(id reqID) *pending {
 		return nil
 	}
 	in.items = append(in.items[:i], in.items[i+1:]...)
-	if in.cursor >= len(in.items) {
-		in.cursor = max(0, len(in.items)-1)
-	}
+	in.clamp()
 	return p
+}
+
+func (in *inbox) clamp() { in.cursor = max(0, min(in.cursor, len(in.items)+len(in.flows)-1)) }
+
+// dropFlows removes the flows for which drop is true; it reports how many went.
+func (in *inbox) dropFlows(drop func(flow) bool) int {
+	kept := in.flows[:0]
+	for _, f := range in.flows {
+		if !drop(f) {
+			kept = append(kept, f)
+		}
+	}
+	n := len(in.flows) - len(kept)
+	clear(in.flows[len(kept):])
+	in.flows = kept
+	in.clamp()
+	return n
+}
+
+// selectedFlow returns the flow under the cursor.
+func (in *inbox) selectedFlow() (flow, bool) {
+	i := in.cursor - len(in.items)
+	if i < 0 || i >= len(in.flows) {
+		return flow{}, false
+	}
+	return in.flows[i], true
 }
 
 func (in *inbox) note(s string) {
@@ -68,7 +105,7 @@ func (in *inbox) note(s string) {
 	}
 }
 
-func (in *inbox) move(d int) { in.cursor = max(0, min(len(in.items)-1, in.cursor+d)) }
+func (in *inbox) move(d int) { in.cursor += d; in.clamp() }
 
 func (in *inbox) selected() *pending {
 	if in.cursor < 0 || in.cursor >= len(in.items) {
@@ -94,7 +131,7 @@ func describe(r *elicit.Request) string {
 }
 
 // View renders the inbox at time now and the pending URL flows, exactly in.h lines.
-func (in inbox) View(now time.Time, flows []flow) string {
+func (in inbox) View(now time.Time) string {
 	var lines []string
 	lines = append(lines, in.st.Title.Render(fmt.Sprintf("Inbox: %d pending", len(in.items))))
 	for i, p := range in.items {
@@ -129,11 +166,20 @@ func (in inbox) View(now time.Time, flows []flow) string {
 			}
 		}
 	}
-	if len(flows) > 0 {
+	if len(in.flows) > 0 {
 		lines = append(lines, "", in.st.Title.Render("URL flows awaiting completion"))
-		for _, f := range flows {
-			lines = append(lines, trunc("  "+f.server+": "+oneLine(f.url), in.w))
+		for i, f := range in.flows {
+			line := trunc(fmt.Sprintf("%d. %s: %s", len(in.items)+i+1, f.server, oneLine(f.url)), in.w)
+			if len(in.items)+i == in.cursor {
+				line = in.st.Selected.Render(line)
+			}
+			what := "   waiting"
+			if f.call != 0 {
+				what = fmt.Sprintf("   waiting for call #%d", f.call)
+			}
+			lines = append(lines, line, in.st.Dim.Render(trunc(what, in.w)))
 		}
+		lines = append(lines, in.st.Dim.Render(trunc("  n retry now · x cancel the call", in.w)))
 	}
 	return fitLines(lines, in.h)
 }

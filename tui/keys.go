@@ -10,35 +10,41 @@ type keyMap struct {
 	Enter            key.Binding
 	Servers          key.Binding
 	Reconnect        key.Binding
+	SignIn           key.Binding
 	Inbox            key.Binding
 	Aside            key.Binding
 	Copy             key.Binding
 	PrevCall         key.Binding
 	NextCall         key.Binding
 	Filter, Follow   key.Binding
+	RetryNow         key.Binding
+	CancelCall       key.Binding
 	Help, Quit       key.Binding
 }
 
 func defaultKeys() keyMap {
 	return keyMap{
-		NextTab:   key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
-		PrevTab:   key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev tab")),
-		Up:        key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
-		Down:      key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
-		PageUp:    key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up")),
-		PageDown:  key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
-		Enter:     key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
-		Servers:   key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
-		Reconnect: key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
-		Inbox:     key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inbox")),
-		Aside:     key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "set aside")),
-		Copy:      key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
-		PrevCall:  key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev result")),
-		NextCall:  key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next result")),
-		Filter:    key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
-		Follow:    key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
-		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		NextTab:    key.NewBinding(key.WithKeys("tab"), key.WithHelp("tab", "next tab")),
+		PrevTab:    key.NewBinding(key.WithKeys("shift+tab"), key.WithHelp("shift+tab", "prev tab")),
+		Up:         key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "up")),
+		Down:       key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "down")),
+		PageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "scroll up")),
+		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
+		Enter:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
+		Servers:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
+		Reconnect:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
+		SignIn:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "sign in")),
+		Inbox:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inbox")),
+		Aside:      key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "set aside")),
+		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
+		PrevCall:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev result")),
+		NextCall:   key.NewBinding(key.WithKeys("]"), key.WithHelp("]", "next result")),
+		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
+		Follow:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
+		RetryNow:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "retry flow now")),
+		CancelCall: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel flow")),
+		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
 }
 
@@ -51,7 +57,8 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextTab, k.PrevTab, k.Up, k.Down, k.PageUp, k.PageDown},
-		{k.Enter, k.Inbox, k.Aside, k.Copy, k.PrevCall, k.NextCall},
-		{k.Servers, k.Reconnect, k.Filter, k.Follow, k.Help, k.Quit},
+		{k.Enter, k.Inbox, k.Aside, k.Copy, k.PrevCall, k.NextCall, k.RetryNow},
+		{k.Servers, k.Reconnect, k.SignIn, k.Filter, k.Follow, k.CancelCall},
+		{k.Help, k.Quit},
 	}
 }

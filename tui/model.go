@@ -35,10 +35,6 @@ type argForm struct {
 	screen FormScreen
 }
 
-// flow is a URL-mode flow the user consented to, listed until the server says it is
-// complete.
-type flow struct{ server, id, url string }
-
 // Model is the root model. It routes messages to its panes and owns the inbox. Create
 // it with New; it is not safe for use outside the program's goroutine.
 type Model struct {
@@ -59,7 +55,11 @@ type Model struct {
 	active *pending // the request being answered, or nil
 	args   *argForm // the argument form being filled, or nil
 	unseen int      // requests that arrived while something else was open
-	flows  []flow   // URL flows consented to and not yet completed
+
+	// cancels stops the calls in flight (the originating call of a URL flow).
+	cancels map[callID]context.CancelFunc
+	// cancelled marks the calls the user cancelled, for their result.
+	cancelled map[callID]bool
 
 	status string
 	now    time.Time
@@ -78,6 +78,8 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.calls = newCallsPane(&m.st)
 	m.log = newLogPane(opts.LogKeep, &m.st)
 	m.inbox = inbox{st: &m.st}
+	m.cancels = map[callID]context.CancelFunc{}
+	m.cancelled = map[callID]bool{}
 	m.now = opts.Now()
 	m.status = fmt.Sprintf("connecting to %d server(s)", len(opts.Servers))
 	m.SetSize(80, 24)
@@ -273,6 +275,7 @@ func (m *Model) readLog() tea.Cmd {
 }
 
 func runCall(ctx context.Context, s session, id callID, kind catKind, item catItem, content map[string]any) tea.Cmd {
+	ctx = withCall(ctx, id)
 	return func() tea.Msg {
 		var (
 			text   string

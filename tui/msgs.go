@@ -16,6 +16,7 @@ type elicitRequestMsg struct {
 	req   *elicit.Request
 	form  *elicit.Form // nil for URL mode
 	reply chan<- elicit.Response
+	call  callID // the TUI call that asked, when known (0 otherwise)
 }
 
 // elicitGoneMsg says the asker stopped waiting (server cancel or deadline).

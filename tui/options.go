@@ -28,6 +28,7 @@ type session interface {
 	CallTool(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, []transport.Round, error)
 	GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, []transport.Round, error)
 	ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, []transport.Round, error)
+	RetryNow()
 	Close() error
 }
 
@@ -35,7 +36,9 @@ var _ session = (*transport.Session)(nil)
 
 // ConnectFunc reaches one server. a is the answerer the session must use for every
 // elicitation (the TUI's Bridge, to be wrapped in elicit.NewEngine); onEvent receives
-// the session's notifications and must be passed to transport.Options.OnEvent.
+// the session's notifications and must be passed to transport.Options.OnEvent. a also
+// implements oauth.Browser: pass it as transport.Options.OAuth's Browser so that
+// sign-ins go through the TUI (the servers pane's "sign in").
 type ConnectFunc func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error)
 
 // dialFunc is ConnectFunc over the session interface; tests dial fake sessions.
@@ -75,6 +78,10 @@ const (
 	ChoiceCopyOnly
 	ChoiceDecline
 	ChoiceCancel
+	// ChoiceRetry and ChoiceReopen answer the "still waiting" screen of a URL that
+	// came back in a later round: accept again without, or with, reopening it.
+	ChoiceRetry
+	ChoiceReopen
 )
 
 // ConsentScreen is an embedded URL consent screen. elicit/consent's Model fits it
@@ -142,7 +149,13 @@ func (o *Options) defaults() {
 			policies[s.Name] = s.URLPolicy
 		}
 		o.NewConsent = func(req *elicit.Request, so ScreenOptions) ConsentScreen {
-			return newConsentScreen(req, policies[req.Server], so)
+			pol := policies[req.Server]
+			if req.Call == SignInCall {
+				// The authorization server is usually another host than the MCP
+				// server: its allowedHosts do not apply; https-only does.
+				pol.AllowedHosts = nil
+			}
+			return newConsentScreen(req, pol, so)
 		}
 	}
 	if o.Connect == nil {

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -22,13 +24,15 @@ const (
 
 // serverRow is one configured server and its connection.
 type serverRow struct {
-	srv      config.Server
-	state    connState
-	gen      int // bumps on reconnect; stale connectedMsgs are dropped
-	err      string
-	protocol string
-	caps     []string
-	sess     session
+	srv       config.Server
+	state     connState
+	gen       int // bumps on reconnect; stale connectedMsgs are dropped
+	err       string
+	protocol  string
+	caps      []string
+	sess      session
+	signIn    bool   // the last attempt failed for want of an OAuth sign-in
+	signInWhy string // why, when it is more than "no sign-in yet"
 }
 
 // serversPane lists the servers with their state, era and capabilities.
@@ -64,11 +68,29 @@ func (p *serversPane) connected(msg connectedMsg) bool {
 	r := &p.rows[msg.idx]
 	if msg.err != nil {
 		r.state, r.err, r.sess = stateFailed, msg.err.Error(), nil
+		r.signIn, r.signInWhy = needsSignIn(msg.err), ""
+		if r.signIn && !errors.Is(msg.err, oauth.ErrNoWait) {
+			r.signInWhy = strings.TrimPrefix(r.err, "server "+strconv.Quote(r.srv.Name)+": ")
+		}
 		return true
 	}
-	r.state, r.err, r.sess = stateReady, "", msg.sess
+	r.state, r.err, r.sess, r.signIn = stateReady, "", msg.sess, false
 	r.protocol, r.caps = msg.protocol, msg.caps
 	return true
+}
+
+// needsSignIn reports whether a connection failed for want of an OAuth sign-in.
+func needsSignIn(err error) bool {
+	var ae *oauth.Error
+	return errors.Is(err, oauth.ErrNoWait) || errors.As(err, &ae)
+}
+
+// selected returns the row under the cursor, or nil.
+func (p *serversPane) selected() *serverRow {
+	if p.cursor < 0 || p.cursor >= len(p.rows) {
+		return nil
+	}
+	return &p.rows[p.cursor]
 }
 
 // exited marks a server whose process or connection ended as failed.
@@ -153,6 +175,21 @@ func (p serversPane) View() string {
 				}
 			}
 		case stateFailed:
+			if r.signIn {
+				lines = append(lines, p.st.Warn.Render(trunc("  sign-in needed", inner)))
+				if i == p.cursor {
+					lines = append(lines, p.st.Dim.Render(trunc("  l: sign in", inner)))
+				}
+				if r.signInWhy != "" {
+					for i, l := range wrapWords(r.signInWhy, inner-2) {
+						if i == 3 {
+							break
+						}
+						lines = append(lines, p.st.Dim.Render("  "+l))
+					}
+				}
+				break
+			}
 			lines = append(lines, p.st.Err.Render("  "+state))
 			reason := strings.TrimPrefix(r.err, "server "+strconv.Quote(r.srv.Name)+": ")
 			for i, l := range wrapWords(reason, inner-2) {

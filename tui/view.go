@@ -28,7 +28,7 @@ func (m *Model) render() string {
 	case m.tab == tabLog:
 		main = m.log.View()
 	case m.tab == tabInbox:
-		main = m.inbox.View(m.now, m.flows)
+		main = m.inbox.View(m.now)
 	default:
 		main = m.cats[m.tab].View() + "\n" + m.calls.View()
 	}

@@ -12,6 +12,8 @@ type keyMap struct {
 	MessageDown key.Binding
 	// Back on the first field of a page goes to the previous page.
 	Back key.Binding
+	// Editor opens the focused text field in $EDITOR.
+	Editor key.Binding
 	// At the review step.
 	Left, Right   key.Binding
 	Up, Down      key.Binding
@@ -30,6 +32,7 @@ func newKeyMap() keyMap {
 		MessageUp:     key.NewBinding(key.WithKeys("pgup"), key.WithHelp("pgup", "message up")),
 		MessageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdown", "message down")),
 		Back:          key.NewBinding(key.WithKeys("shift+tab")),
+		Editor:        key.NewBinding(key.WithKeys("ctrl+e"), key.WithHelp("ctrl+e", "$EDITOR")),
 		Left:          key.NewBinding(key.WithKeys("left", "h", "shift+tab")),
 		Right:         key.NewBinding(key.WithKeys("right", "l", "tab")),
 		Up:            key.NewBinding(key.WithKeys("up", "k")),

@@ -3,6 +3,7 @@ package ui
 import (
 	"encoding/json"
 	"fmt"
+	"os/exec"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -32,6 +33,9 @@ type FormOptions struct {
 	NoColor bool
 	// NoValidate lets the user accept content that fails the schema (--no-validate).
 	NoValidate bool
+	// Editor is the command line ctrl+e runs on a text field's value; "" means
+	// $VISUAL, then $EDITOR, then vi.
+	Editor string
 }
 
 // phase is where a FormModel is in its flow.
@@ -92,6 +96,11 @@ type FormModel struct {
 
 	review reviewState
 	resp   elicit.Response
+
+	// exec runs the editor with the terminal (tea.ExecProcess; tests replace it).
+	exec func(*exec.Cmd, tea.ExecCallback) tea.Cmd
+	// editorErr is the last editor failure, shown until the next edit.
+	editorErr string
 }
 
 // reviewState is the review step: the merged content, its JSON and what is wrong with it.
@@ -116,6 +125,7 @@ func NewFormModel(req *elicit.Request, f *elicit.Form, opts FormOptions) *FormMo
 		ans:    newAnswers(f),
 		keys:   newKeyMap(),
 		styles: newStyles(opts.NoColor),
+		exec:   tea.ExecProcess,
 	}
 	if len(f.Fields) == 0 {
 		m.enterReview()
@@ -212,6 +222,10 @@ func (m *FormModel) Update(msg tea.Msg) (*FormModel, tea.Cmd) {
 	if m.phase == phaseDone {
 		return m, nil
 	}
+	if e, ok := msg.(editorDoneMsg); ok {
+		m.editorDone(e)
+		return m, nil
+	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		if cmd, handled := m.onKey(k); handled {
 			return m, cmd
@@ -258,6 +272,11 @@ func (m *FormModel) onKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	}
 	if m.phase == phaseReview {
 		return m.onReviewKey(k), true
+	}
+	if key.Matches(k, m.keys.Editor) {
+		if _, _, ok := m.focusedInput(); ok {
+			return m.openEditor(), true
+		}
 	}
 	if key.Matches(k, m.keys.Back) && m.page > 0 && len(m.fields) > 0 && m.hf.GetFocusedField() == m.fields[0] {
 		return m.turnPage(m.page - 1), true
@@ -512,12 +531,18 @@ func (m *FormModel) footer() string {
 		parts = append(parts, "←/→ enter")
 	} else {
 		parts = append(parts, "ctrl+x decline")
+		if _, _, ok := m.focusedInput(); ok {
+			parts = append(parts, "ctrl+e $EDITOR")
+		}
 		if n := m.pages(); n > 1 {
 			parts = append(parts, fmt.Sprintf("page %d/%d", m.page+1, n))
 		}
 	}
 	if m.headerOverflows() {
 		parts = append(parts, "pgup/pgdn message")
+	}
+	if m.editorErr != "" {
+		parts = append(parts, m.editorErr)
 	}
 	return ansi.Truncate(strings.Join(parts, " · "), m.width, "…")
 }
