@@ -155,6 +155,7 @@ func TestUsageErrors(t *testing.T) {
 		{"unknown target", []string{"tools", "nosuchserver"}, "nosuchserver"},
 		{"missing target", []string{"call"}, "missing TARGET"},
 		{"nothing after dash", []string{"tools", "--"}, "nothing after --"},
+		{"unknown protocol", []string{"tools", "demo", "--protocol", "2024-01-01"}, "--protocol must be"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -21,6 +21,13 @@ an http(s) URL, or a stdio server's command line after --.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		RunE:          a.runTUI,
+		PersistentPreRunE: func(*cobra.Command, []string) error {
+			switch a.protocol {
+			case "", "2025-06-18", "2025-11-25", "2026-07-28":
+				return nil
+			}
+			return usagef("--protocol must be 2025-06-18, 2025-11-25 or 2026-07-28, not %q", a.protocol)
+		},
 	}
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
