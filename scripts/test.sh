@@ -29,8 +29,8 @@ go build -o bin/elicitty .
 echo "== go test"
 go test -count=1 -timeout 20m ./...
 
-echo "== go test -race (tui, transport)"
-go test -count=1 -race -timeout 20m ./tui/... ./transport/...
+echo "== go test -race"
+go test -count=1 -race -timeout 20m ./...
 
 echo "== fuzz (bounded)"
 FUZZTIME=${FUZZTIME:-10s}

@@ -85,8 +85,9 @@ type Counts struct {
 func New(t testing.TB, cfg Config) *Server {
 	t.Helper()
 	s := &Server{cfg: cfg, tokens: map[string]grant{}, refreshes: map[string]grant{}, codes: map[string]codeGrant{}}
-	s.as = httptest.NewServer(http.HandlerFunc(s.serveAS))
-	s.Issuer = s.as.URL
+	// Both servers start only once every field their handlers read is set.
+	s.as = httptest.NewUnstartedServer(http.HandlerFunc(s.serveAS))
+	s.Issuer = "http://" + s.as.Listener.Addr().String()
 	mcpSrv := mcp.NewServer(&mcp.Implementation{Name: "oauth-fixture", Version: "1"}, nil)
 	mcp.AddTool(mcpSrv, &mcp.Tool{Name: "echo", Description: "echoes text"}, func(_ context.Context, _ *mcp.CallToolRequest, in struct {
 		Text string `json:"text"`
@@ -97,8 +98,10 @@ func New(t testing.TB, cfg Config) *Server {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/.well-known/oauth-protected-resource/mcp", s.servePRM)
 	mux.Handle("/mcp", s.protect(h))
-	s.rs = httptest.NewServer(mux)
-	s.URL = s.rs.URL + "/mcp"
+	s.rs = httptest.NewUnstartedServer(mux)
+	s.URL = "http://" + s.rs.Listener.Addr().String() + "/mcp"
+	s.as.Start()
+	s.rs.Start()
 	t.Cleanup(func() { s.rs.Close(); s.as.Close() })
 	return s
 }
