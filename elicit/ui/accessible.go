@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -104,7 +103,7 @@ func (p *Prompter) accessibleFlow(req *elicit.Request, f *elicit.Form, out io.Wr
 			}
 		}
 		content, problems := reviewContent(f, a, p.opts.NoValidate)
-		b, err := json.MarshalIndent(elicit.Response{Action: elicit.Accept, Content: maskSecrets(f, content)}, "", "  ")
+		b, err := reviewJSON(f, content)
 		if err != nil {
 			return elicit.Response{}, fmt.Errorf("ui: encode response: %w", err)
 		}

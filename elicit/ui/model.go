@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os/exec"
+	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -377,7 +379,7 @@ func (m *FormModel) enterReview() {
 	m.phase = phaseReview
 	r := reviewState{focus: buttonAccept}
 	r.content, r.problems = reviewContent(m.form, m.ans, m.opts.NoValidate)
-	b, jerr := json.MarshalIndent(elicit.Response{Action: elicit.Accept, Content: maskSecrets(m.form, r.content)}, "", "  ")
+	b, jerr := reviewJSON(m.form, r.content)
 	if jerr != nil {
 		r.problems = append(r.problems, "✗ "+jerr.Error())
 	}
@@ -637,4 +639,54 @@ func hasSecret(f *elicit.Form) bool {
 		}
 	}
 	return false
+}
+
+// reviewJSON encodes the accept response a review shows, indented, with the content's
+// members in the form's field order (the server's order) and any others after them in
+// name order, secrets masked. Go maps would sort every key alphabetically.
+func reviewJSON(f *elicit.Form, content map[string]any) ([]byte, error) {
+	content = maskSecrets(f, content)
+	var buf bytes.Buffer
+	buf.WriteString(`{"action":"accept"`)
+	if content != nil {
+		buf.WriteString(`,"content":{`)
+		seen := make(map[string]bool, len(content))
+		var keys []string
+		for _, fld := range f.Fields {
+			if _, ok := content[fld.Name]; ok && !seen[fld.Name] {
+				keys = append(keys, fld.Name)
+				seen[fld.Name] = true
+			}
+		}
+		var rest []string
+		for k := range content {
+			if !seen[k] {
+				rest = append(rest, k)
+			}
+		}
+		sort.Strings(rest)
+		for i, k := range append(keys, rest...) {
+			if i > 0 {
+				buf.WriteByte(',')
+			}
+			kb, err := json.Marshal(k)
+			if err != nil {
+				return nil, err
+			}
+			vb, err := json.Marshal(content[k])
+			if err != nil {
+				return nil, err
+			}
+			buf.Write(kb)
+			buf.WriteByte(':')
+			buf.Write(vb)
+		}
+		buf.WriteByte('}')
+	}
+	buf.WriteByte('}')
+	var out bytes.Buffer
+	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	return out.Bytes(), nil
 }
