@@ -73,11 +73,7 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 	default:
 		inner = a.unanswered()
 	}
-	if a.recordPath != "" {
-		rec := elicit.NewRecorder(inner)
-		a.recorders = append(a.recorders, rec)
-		inner = rec
-	}
+	inner = a.record(inner)
 	return a.reportProtocolErrors(elicit.NewEngine(inner, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()})), nil
 }
 
@@ -120,18 +116,46 @@ func (a *app) unanswered() elicit.Answerer {
 	})
 }
 
-// writeRecords writes the --record file, if any.
+// record wraps inner in a Recorder for --record (inner itself without it). Safe to
+// call from several goroutines (the TUI connects its servers concurrently).
+func (a *app) record(inner elicit.Answerer) elicit.Answerer {
+	if a.recordPath == "" {
+		return inner
+	}
+	rec := elicit.NewRecorder(inner)
+	a.recMu.Lock()
+	a.recorders = append(a.recorders, rec)
+	a.recMu.Unlock()
+	return rec
+}
+
+// writeRecords writes the --record file, if any: the answers of every recorder, as one
+// answers-file list.
 func (a *app) writeRecords() error {
-	if a.recordPath == "" || len(a.recorders) == 0 {
+	a.recMu.Lock()
+	recorders := append([]*elicit.Recorder(nil), a.recorders...)
+	a.recMu.Unlock()
+	if a.recordPath == "" || len(recorders) == 0 {
 		return nil
 	}
-	f, err := os.Create(a.recordPath)
+	// 0600 like --log: recorded answers may hold what the user typed into a secret field.
+	f, err := os.OpenFile(a.recordPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return fmt.Errorf("write --record file: %w", err)
 	}
 	defer f.Close()
-	for _, r := range a.recorders {
+	wrote := false
+	for _, r := range recorders {
+		if len(r.Entries()) == 0 {
+			continue // an empty recorder writes "[]", which cannot be concatenated
+		}
 		if _, err := r.WriteTo(f); err != nil {
+			return fmt.Errorf("write --record file: %w", err)
+		}
+		wrote = true
+	}
+	if !wrote {
+		if _, err := f.WriteString("[]\n"); err != nil {
 			return fmt.Errorf("write --record file: %w", err)
 		}
 	}

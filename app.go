@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/charmbracelet/x/term"
@@ -36,6 +37,7 @@ type app struct {
 	noImports    bool
 	noWait       bool
 
+	recMu     sync.Mutex
 	recorders []*elicit.Recorder
 	script    *elicit.Script
 }
@@ -140,6 +142,12 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 	if a.script != nil {
 		retryNow = func(r *elicit.Request) bool { return a.script.RetryPolicy(r) == "now" }
 	}
+	// Without a terminal nobody can press "retry now": the wait for a -32042 completion
+	// is bounded by the request timeout, so a scripted run never hangs on it.
+	var urlWait time.Duration
+	if !a.isTTY() {
+		urlWait = srv.Timeout
+	}
 	return transport.Connect(ctx, srv, transport.Options{
 		ClientName:    "elicitty",
 		ClientVersion: version,
@@ -149,6 +157,7 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 		Log:           log,
 		MaxRounds:     srv.MaxRounds,
 		RetryNow:      retryNow,
+		URLWait:       urlWait,
 		NoReask:       !a.isTTY(),
 		OAuth:         auth,
 		OnEvent: func(ev transport.Event) {

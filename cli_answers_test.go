@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -130,6 +131,12 @@ func TestRecordThenReplay(t *testing.T) {
 	first := runBinHere(t, "call", "deploy", "service=api", "--answers", "testdata/answers.yaml", "--record", rec, "--", bin, "serve-demo")
 	if first.code != 0 {
 		t.Fatalf("recording run: exit %d: %s", first.code, first.stderr)
+	}
+	// Recorded answers may hold secrets: the file is private, like --log.
+	if st, err := os.Stat(rec); err != nil {
+		t.Errorf("--record file: %v", err)
+	} else if st.Mode().Perm() != 0o600 {
+		t.Errorf("--record file mode %v, want 0600", st.Mode().Perm())
 	}
 	replay := runBinHere(t, "call", "deploy", "service=api", "--answers", rec, "--", bin, "serve-demo")
 	if replay.code != 0 {

@@ -78,3 +78,16 @@ func TestDoctor(t *testing.T) {
 		t.Errorf("doctor printed a failure:\n%s", r.stdout)
 	}
 }
+
+// TestRenderBadSchemaIsUsageError: a schema file that is not JSON is the user's input
+// error (exit 2) naming the file, not a connection error (exit 4).
+func TestRenderBadSchemaIsUsageError(t *testing.T) {
+	schema := writeFile(t, "schema.json", "nope")
+	r := runBinHere(t, "render", schema, "--on-unanswered", "decline")
+	if r.code != exitUsage {
+		t.Fatalf("render of a non-JSON schema: exit %d, want %d; stderr %q", r.code, exitUsage, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "schema.json") || !strings.Contains(r.stderr, "not valid JSON") {
+		t.Errorf("stderr %q should name the file and say it is not JSON", r.stderr)
+	}
+}

@@ -156,6 +156,8 @@ func TestUsageErrors(t *testing.T) {
 		{"missing target", []string{"call"}, "missing TARGET"},
 		{"nothing after dash", []string{"tools", "--"}, "nothing after --"},
 		{"unknown protocol", []string{"tools", "demo", "--protocol", "2024-01-01"}, "--protocol must be"},
+		{"negative timeout", []string{"tools", "demo", "--timeout", "-5s"}, "--timeout must not be negative"},
+		{"unwritable record", []string{"tools", "demo", "--record", "/nonexistent-dir/rec.yaml"}, "--record"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -265,4 +267,18 @@ func TestServerFailures(t *testing.T) {
 			t.Fatalf("a banner line must not kill the session: exit %d stderr %q", r.code, r.stderr)
 		}
 	})
+}
+
+// TestServeDemoBadAddressIsUsageError: a non-loopback or malformed --http is refused
+// with exit 2 before the demo server (and its consent listener) starts.
+func TestServeDemoBadAddressIsUsageError(t *testing.T) {
+	for _, addr := range []string{"0.0.0.0:8099", "bogus", "127.0.0.1:99999", "example.com:80"} {
+		r := runBin(t, nil, "serve-demo", "--http", addr)
+		if r.code != exitUsage {
+			t.Errorf("serve-demo --http %s: exit %d, want %d; stderr %q", addr, r.code, exitUsage, r.stderr)
+		}
+		if strings.Contains(r.stderr, "consent pages on") {
+			t.Errorf("serve-demo --http %s started the demo before refusing: %q", addr, r.stderr)
+		}
+	}
 }

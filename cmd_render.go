@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 
@@ -24,6 +25,9 @@ defaults merge and validation. Server authors use it to preview their schemas.`,
 			data, err := os.ReadFile(args[0])
 			if err != nil {
 				return usagef("read schema: %w", err)
+			}
+			if !json.Valid(data) {
+				return usagef("%s: schema is not valid JSON", args[0])
 			}
 			protocol := a.protocol
 			if protocol == "" {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 )
 
@@ -16,18 +18,12 @@ flows, and the input requests of the 2026-07-28 protocol.
 Without arguments it opens the terminal UI over every configured server (or over the
 built-in demo server when none is configured). TARGET is a server name from the config,
 an http(s) URL, or a stdio server's command line after --.`,
-		Version:       version,
-		Args:          cobra.ArbitraryArgs,
-		SilenceUsage:  true,
-		SilenceErrors: true,
-		RunE:          a.runTUI,
-		PersistentPreRunE: func(*cobra.Command, []string) error {
-			switch a.protocol {
-			case "", "2025-06-18", "2025-11-25", "2026-07-28":
-				return nil
-			}
-			return usagef("--protocol must be 2025-06-18, 2025-11-25 or 2026-07-28, not %q", a.protocol)
-		},
+		Version:           version,
+		Args:              cobra.ArbitraryArgs,
+		SilenceUsage:      true,
+		SilenceErrors:     true,
+		RunE:              a.runTUI,
+		PersistentPreRunE: func(*cobra.Command, []string) error { return a.checkFlags() },
 	}
 	root.SetIn(a.stdin)
 	root.SetOut(a.stdout)
@@ -51,4 +47,25 @@ an http(s) URL, or a stdio server's command line after --.`,
 	)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
 	return root
+}
+
+// checkFlags rejects common flag values that cannot work, before anything runs.
+func (a *app) checkFlags() error {
+	switch a.protocol {
+	case "", "2025-06-18", "2025-11-25", "2026-07-28":
+	default:
+		return usagef("--protocol must be 2025-06-18, 2025-11-25 or 2026-07-28, not %q", a.protocol)
+	}
+	if a.timeout < 0 {
+		return usagef("--timeout must not be negative, got %s", a.timeout)
+	}
+	if a.recordPath != "" {
+		// Fail now, not after the tool ran with its side effects and the answers are lost.
+		f, err := os.OpenFile(a.recordPath, os.O_CREATE|os.O_WRONLY, 0o600)
+		if err != nil {
+			return usagef("--record: %w", err)
+		}
+		f.Close()
+	}
+	return nil
 }

@@ -2,7 +2,9 @@ package main
 
 import (
 	"fmt"
+	"net"
 	"os"
+	"strconv"
 
 	"github.com/spf13/cobra"
 
@@ -20,6 +22,9 @@ loopback, a tool that answers -32042 until approved, and 2026-07-28 multi round-
 tools. It speaks stdio unless --http is given; it binds 127.0.0.1 only.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if addr != "" && !isLoopbackAddr(addr) {
+				return usagef("--http %q: want a loopback address with a port, e.g. 127.0.0.1:8080", addr)
+			}
 			srv, err := demo.New(&demo.Options{Logf: func(format string, args ...any) {
 				fmt.Fprintf(a.stderr, format+"\n", args...)
 			}})
@@ -39,4 +44,21 @@ tools. It speaks stdio unless --http is given; it binds 127.0.0.1 only.`,
 	}
 	cmd.Flags().StringVar(&addr, "http", "", "serve Streamable HTTP on this loopback address instead of stdio")
 	return cmd
+}
+
+// isLoopbackAddr reports whether addr is HOST:PORT with a loopback IP literal (or
+// localhost) and a valid port, so a bad --http is a usage error before anything starts.
+func isLoopbackAddr(addr string) bool {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

@@ -95,7 +95,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 			servers[i].Timeout = a.timeout
 		}
 	}
-	return tui.Run(ctx, tui.Options{
+	err = tui.Run(ctx, tui.Options{
 		Servers: servers,
 		Connect: func(ctx context.Context, srv config.Server, ans elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error) {
 			auth, err := a.tuiOAuth(srv, ans)
@@ -105,7 +105,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 			return transport.Connect(ctx, srv, transport.Options{
 				ClientName:    "elicitty",
 				ClientVersion: version,
-				Answerer:      elicit.NewEngine(ans, &elicit.EngineOptions{NoValidate: a.noValidate || !srv.ValidationEnabled()}),
+				Answerer:      elicit.NewEngine(a.record(ans), &elicit.EngineOptions{NoValidate: a.noValidate || !srv.ValidationEnabled()}),
 				URLMode:       !a.noURL && !srv.URLPolicy.Disabled,
 				Protocol:      srv.Protocol,
 				Log:           log,
@@ -121,6 +121,10 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 		In:         a.stdin,
 		Out:        a.stdout,
 	})
+	if rerr := a.writeRecords(); err == nil {
+		err = rerr
+	}
+	return err
 }
 
 // tuiOAuth is the OAuth setup of an HTTP server in the TUI: that of the headless

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -418,5 +419,39 @@ func TestTmuxInlineSecretMaskedAndValidated(t *testing.T) {
 	code, stdout := tm.wait()
 	if code != 0 || strings.TrimSpace(stdout) != "received a token of 10 characters" {
 		t.Fatalf("exit %d, stdout %q; want 0 and a token of 10 characters", code, stdout)
+	}
+}
+
+// TestTmuxTUIRecord: --record works in the terminal UI too, so an interactive session
+// becomes an answers file; replaying it answers the same form.
+func TestTmuxTUIRecord(t *testing.T) {
+	t.Parallel()
+	tm := startTerm(t, termOptions{}, "demo", "--record", "rec.yaml")
+	tm.waitFor("ready ")
+	selectTool(t, tm, "confirm_only")
+	tm.keys("Enter")
+	tm.waitFor(`Arguments for tool "confirm_only"`)
+	tm.keys("a")
+	tm.waitFor("Proceed with the demo operation?", "[ Accept ]")
+	tm.keys("d")
+	tm.waitFor("tools/call confirm_only · done", "declined")
+	tm.keys("q")
+	if code, _ := tm.wait(); code != 0 {
+		t.Fatalf("exit %d; screen:\n%s", code, tm.screen())
+	}
+	rec := filepath.Join(tm.dir, "rec.yaml")
+	b, err := os.ReadFile(rec)
+	if err != nil {
+		t.Fatalf("--record file not written by the TUI: %v", err)
+	}
+	for _, want := range []string{"tool: confirm_only", "message: Proceed with the demo operation?", "action: decline"} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("record lacks %q:\n%s", want, b)
+		}
+	}
+	cfg := writeFile(t, "config.yaml", fmt.Sprintf("servers:\n  demo:\n    command: %q\n    args: [serve-demo]\n", bin))
+	r := runBin(t, nil, "call", "demo", "confirm_only", "--config", cfg, "--answers", rec)
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "declined" {
+		t.Errorf("replay: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }

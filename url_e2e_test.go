@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -529,5 +530,21 @@ func TestURLEverythingHostileURLs(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestURLRequiredWaitBoundedHeadless: without a terminal nobody can press "retry now",
+// so a scripted accept of a -32042 link that is never approved ends at --timeout with
+// a clear error instead of waiting forever.
+func TestURLRequiredWaitBoundedHeadless(t *testing.T) {
+	answers := writeFile(t, "answers.yaml", "- match: {mode: url}\n  action: accept\n  open: false\n")
+	start := time.Now()
+	r := runBin(t, nil, "call", "needs_link", "--answers", answers, "--protocol", "2025-11-25",
+		"--timeout", "1s", "--", bin, "serve-demo")
+	if r.code == 0 || !strings.Contains(r.stderr, "not completed within 1s") {
+		t.Errorf("exit %d, stderr %q; want a failure naming the 1s bound", r.code, r.stderr)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("the call took %s despite --timeout 1s", d)
 	}
 }

@@ -64,7 +64,18 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
 		s.proc = p
-		if err := s.connect(ctx, &tapTransport{inner: t, tap: s.tap}); err != nil {
+		// The handshake is a request like any other: a server that never answers it
+		// must not hang the command past its timeout.
+		cctx, cancel := s.requestContext(ctx)
+		err = s.connect(cctx, &tapTransport{inner: t, tap: s.tap})
+		cause := context.Cause(cctx)
+		cancel()
+		if err != nil && errors.Is(cause, ErrTimeout) {
+			// We stopped it: its exit status would hide the reason.
+			_ = p.stop(context.Background())
+			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", cause)}
+		}
+		if err != nil {
 			_ = p.stop(context.Background())
 			if ee := p.waitExit(time.Second); ee != nil {
 				return nil, &ConnError{Server: srv.Name, Err: ee}
@@ -107,9 +118,18 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 		if err := s.newAuth(st); err != nil {
 			return err
 		}
-		err := s.connect(ctx, st)
+		// Bounded like any request (the clock stops during a sign-in); the legacy SSE
+		// fallback below cannot be, since its stream lives on the connect context.
+		cctx, cancel := s.requestContext(ctx)
+		err := s.connect(cctx, st)
+		cause := context.Cause(cctx)
+		cancel()
 		if err == nil {
 			return nil
+		}
+		if errors.Is(cause, ErrTimeout) {
+			s.http.takeErr()
+			return &ConnError{Server: s.server.Name, Err: fmt.Errorf("initialize: %w", cause)}
 		}
 		if !s.http.wantsFallback() {
 			return s.httpConnError(err)

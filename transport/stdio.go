@@ -28,6 +28,8 @@ const stderrTail = 20
 var (
 	closeGrace = 2 * time.Second
 	termGrace  = 2 * time.Second
+	// pumpGrace bounds how long an exited server's pipes are drained.
+	pumpGrace = time.Second
 )
 
 // ExitError reports a stdio server process that ended.
@@ -75,6 +77,7 @@ func startStdio(srv config.Server, log *wire.Log) (*proc, mcp.Transport, error) 
 		return nil, nil, errors.New("no command configured")
 	}
 	cmd := exec.Command(srv.Command, srv.Args...)
+	ownGroup(cmd)
 	cmd.Dir = srv.Cwd
 	cmd.Env = os.Environ()
 	keys := make([]string, 0, len(srv.Env))
@@ -124,7 +127,16 @@ func startStdio(srv config.Server, log *wire.Log) (*proc, mcp.Transport, error) 
 	}()
 	go func() {
 		_ = cmd.Wait()
-		pumps.Wait() // stderr fully read before anyone reports the exit
+		// stderr fully read before anyone reports the exit, but bounded: a grandchild
+		// the server left behind (a wrapper script's child) may hold the pipes open.
+		pumped := make(chan struct{})
+		go func() { pumps.Wait(); close(pumped) }()
+		t := time.NewTimer(pumpGrace)
+		select {
+		case <-pumped:
+		case <-t.C:
+		}
+		t.Stop()
 		p.state = cmd.ProcessState
 		close(p.done)
 	}()
@@ -243,13 +255,15 @@ func (p *proc) stop(ctx context.Context) error {
 		}
 	}
 	if wait(closeGrace) {
+		// The server is gone; whatever it started and left behind goes too.
+		signalGroup(p.cmd, syscall.SIGTERM)
 		return nil
 	}
-	_ = p.cmd.Process.Signal(syscall.SIGTERM)
+	signalGroup(p.cmd, syscall.SIGTERM)
 	if wait(termGrace) {
 		return nil
 	}
-	_ = p.cmd.Process.Kill()
+	signalGroup(p.cmd, syscall.SIGKILL)
 	<-p.done
 	return nil
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
@@ -218,5 +219,25 @@ func TestReadLineBoundsLongLines(t *testing.T) {
 	}
 	if len(got) != 3 || len(got[0]) != 1000 || got[1] != "next" || got[2] != "last" {
 		t.Errorf("lines = %d %q", len(got), got[1:])
+	}
+}
+
+// TestStdioSilentServerTimesOut: a server that never answers initialize (here a shell
+// wrapper whose child keeps the pipes open after the wrapper is gone) fails the connect
+// with the timeout, within the shutdown graces, instead of hanging.
+func TestStdioSilentServerTimesOut(t *testing.T) {
+	srv := config.Server{Name: "silent", Command: "sh", Args: []string{"-c", "sleep 30 & wait"}, Timeout: 200 * time.Millisecond}
+	done := make(chan error, 1)
+	go func() {
+		_, err := Connect(context.Background(), srv, Options{Log: wire.New(10), Protocol: legacy})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), `server "silent": initialize`) {
+			t.Fatalf("err = %v, want the initialize timeout of server \"silent\"", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Connect to a silent server did not return within 20s despite a 200ms timeout")
 	}
 }

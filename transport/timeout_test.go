@@ -104,3 +104,32 @@ func TestHTTPUnreachable(t *testing.T) {
 	}
 	t.Log(msg)
 }
+
+// TestHTTPSilentServerTimesOut: an HTTP server that accepts the connection but never
+// answers initialize fails the connect at the server's timeout instead of hanging.
+func TestHTTPSilentServerTimesOut(t *testing.T) {
+	release := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	t.Cleanup(func() { close(release); ts.Close() })
+	srv := httpServer(ts.URL + "/mcp")
+	srv.Timeout = 300 * time.Millisecond
+	done := make(chan error, 1)
+	go func() {
+		_, err := Connect(context.Background(), srv, Options{Protocol: legacy})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		var ce *ConnError
+		if !errors.As(err, &ce) || !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "initialize") {
+			t.Fatalf("err = %v, want a ConnError with the initialize timeout", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Connect to a silent HTTP server did not return within 20s despite a 300ms timeout")
+	}
+}
