@@ -304,13 +304,27 @@ func selectTool(t *testing.T, tm *tmuxTerm, name string) {
 		}
 		return false
 	}
+	// highlighted returns the Tools list's selected row (reverse video).
+	highlighted := func(raw string) string {
+		for _, line := range strings.Split(raw, "\n") {
+			if _, main, ok := strings.Cut(line, "│"); ok && strings.Contains(main, "\x1b[7m") {
+				return main
+			}
+		}
+		return ""
+	}
 	for range 30 {
-		before := tm.rawScreen()
+		// Start only from a screen with a selection: its first appearance is not a move.
+		before := tm.waitUntil("a selected tool", true, func(s string) bool { return highlighted(s) != "" })
 		if onTool(before) {
 			return
 		}
+		// Wait for the selection itself to move: other parts of the screen (the servers
+		// pane filling in) may change first, and a second Down sent before the first
+		// one lands would skip a row.
+		was := highlighted(before)
 		tm.keys("Down")
-		tm.waitUntil("the cursor moving", true, func(s string) bool { return s != before })
+		tm.waitUntil("the cursor moving", true, func(s string) bool { h := highlighted(s); return h != "" && h != was })
 	}
 	t.Fatalf("tool %q not found in the Tools list:\n%s", name, tm.screen())
 }

@@ -112,45 +112,49 @@ func (s *tmuxSession) waitFor(want string) {
 	}
 }
 
-// selectTool moves the Tools list cursor onto the tool called name.
+// selectTool moves the Tools list cursor onto the tool called name. After each Down it
+// waits for the selection itself to move (not for any change of the screen), so a key is
+// never sent twice for one step.
 func (s *tmuxSession) selectTool(name string) {
 	s.t.Helper()
+	prev := ""
 	for range 40 {
-		for _, line := range strings.Split(s.screen(), "\n") {
-			if _, main, ok := strings.Cut(line, "│"); ok && strings.HasPrefix(main, "demo       "+name+"  ") {
-				if s.selected(name) {
-					return
-				}
-			}
+		cur := s.waitSelection(prev)
+		if strings.Contains(cur, "demo       "+name+"  ") {
+			return
 		}
+		prev = cur
 		s.keys("Down")
-		s.waitForChange()
 	}
 	s.t.Fatalf("tool %q not found:\n%s", name, s.screen())
 }
 
-// selected reports whether the cursor is on name: with NO_COLOR the selection is shown
-// in reverse video, so ask tmux for the attributes of the line.
-func (s *tmuxSession) selected(name string) bool {
+// selectedLine returns the main-area line shown in reverse video (the selection; with
+// NO_COLOR that is its only mark), or "".
+func (s *tmuxSession) selectedLine() string {
 	out := s.tmux("capture-pane", "-p", "-e", "-t", s.name)
 	for _, line := range strings.Split(out, "\n") {
-		if strings.Contains(line, "demo       "+name+"  ") && strings.Contains(line, "\x1b[7m") {
-			return true
+		if _, main, ok := strings.Cut(line, "│"); ok && strings.Contains(main, "\x1b[7m") {
+			return main
 		}
 	}
-	return false
+	return ""
 }
 
-func (s *tmuxSession) waitForChange() {
-	before := s.tmux("capture-pane", "-p", "-e", "-t", s.name)
+// waitSelection waits until a selection is shown that differs from prev.
+func (s *tmuxSession) waitSelection(prev string) string {
+	s.t.Helper()
 	tick := time.NewTicker(10 * time.Millisecond)
 	defer tick.Stop()
-	deadline := time.After(2 * time.Second)
-	for s.tmux("capture-pane", "-p", "-e", "-t", s.name) == before {
+	deadline := time.After(10 * time.Second)
+	for {
+		if cur := s.selectedLine(); cur != "" && cur != prev {
+			return cur
+		}
 		select {
 		case <-tick.C:
 		case <-deadline:
-			return
+			s.t.Fatalf("the selection never moved:\n%s", s.screen())
 		}
 	}
 }
