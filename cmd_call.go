@@ -31,11 +31,15 @@ func (a *app) callCommand() *cobra.Command {
 			}
 			name := rest[0]
 			return a.withSession(cmd.Context(), srv, func(ctx context.Context, s *transport.Session) error {
+				// key=value arguments are typed by the tool's input schema; a JSON object
+				// or no arguments need no tools/list round trip.
 				var schema any
-				if tools, err := s.Tools(ctx); err == nil {
-					for _, t := range tools {
-						if t.Name == name {
-							schema = t.InputSchema
+				if kv := rest[1:]; len(kv) > 0 && !(len(kv) == 1 && strings.HasPrefix(strings.TrimSpace(kv[0]), "{")) {
+					if tools, err := s.Tools(ctx); err == nil {
+						for _, t := range tools {
+							if t.Name == name {
+								schema = t.InputSchema
+							}
 						}
 					}
 				}
