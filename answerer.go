@@ -8,9 +8,9 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/consent"
-	"github.com/elicitty/elicitty/elicit/ui"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
+	"github.com/elicitty/elicitty/tui/consent"
+	"github.com/elicitty/elicitty/tui/form"
 )
 
 // urlPolicy converts a server's configured URL policy for the analyser.
@@ -65,7 +65,7 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 			Accessible: a.accessible,
 			NoColor:    os.Getenv("NO_COLOR") != "",
 		})
-		inner = ui.NewPrompter(a.stdin, a.stderr, &ui.PrompterOptions{
+		inner = form.NewPrompter(a.stdin, a.stderr, &form.PrompterOptions{
 			Accessible: a.accessible,
 			NoColor:    os.Getenv("NO_COLOR") != "",
 			URL:        urlAns,

@@ -9,9 +9,9 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/consent"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/transport/oauth"
+	"github.com/elicitty/elicitty/tui/consent"
 )
 
 // tokenStore returns the OAuth token store under the user's state directory.

@@ -9,7 +9,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/desc"
-	"github.com/elicitty/elicitty/elicit/ui"
+	"github.com/elicitty/elicitty/tui/form"
 )
 
 func (a *app) descCommand() *cobra.Command {
@@ -102,7 +102,7 @@ valid (warnings allowed), 1 when any is invalid, 2 when a file cannot be read;
 			if err != nil {
 				return err
 			}
-			return ui.Preview(cmd.Context(), req, ui.PreviewText{When: decl.When, OnDecline: decl.OnDecline, OnCancel: decl.OnCancel}, ans, a.stdout, a.stderr)
+			return form.Preview(cmd.Context(), req, form.PreviewText{When: decl.When, OnDecline: decl.OnDecline, OnCancel: decl.OnCancel}, ans, a.stdout, a.stderr)
 		},
 	}
 	cmd.AddCommand(lint, preview)

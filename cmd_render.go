@@ -8,7 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit/ui"
+	"github.com/elicitty/elicitty/tui/form"
 )
 
 func (a *app) renderCommand() *cobra.Command {
@@ -37,7 +37,7 @@ defaults merge and validation. Server authors use it to preview their schemas.`,
 			if err != nil {
 				return err
 			}
-			if err := ui.Render(cmd.Context(), data, protocol, ans, a.stdout, a.stderr); err != nil {
+			if err := form.Render(cmd.Context(), data, protocol, ans, a.stdout, a.stderr); err != nil {
 				return err
 			}
 			if err := a.writeRecords(); err != nil {

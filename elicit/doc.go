@@ -6,7 +6,7 @@
 // (Sanitize), the Engine that checks requests and runs merge and validation around any
 // Answerer, the answers-file Script, the Recorder that writes one, and AutoAccept.
 //
-// It does not own the terminal UI (elicit/ui and package tui), URL analysis
-// (elicit/urlsafe), consent (elicit/consent), MCP Description lint (elicit/desc) or any
+// It does not own the terminal UI (package tui and its tui/form), URL analysis
+// (elicit/urlsafe), consent (tui/consent), MCP Description lint (elicit/desc) or any
 // transport: transport builds Requests and turns a *ViolationsError into -32602.
 package elicit

@@ -11,15 +11,15 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/consent"
-	"github.com/elicitty/elicitty/elicit/ui"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/tui/consent"
+	"github.com/elicitty/elicitty/tui/form"
 )
 
 // lineMode is the --accessible fallback of the TUI: plain lines for screen readers. It
 // reads one command per line, runs it to the end, and answers elicitations with
-// elicit/ui's Prompter in accessible mode (URL requests with consent's line prompt).
+// tui/form's Prompter in accessible mode (URL requests with consent's line prompt).
 type lineMode struct {
 	ctx  context.Context
 	opts Options
@@ -32,7 +32,7 @@ type lineMode struct {
 // runAccessible runs the line mode until "quit", end of input or ctx is done.
 func runAccessible(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	lm := &lineMode{ctx: ctx, opts: opts, in: in, out: out, sess: map[string]session{}}
-	var ans elicit.Answerer = ui.NewPrompter(in, out, &ui.PrompterOptions{Accessible: true, NoColor: true, NoValidate: opts.NoValidate,
+	var ans elicit.Answerer = form.NewPrompter(in, out, &form.PrompterOptions{Accessible: true, NoColor: true, NoValidate: opts.NoValidate,
 		URL: consent.NewAnswerer(in, out, consent.AnswererOptions{Accessible: true, NoColor: true, Opener: opts.Opener,
 			PolicyFor: func(server string) (consent.ServerPolicy, bool) {
 				for _, s := range opts.Servers {

@@ -1,6 +1,6 @@
 // Package tui is elicitty's interactive terminal program: the servers pane, the Tools,
-// Prompts, Resources, Log and Inbox tabs, the embedded answer screens (elicit/ui's form
-// and elicit/consent's URL consent screen) and Bridge, the interactive elicit.Answerer.
+// Prompts, Resources, Log and Inbox tabs, the embedded answer screens (tui/form's form
+// and tui/consent's URL consent screen) and Bridge, the interactive elicit.Answerer.
 //
 // Run is the entry point:
 //

@@ -10,9 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/consent"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/elicitty/elicitty/tui/consent"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -60,7 +60,7 @@ type ScreenOptions struct {
 
 // FormScreen is an embedded form: an elicitation form or a tool's argument form. It
 // never quits the program; Done reports the answer once the user has given one.
-// elicit/ui's FormModel fits it through a small adapter.
+// tui/form's FormModel fits it through a small adapter.
 type FormScreen interface {
 	Init() tea.Cmd
 	Update(msg tea.Msg) tea.Cmd
@@ -84,7 +84,7 @@ const (
 	ChoiceReopen
 )
 
-// ConsentScreen is an embedded URL consent screen. elicit/consent's Model fits it
+// ConsentScreen is an embedded URL consent screen. tui/consent's Model fits it
 // through a small adapter.
 type ConsentScreen interface {
 	Init() tea.Cmd
@@ -110,9 +110,9 @@ type Options struct {
 	LogKeep int
 	// LogEvery is the Log tab's refresh period; zero means 250 ms.
 	LogEvery time.Duration
-	// NewForm builds a form screen; nil uses elicit/ui's FormModel.
+	// NewForm builds a form screen; nil uses tui/form's FormModel.
 	NewForm func(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen
-	// NewConsent builds a URL consent screen; nil uses elicit/consent's Model under the
+	// NewConsent builds a URL consent screen; nil uses tui/consent's Model under the
 	// asking server's URL policy.
 	NewConsent func(req *elicit.Request, o ScreenOptions) ConsentScreen
 	// Opener opens a URL in the browser after consent (consent.NewBrowserOpener); nil

@@ -12,8 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// realHarness is a started harness with the real screens: elicit/ui's FormModel and
-// elicit/consent's Model.
+// realHarness is a started harness with the real screens: tui/form's FormModel and
+// tui/consent's Model.
 func realHarness(t *testing.T, opts Options) *harness {
 	t.Helper()
 	opts.Servers = demoServers()

@@ -4,16 +4,16 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/consent"
-	"github.com/elicitty/elicitty/elicit/ui"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
+	"github.com/elicitty/elicitty/tui/consent"
+	"github.com/elicitty/elicitty/tui/form"
 )
 
-// uiForm adapts elicit/ui's FormModel to FormScreen.
-type uiForm struct{ m *ui.FormModel }
+// uiForm adapts tui/form's FormModel to FormScreen.
+type uiForm struct{ m *form.FormModel }
 
 func newUIForm(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen {
-	return &uiForm{ui.NewFormModel(req, f, ui.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor, NoValidate: o.NoValidate})}
+	return &uiForm{form.NewFormModel(req, f, form.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor, NoValidate: o.NoValidate})}
 }
 
 func (u *uiForm) Init() tea.Cmd                    { return u.m.Init() }
@@ -22,7 +22,7 @@ func (u *uiForm) SetSize(w, h int)                 { u.m.SetSize(w, h) }
 func (u *uiForm) Done() (elicit.Response, bool)    { return u.m.Done() }
 func (u *uiForm) Update(msg tea.Msg) (cmd tea.Cmd) { u.m, cmd = u.m.Update(msg); return cmd }
 
-// consentScreen adapts elicit/consent's Model to ConsentScreen.
+// consentScreen adapts tui/consent's Model to ConsentScreen.
 type consentScreen struct{ m *consent.Model }
 
 // newConsentScreen builds the consent screen for req under its server's URL policy.

@@ -18,7 +18,7 @@ import (
 
 // TestRealTransport runs the whole chain: a go-sdk server on loopback whose tool
 // elicits, transport.Connect (the default Connect), the elicit engine, the Bridge, the
-// program and elicit/ui's form, and the wire log in the Log tab.
+// program and tui/form's form, and the wire log in the Log tab.
 func TestRealTransport(t *testing.T) {
 	srv := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "greet", Description: "Ask a name and greet"},

@@ -4,5 +4,5 @@
 // host policy, and rendering a URL in full, wrapped, with its host highlighted.
 //
 // It never touches the network: nothing here resolves, fetches or opens a URL. It does not
-// ask the user anything; the consent screen lives in elicit/consent.
+// ask the user anything; the consent screen lives in tui/consent.
 package urlsafe

@@ -1,4 +1,4 @@
-// Package ui turns an elicitation form into something a person answers in a terminal.
+// Package form turns an elicitation form into something a person answers in a terminal.
 //
 // It owns three things: the huh form builder (an [elicit.Form] becomes huh fields bound to
 // typed storage, with a review step and distinct Accept, Decline and Cancel actions), the
@@ -9,4 +9,4 @@
 // It does not own schema parsing, defaults, validation rules or sanitizing: those live in
 // package elicit, and this package only calls them. It does not own the TUI program, the
 // URL consent screen or any transport.
-package ui
+package form

@@ -1,4 +1,4 @@
-package ui
+package form
 
 import "charm.land/bubbles/v2/key"
 
