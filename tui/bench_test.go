@@ -42,7 +42,7 @@ func fiftyFields() json.RawMessage {
 // BenchmarkView50FieldForm measures the whole screen's View with tui/form's FormModel
 // for a 50-field form open.
 func BenchmarkView50FieldForm(b *testing.B) {
-	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true, NewForm: newUIForm}
+	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true, NewForm: newForm}
 	m := New(b.Context(), NewBridge(), opts)
 	m.ticks = false
 	req := &elicit.Request{Server: "demo", Message: "Fifty questions.", Schema: fiftyFields()}

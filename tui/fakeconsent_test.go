@@ -6,12 +6,13 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/tui/consent"
 )
 
 // localConsent is a stand-in URL consent screen for model tests: o opens, c copies, d declines, esc cancels.
 type localConsent struct {
 	req    *elicit.Request
-	choice Choice
+	choice consent.Choice
 	w, h   int
 	st     styles
 }
@@ -27,7 +28,7 @@ func (c *localConsent) Init() tea.Cmd { return nil }
 func (c *localConsent) SetSize(w, h int) { c.w, c.h = w, h }
 
 // Done implements ConsentScreen.
-func (c *localConsent) Done() (Choice, bool) { return c.choice, c.choice != 0 }
+func (c *localConsent) Done() (consent.Choice, bool) { return c.choice, c.choice != 0 }
 
 // Update implements ConsentScreen.
 func (c *localConsent) Update(msg tea.Msg) tea.Cmd {
@@ -37,14 +38,14 @@ func (c *localConsent) Update(msg tea.Msg) tea.Cmd {
 	}
 	switch k.String() {
 	case "o":
-		c.choice = ChoiceOpen
+		c.choice = consent.Open
 	case "c":
-		c.choice = ChoiceCopyOnly
+		c.choice = consent.CopyOnly
 		return tea.SetClipboard(c.req.URL)
 	case "d":
-		c.choice = ChoiceDecline
+		c.choice = consent.Decline
 	case "esc":
-		c.choice = ChoiceCancel
+		c.choice = consent.Cancel
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/tui/consent"
 )
 
 // onElicit files a new request and opens it when nothing else is being edited.
@@ -127,10 +128,10 @@ func (m *Model) answered(r elicit.Response, then tea.Cmd) tea.Cmd {
 }
 
 // consented turns a consent choice into an answer and its side effect.
-func (m *Model) consented(c Choice) tea.Cmd {
+func (m *Model) consented(c consent.Choice) tea.Cmd {
 	req, call := m.active.req, m.active.call
 	switch c {
-	case ChoiceOpen, ChoiceReopen:
+	case consent.Open, consent.Reopen:
 		m.track(req, call)
 		if op := m.opts.Opener; op != nil {
 			ctx, u := m.ctx, req.URL
@@ -138,15 +139,15 @@ func (m *Model) consented(c Choice) tea.Cmd {
 		}
 		m.status = "no browser configured: URL copied"
 		return m.answered(elicit.Response{Action: elicit.Accept}, tea.SetClipboard(req.URL))
-	case ChoiceCopyOnly:
+	case consent.CopyOnly:
 		// The consent screen itself copies the URL (OSC 52).
 		m.track(req, call)
 		return m.answered(elicit.Response{Action: elicit.Accept}, nil)
-	case ChoiceRetry:
+	case consent.Retry:
 		// Still waiting: accept again without reopening, so the call retries now.
 		m.track(req, call)
 		return m.answered(elicit.Response{Action: elicit.Accept}, nil)
-	case ChoiceDecline:
+	case consent.Decline:
 		return m.answered(elicit.Response{Action: elicit.Decline}, nil)
 	}
 	return m.answered(elicit.Response{Action: elicit.Cancel}, nil)

@@ -10,9 +10,11 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/elicitty/elicitty/tui/consent"
+	"github.com/elicitty/elicitty/tui/form"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -60,7 +62,7 @@ type ScreenOptions struct {
 
 // FormScreen is an embedded form: an elicitation form or a tool's argument form. It
 // never quits the program; Done reports the answer once the user has given one.
-// tui/form's FormModel fits it through a small adapter.
+// tui/form's FormModel is one.
 type FormScreen interface {
 	Init() tea.Cmd
 	Update(msg tea.Msg) tea.Cmd
@@ -69,29 +71,14 @@ type FormScreen interface {
 	Done() (elicit.Response, bool)
 }
 
-// Choice is the user's decision on a URL consent screen.
-type Choice int
-
-// The consent choices.
-const (
-	ChoiceOpen Choice = iota + 1
-	ChoiceCopyOnly
-	ChoiceDecline
-	ChoiceCancel
-	// ChoiceRetry and ChoiceReopen answer the "still waiting" screen of a URL that
-	// came back in a later round: accept again without, or with, reopening it.
-	ChoiceRetry
-	ChoiceReopen
-)
-
-// ConsentScreen is an embedded URL consent screen. tui/consent's Model fits it
-// through a small adapter.
+// ConsentScreen is an embedded URL consent screen: tui/consent's Model, or the
+// "still waiting" screen of a URL that came back in a later round.
 type ConsentScreen interface {
 	Init() tea.Cmd
 	Update(msg tea.Msg) tea.Cmd
 	View() string
 	SetSize(w, h int)
-	Done() (Choice, bool)
+	Done() (consent.Choice, bool)
 }
 
 // Options configures Run and New. Nil function fields mean defaults.
@@ -141,7 +128,7 @@ func (o *Options) defaults() {
 		o.Now = time.Now
 	}
 	if o.NewForm == nil {
-		o.NewForm = newUIForm
+		o.NewForm = newForm
 	}
 	if o.NewConsent == nil {
 		policies := map[string]config.URLPolicy{}
@@ -177,6 +164,18 @@ func (o *Options) defaults() {
 			return s, nil
 		}
 	}
+}
+
+// newForm is the default NewForm: tui/form's FormModel.
+func newForm(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen {
+	return form.NewFormModel(req, f, form.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor, NoValidate: o.NoValidate})
+}
+
+// newConsentScreen builds tui/consent's screen for req under its server's URL policy.
+func newConsentScreen(req *elicit.Request, pol config.URLPolicy, o ScreenOptions) ConsentScreen {
+	a := urlsafe.Analyze(req.URL, urlsafe.Policy{AllowedHosts: pol.AllowedHosts, HTTPSOnly: pol.HTTPSOnly, AllowHTTPRemote: true})
+	return consent.New(req, a, consent.Options{Width: o.Width, Height: o.Height, NoColor: o.NoColor,
+		OpenAllowed: pol.Open != config.URLCopyOnly})
 }
 
 func defaultConnect(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event), wl *wire.Log) (*transport.Session, error) {

@@ -19,7 +19,7 @@ func realHarness(t *testing.T, opts Options) *harness {
 	opts.Servers = demoServers()
 	opts.dial = connector(demoSession())
 	opts.NewForm = func(req *elicit.Request, f *elicit.Form, so ScreenOptions) FormScreen {
-		return quietForm{newUIForm(req, f, so)}
+		return quietForm{newForm(req, f, so)}
 	}
 	pol := map[string]config.URLPolicy{}
 	opts.NewConsent = func(req *elicit.Request, so ScreenOptions) ConsentScreen {

@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/tui/consent"
 )
 
 // waitingScreen answers a 2026-07-28 URL input request whose link came back from an
@@ -15,7 +16,7 @@ import (
 type waitingScreen struct {
 	req     *elicit.Request
 	canOpen bool
-	choice  Choice
+	choice  consent.Choice
 	w, h    int
 	st      styles
 }
@@ -31,7 +32,7 @@ func (s *waitingScreen) Init() tea.Cmd { return nil }
 func (s *waitingScreen) SetSize(w, h int) { s.w, s.h = w, h }
 
 // Done implements ConsentScreen.
-func (s *waitingScreen) Done() (Choice, bool) { return s.choice, s.choice != 0 }
+func (s *waitingScreen) Done() (consent.Choice, bool) { return s.choice, s.choice != 0 }
 
 // Update implements ConsentScreen.
 func (s *waitingScreen) Update(msg tea.Msg) tea.Cmd {
@@ -41,15 +42,15 @@ func (s *waitingScreen) Update(msg tea.Msg) tea.Cmd {
 	}
 	switch k.String() {
 	case "r", "enter":
-		s.choice = ChoiceRetry
+		s.choice = consent.Retry
 	case "o":
 		if s.canOpen {
-			s.choice = ChoiceReopen
+			s.choice = consent.Reopen
 		}
 	case "y":
 		return tea.SetClipboard(s.req.URL)
 	case "c", "esc", "ctrl+c":
-		s.choice = ChoiceCancel
+		s.choice = consent.Cancel
 	}
 	return nil
 }

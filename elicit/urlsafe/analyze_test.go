@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -221,39 +219,6 @@ func TestAnalyzeMessages(t *testing.T) {
 	}
 }
 
-func TestLongURLKeptInFull(t *testing.T) {
-	raw := "https://auth.example.com/authorize?" + strings.Repeat("state=abcdef0123456789&", 60) + "end=1"
-	a := Analyze(raw, Policy{})
-	if a.Refused || !a.Has(WarnLong) {
-		t.Fatalf("long URL: refused=%v warnings=%v, want accepted with WarnLong", a.Refused, a.Warnings)
-	}
-	lines := a.Render(37, Styles{})
-	if got := strings.Join(lines, ""); got != raw {
-		t.Errorf("rendered lines lose characters:\n got %q\nwant %q", got, raw)
-	}
-	for i, l := range lines {
-		if w := ansi.StringWidth(l); w > 37 {
-			t.Errorf("line %d is %d cells wide, want <= 37", i, w)
-		}
-	}
-}
-
-func TestWrapLossless(t *testing.T) {
-	for _, s := range []string{"", "abc", "https://例え.テスト.jp/" + strings.Repeat("é", 50), strings.Repeat("x", 100)} {
-		for _, w := range []int{0, 1, 2, 7, 80} {
-			lines := Wrap(s, w)
-			if got := strings.Join(lines, ""); got != s {
-				t.Errorf("Wrap(%q, %d) joined = %q", s, w, got)
-			}
-			for _, l := range lines {
-				if w >= 2 && ansi.StringWidth(l) > w {
-					t.Errorf("Wrap(%q, %d): line %q too wide", s, w, l)
-				}
-			}
-		}
-	}
-}
-
 func TestPartsHighlightRealHost(t *testing.T) {
 	tests := []struct {
 		url  string
@@ -270,24 +235,6 @@ func TestPartsHighlightRealHost(t *testing.T) {
 		if diff := cmp.Diff(tt.want, a.Parts); diff != "" {
 			t.Errorf("Parts(%q) (-want +got):\n%s", tt.url, diff)
 		}
-	}
-}
-
-func TestRenderStylesHost(t *testing.T) {
-	a := Analyze("https://auth.example.com/x", Policy{})
-	mark := Styles{Host: lipgloss.NewStyle().Underline(true), Registrable: lipgloss.NewStyle().Bold(true)}
-	lines := a.Render(80, mark)
-	if len(lines) != 1 {
-		t.Fatalf("got %d lines, want 1", len(lines))
-	}
-	if lines[0] == ansi.Strip(lines[0]) {
-		t.Errorf("host not styled: %q", lines[0])
-	}
-	if got := ansi.Strip(lines[0]); got != a.Display {
-		t.Errorf("stripped = %q, want %q", got, a.Display)
-	}
-	if got := ansi.Strip(a.HostLine(mark.Host, mark.Registrable)); got != "auth.example.com" {
-		t.Errorf("HostLine = %q", got)
 	}
 }
 
@@ -355,7 +302,6 @@ func FuzzAnalyze(f *testing.F) {
 		if httpsOnly && !a.Refused && a.Scheme != "https" {
 			t.Fatalf("https-only let %q through", raw)
 		}
-		_ = a.Render(13, Styles{})
 	})
 }
 

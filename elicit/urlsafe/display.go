@@ -5,9 +5,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 )
 
 // PartKind tells what a piece of a displayed URL is.
@@ -119,104 +116,4 @@ func needsEscape(r rune) bool {
 		return true
 	}
 	return false
-}
-
-// Wrap cuts s into lines of at most width terminal cells without dropping or changing a
-// character: strings.Join(Wrap(s, w), "") == s. A width below 1 returns s whole.
-func Wrap(s string, width int) []string {
-	if width < 1 || ansi.StringWidth(s) <= width {
-		return []string{s}
-	}
-	var lines []string
-	var cur strings.Builder
-	cw := 0
-	for _, r := range s {
-		w := ansi.StringWidth(string(r))
-		if cw+w > width && cw > 0 {
-			lines = append(lines, cur.String())
-			cur.Reset()
-			cw = 0
-		}
-		cur.WriteRune(r)
-		cw += w
-	}
-	if cur.Len() > 0 {
-		lines = append(lines, cur.String())
-	}
-	return lines
-}
-
-// Styles are the lipgloss styles Render applies to the parts of a URL.
-type Styles struct {
-	Plain, Userinfo, Host, Registrable lipgloss.Style
-}
-
-// Render returns the escaped URL wrapped at width cells, one string per line, with each
-// part styled. Stripped of styles, the lines concatenate to Display.
-func (a Analysis) Render(width int, st Styles) []string {
-	type seg struct {
-		text string
-		kind PartKind
-	}
-	var lines [][]seg
-	var cur []seg
-	cw := 0
-	for _, p := range a.Parts {
-		var b strings.Builder
-		for _, r := range p.Text {
-			w := ansi.StringWidth(string(r))
-			if width > 0 && cw+w > width && cw > 0 {
-				if b.Len() > 0 {
-					cur = append(cur, seg{b.String(), p.Kind})
-					b.Reset()
-				}
-				lines = append(lines, cur)
-				cur, cw = nil, 0
-			}
-			b.WriteRune(r)
-			cw += w
-		}
-		if b.Len() > 0 {
-			cur = append(cur, seg{b.String(), p.Kind})
-		}
-	}
-	if len(cur) > 0 || len(lines) == 0 {
-		lines = append(lines, cur)
-	}
-	out := make([]string, len(lines))
-	for i, l := range lines {
-		var b strings.Builder
-		for _, s := range l {
-			var style lipgloss.Style
-			switch s.kind {
-			case PartUserinfo:
-				style = st.Userinfo
-			case PartHost:
-				style = st.Host
-			case PartRegistrable:
-				style = st.Registrable
-			default:
-				style = st.Plain
-			}
-			b.WriteString(style.Render(s.text))
-		}
-		out[i] = b.String()
-	}
-	return out
-}
-
-// HostLine returns the real host with its registrable part styled, e.g.
-// "accounts." + bold("example.com").
-func (a Analysis) HostLine(host, registrable lipgloss.Style) string {
-	if a.Host == "" {
-		return ""
-	}
-	if a.Registrable == "" || !strings.HasSuffix(a.Host, a.Registrable) {
-		return registrable.Render(a.Host)
-	}
-	pre := strings.TrimSuffix(a.Host, a.Registrable)
-	if pre == "" {
-		return registrable.Render(a.Host)
-	}
-	return host.Render(pre) + registrable.Render(a.Registrable)
 }

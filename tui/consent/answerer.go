@@ -187,7 +187,7 @@ func (p program) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	if _, ok := msg.(DoneMsg); ok {
 		return p, tea.Quit
 	}
-	_, cmd := p.m.Update(msg)
+	cmd := p.m.Update(msg)
 	return p, cmd
 }
 

@@ -26,6 +26,10 @@ const (
 	Decline
 	// Cancel dismisses the request without deciding.
 	Cancel
+	// Retry and Reopen answer the "still waiting" screen of a URL that came back in a
+	// later round: accept again without, or with, reopening it.
+	Retry
+	Reopen
 )
 
 // String returns the choice's name.
@@ -39,6 +43,10 @@ func (c Choice) String() string {
 		return "decline"
 	case Cancel:
 		return "cancel"
+	case Retry:
+		return "retry"
+	case Reopen:
+		return "reopen"
 	}
 	return "none"
 }
@@ -46,7 +54,7 @@ func (c Choice) String() string {
 // Action returns the elicitation action the choice answers with.
 func (c Choice) Action() elicit.Action {
 	switch c {
-	case Open, CopyOnly:
+	case Open, CopyOnly, Retry, Reopen:
 		return elicit.Accept
 	case Decline:
 		return elicit.Decline
@@ -86,7 +94,7 @@ type keyMap struct {
 
 type styles struct {
 	title, label, warn, info, refused, focus, faint lipgloss.Style
-	url                                             urlsafe.Styles
+	url                                             urlStyles
 	host, registrable                               lipgloss.Style
 }
 
@@ -105,7 +113,7 @@ func newStyles(noColor bool) styles {
 		faint:       n().Faint(true),
 		host:        n().Underline(true),
 		registrable: n().Bold(true).Underline(true).Foreground(lipgloss.Color("14")),
-		url: urlsafe.Styles{
+		url: urlStyles{
 			Userinfo:    n().Strikethrough(true).Foreground(lipgloss.Color("9")),
 			Host:        n().Underline(true),
 			Registrable: n().Bold(true).Underline(true).Foreground(lipgloss.Color("14")),
@@ -194,29 +202,29 @@ func (m *Model) Analysis() urlsafe.Analysis { return m.a }
 
 // Update handles a message. Once a choice is made it returns a command yielding
 // DoneMsg (and, for CopyOnly, the clipboard request) and ignores further keys.
-func (m *Model) Update(msg tea.Msg) (*Model, tea.Cmd) {
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.SetSize(msg.Width, msg.Height)
 	case tea.KeyPressMsg:
 		return m.onKey(msg)
 	}
-	return m, nil
+	return nil
 }
 
-func (m *Model) onKey(msg tea.KeyPressMsg) (*Model, tea.Cmd) {
+func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.choice != 0 {
-		return m, nil
+		return nil
 	}
 	switch {
 	case key.Matches(msg, m.keys.Cancel):
 		return m.choose(Cancel)
 	case key.Matches(msg, m.keys.Up):
 		m.cursor = (m.cursor + len(m.items) - 1) % len(m.items)
-		return m, nil
+		return nil
 	case key.Matches(msg, m.keys.Down):
 		m.cursor = (m.cursor + 1) % len(m.items)
-		return m, nil
+		return nil
 	case key.Matches(msg, m.keys.Select):
 		return m.activate(m.cursor)
 	}
@@ -226,23 +234,23 @@ func (m *Model) onKey(msg tea.KeyPressMsg) (*Model, tea.Cmd) {
 			return m.activate(i)
 		}
 	}
-	return m, nil
+	return nil
 }
 
-func (m *Model) activate(i int) (*Model, tea.Cmd) {
+func (m *Model) activate(i int) tea.Cmd {
 	if m.items[i].choice == 0 {
 		m.showQR = !m.showQR
 		if m.showQR && m.qr == "" && m.qrErr == nil {
 			m.qr, m.qrErr = QR(m.a.URL)
 		}
-		return m, nil
+		return nil
 	}
 	return m.choose(m.items[i].choice)
 }
 
-func (m *Model) choose(c Choice) (*Model, tea.Cmd) {
+func (m *Model) choose(c Choice) tea.Cmd {
 	if (c == Open || c == CopyOnly) && m.a.Refused || c == Open && !m.opts.OpenAllowed {
-		return m, nil
+		return nil
 	}
 	m.choice = c
 	done := DoneMsg{Choice: c}
@@ -251,9 +259,9 @@ func (m *Model) choose(c Choice) (*Model, tea.Cmd) {
 	}
 	cmd := func() tea.Msg { return done }
 	if c == CopyOnly {
-		return m, tea.Batch(tea.SetClipboard(m.a.URL), cmd)
+		return tea.Batch(tea.SetClipboard(m.a.URL), cmd)
 	}
-	return m, cmd
+	return cmd
 }
 
 // viewDetails writes the full request: message, URL, host, refusal and warnings.
@@ -266,10 +274,10 @@ func (m *Model) viewDetails(line func(string)) {
 	}
 	line("")
 	line(m.st.label.Render("Link (shown in full):"))
-	for _, l := range m.a.Render(w-2, m.st.url) {
+	for _, l := range renderURL(m.a, w-2, m.st.url) {
 		line("  " + l)
 	}
-	if h := m.a.HostLine(m.st.host, m.st.registrable); h != "" {
+	if h := hostLine(m.a, m.st.host, m.st.registrable); h != "" {
 		s := "Goes to: " + h
 		if m.a.Registrable != "" && m.a.Registrable != m.a.Host {
 			s += "  (site " + m.st.registrable.Render(m.a.Registrable) + ")"
@@ -308,7 +316,7 @@ func (m *Model) viewDetails(line func(string)) {
 // viewQR writes the compact QR screen: the code, the URL and the host, sized to fit.
 func (m *Model) viewQR(line func(string)) {
 	w, h := m.opts.Width, m.opts.Height
-	urlLines := m.a.Render(w-2, m.st.url)
+	urlLines := renderURL(m.a, w-2, m.st.url)
 	if m.qrErr != nil {
 		line("No QR code: " + m.qrErr.Error())
 	} else {
@@ -326,7 +334,7 @@ func (m *Model) viewQR(line func(string)) {
 	for _, l := range urlLines {
 		line("  " + l)
 	}
-	if hl := m.a.HostLine(m.st.host, m.st.registrable); hl != "" {
+	if hl := hostLine(m.a, m.st.host, m.st.registrable); hl != "" {
 		s := "Goes to: " + hl
 		if n := len(m.a.Warnings); n > 0 && m.a.Caution() {
 			s += fmt.Sprintf("  (%d warnings: hide the QR code to read them)", n)

@@ -88,7 +88,7 @@ func TestModelGoldens(t *testing.T) {
 				m.SetSize(80, 24)
 			}
 			for _, k := range tt.keys {
-				m, _ = m.Update(press(k))
+				m.Update(press(k))
 			}
 			if _, done := m.Done(); done {
 				t.Fatalf("done after %v; the screen must wait for a choice", tt.keys)
@@ -130,7 +130,7 @@ func TestModelChoices(t *testing.T) {
 			var msgs []tea.Msg
 			for _, k := range tt.keys {
 				var cmd tea.Cmd
-				m, cmd = m.Update(press(k))
+				cmd = m.Update(press(k))
 				msgs = append(msgs, run(cmd)...)
 			}
 			got, done := m.Done()
@@ -179,7 +179,7 @@ func run(cmd tea.Cmd) []tea.Msg {
 func TestModelCopyRequestsClipboard(t *testing.T) {
 	u := "https://auth.example.com/link?s=abc"
 	m := New(urlReq("demo", "m", u), urlsafe.Analyze(u, urlsafe.Policy{}), Options{OpenAllowed: true})
-	_, cmd := m.Update(press("c"))
+	cmd := m.Update(press("c"))
 	msgs := run(cmd)
 	if len(msgs) != 2 {
 		t.Fatalf("copy produced %d messages, want clipboard + done: %#v", len(msgs), msgs)

@@ -52,7 +52,7 @@ func run(t *testing.T, m *FormModel, cmd tea.Cmd) {
 		if ignored(msg) {
 			continue
 		}
-		_, next := m.Update(msg)
+		next := m.Update(msg)
 		queue = append(queue, next)
 	}
 }
@@ -74,7 +74,7 @@ func ignored(msg tea.Msg) bool {
 // press sends one key to m and runs what follows.
 func press(t *testing.T, m *FormModel, k tea.KeyPressMsg) {
 	t.Helper()
-	_, cmd := m.Update(k)
+	cmd := m.Update(k)
 	run(t, m, cmd)
 }
 

@@ -220,21 +220,21 @@ func (m *FormModel) layout() {
 }
 
 // Update handles a message and returns the command to run. It never returns tea.Quit.
-func (m *FormModel) Update(msg tea.Msg) (*FormModel, tea.Cmd) {
+func (m *FormModel) Update(msg tea.Msg) tea.Cmd {
 	if m.phase == phaseDone {
-		return m, nil
+		return nil
 	}
 	if e, ok := msg.(editorDoneMsg); ok {
 		m.editorDone(e)
-		return m, nil
+		return nil
 	}
 	if k, ok := msg.(tea.KeyPressMsg); ok {
 		if cmd, handled := m.onKey(k); handled {
-			return m, cmd
+			return cmd
 		}
 	}
 	if m.phase != phaseFill || m.hf == nil {
-		return m, nil
+		return nil
 	}
 	m.layout()
 	fm, cmd := m.hf.Update(msg)
@@ -243,16 +243,16 @@ func (m *FormModel) Update(msg tea.Msg) (*FormModel, tea.Cmd) {
 	}
 	if m.hf.State == huh.StateAborted {
 		m.finish(elicit.Cancel)
-		return m, nil
+		return nil
 	}
 	if m.hf.State == huh.StateCompleted {
 		if m.page+1 < m.pages() {
-			return m, m.turnPage(m.page + 1)
+			return m.turnPage(m.page + 1)
 		}
 		m.enterReview()
-		return m, nil
+		return nil
 	}
-	return m, cmd
+	return cmd
 }
 
 // onKey handles the keys that work at every step and the review step's keys; handled

@@ -108,8 +108,8 @@ func (w inlineModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		w.m.SetSize(ws.Width, ws.Height)
 		return w, nil
 	}
-	m, cmd := w.m.Update(msg)
-	if _, done := m.Done(); done {
+	cmd := w.m.Update(msg)
+	if _, done := w.m.Done(); done {
 		return w, tea.Quit
 	}
 	return w, cmd
