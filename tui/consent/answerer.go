@@ -9,6 +9,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
@@ -144,7 +145,7 @@ func (a *Answerer) open(ctx context.Context, url string) error {
 func (a *Answerer) fallback(an urlsafe.Analysis, qr bool) {
 	fmt.Fprintf(a.out, "%s\n", an.Display)
 	if !a.opts.NoClipboard {
-		fmt.Fprint(a.out, OSC52(an.URL))
+		fmt.Fprint(a.out, ansi.SetSystemClipboard(an.URL))
 		fmt.Fprintln(a.out, "(copied to the clipboard, if your terminal allows it)")
 	}
 	if qr {

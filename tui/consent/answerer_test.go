@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
 	"io"
 	"strings"
@@ -124,9 +125,9 @@ func TestAnswererChoices(t *testing.T) {
 			[]string{`"yes" is not one of the choices`}},
 		{"qr then open", linkURL, false, []string{"r", "o"}, elicit.Accept, []string{linkURL}, []string{"█"}},
 		{"copy prints and copies", linkURL, false, []string{"c"}, elicit.Accept, nil,
-			[]string{linkURL + "\n", OSC52(linkURL)}},
+			[]string{linkURL + "\n", osc52(linkURL)}},
 		{"copy-only refuses open", linkURL, true, []string{"o", "c"}, elicit.Accept, nil,
-			[]string{`"o" is not one of the choices`, OSC52(linkURL)}},
+			[]string{`"o" is not one of the choices`, osc52(linkURL)}},
 		{"refused refuses open and copy", "javascript:alert(1)", false, []string{"o", "c", "d"}, elicit.Decline, nil,
 			[]string{"Refused: the \"javascript\" scheme", `"o" is not one of the choices`, `"c" is not one of the choices`}},
 		{"refused remote http", "http://example.com/x", false, []string{"o", "x"}, elicit.Cancel, nil,
@@ -174,7 +175,7 @@ func TestAnswererOpenerFailureFallsBack(t *testing.T) {
 	}
 	_, after, _ := strings.Cut(out.String(), "Choose (")
 	for _, want := range []string{"Could not open the browser: no browser can be opened here: this is an SSH session",
-		"\n" + linkURL + "\n", OSC52(linkURL), "█▀"} {
+		"\n" + linkURL + "\n", osc52(linkURL), "█▀"} {
 		if !strings.Contains(after, want) {
 			t.Errorf("fallback lacks %q:\n%s", want, after)
 		}
@@ -197,7 +198,7 @@ func TestAnswererOpenerTimeout(t *testing.T) {
 		if d := time.Since(start); d != 5*time.Second {
 			t.Errorf("waited %v for the opener, want the 5s timeout", d)
 		}
-		if !strings.Contains(out.String(), "opener did not finish") || !strings.Contains(out.String(), OSC52(linkURL)) {
+		if !strings.Contains(out.String(), "opener did not finish") || !strings.Contains(out.String(), osc52(linkURL)) {
 			t.Errorf("no fallback after the timeout:\n%s", out.String())
 		}
 	})
@@ -295,4 +296,9 @@ func TestAnswererLeavesLaterInput(t *testing.T) {
 	if string(rest) != "ada\n42\n" {
 		t.Errorf("left %q for the next reader, want %q", rest, "ada\n42\n")
 	}
+}
+
+// osc52 is the OSC 52 sequence that puts s on the system clipboard.
+func osc52(s string) string {
+	return "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(s)) + "\a"
 }

@@ -1,18 +1,11 @@
 package consent
 
 import (
-	"encoding/base64"
 	"fmt"
 	"strings"
 
 	qrcode "github.com/skip2/go-qrcode"
 )
-
-// OSC52 returns the OSC 52 escape sequence that asks the terminal to put url on the
-// system clipboard. Terminals that do not support it ignore it.
-func OSC52(url string) string {
-	return "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(url)) + "\a"
-}
 
 // QR renders url as a QR code drawn with half-block characters, two modules per
 // character cell, with a two-module quiet zone (half the standard four, which phone

@@ -1,21 +1,12 @@
 package consent
 
 import (
-	"encoding/base64"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	qrcode "github.com/skip2/go-qrcode"
 )
-
-func TestOSC52(t *testing.T) {
-	got := OSC52("https://a.example/?x=1")
-	want := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte("https://a.example/?x=1")) + "\a"
-	if got != want {
-		t.Errorf("OSC52 = %q, want %q", got, want)
-	}
-}
 
 // TestQRRoundTrip reads the half blocks back into modules and compares them with the
 // encoder's bitmap, so the drawing loses no module.

@@ -2,8 +2,8 @@
 // the consent screen (an embeddable bubbletea model the TUI reuses), the terminal
 // Answerer that runs that screen inline for headless commands (or a line prompt in
 // accessible mode), the browser and command openers, OSC 52 copy and terminal QR codes,
-// the one-line check the answers-file Script prints, and the table of pending URL
-// elicitations awaiting their completion notification.
+// the styled rendering of an analysed URL, and the one-line check the answers-file
+// Script prints.
 //
 // It does not analyse URLs (elicit/urlsafe does), speak to servers, or decide protocol
 // errors. Nothing in this package opens or fetches a URL before the user has chosen to.
