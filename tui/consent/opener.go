@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mattn/go-shellwords"
 	"github.com/pkg/browser"
 )
 
@@ -152,10 +153,21 @@ type CommandOpener struct {
 	Wait time.Duration
 }
 
-// ParseCommand splits a command line on white space into a CommandOpener. A "%s"
-// argument is replaced by the URL instead of the URL being appended.
+// ParseCommand splits a command line into a CommandOpener with POSIX shell word rules:
+// quotes and backslashes keep a path with spaces whole ("/opt/My Browser/open" or
+// /opt/My\ Browser/open). Nothing is expanded or run: no variables, no backquotes, and
+// no operators such as ; or |. A "%s" argument is replaced by the URL instead of the
+// URL being appended.
 func ParseCommand(s string) (*CommandOpener, error) {
-	f := strings.Fields(s)
+	p := shellwords.NewParser()
+	p.ParseEnv, p.ParseBacktick, p.ParseComment = false, false, false
+	f, err := p.Parse(s)
+	if err != nil {
+		return nil, fmt.Errorf("opener command: %w", err)
+	}
+	if p.Position >= 0 {
+		return nil, fmt.Errorf("opener command: shell operator at offset %d is not supported", p.Position)
+	}
 	if len(f) == 0 {
 		return nil, errors.New("empty opener command")
 	}

@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -121,5 +123,71 @@ func TestCommandOpenerPlaceholder(t *testing.T) {
 	}
 	if want := u + "|0"; string(got) != want {
 		t.Errorf("opener got %q, want %q", got, want)
+	}
+}
+
+// TestOpenerPathWithSpaces: $ELICITTY_OPENER and $BROWSER may name a program whose path
+// has spaces, quoted or escaped as in a shell; the program gets the URL.
+func TestOpenerPathWithSpaces(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	dir := filepath.Join(t.TempDir(), "My Opener")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	prog := filepath.Join(dir, "open it")
+	// The script writes its arguments, one per line, next to itself.
+	script := "#!/bin/sh\nprintf '%s\\n' \"$@\" > \"$(dirname \"$0\")/args\"\n"
+	if err := os.WriteFile(prog, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	escaped := strings.ReplaceAll(prog, " ", `\ `)
+	u := "https://auth.example.com/x?a=1&b=2"
+	for _, tc := range []struct{ name, env, value string }{
+		{"double quotes", "ELICITTY_OPENER", `"` + prog + `" --new-tab`},
+		{"single quotes", "ELICITTY_OPENER", `'` + prog + `' --new-tab`},
+		{"backslashes", "ELICITTY_OPENER", escaped + ` --new-tab`},
+		{"BROWSER", "BROWSER", `"` + prog + `" --new-tab:other-browser`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_ = os.Remove(filepath.Join(dir, "args"))
+			env := func(k string) string {
+				if k == tc.env {
+					return tc.value
+				}
+				return ""
+			}
+			op, err := OpenerFromEnv(env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := op.Open(context.Background(), u); err != nil {
+				t.Fatal(err)
+			}
+			got, err := os.ReadFile(filepath.Join(dir, "args"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := "--new-tab\n" + u + "\n"; string(got) != want {
+				t.Errorf("opener got arguments %q, want %q", got, want)
+			}
+		})
+	}
+}
+
+// TestParseCommandRunsNothing: the command line is split, never interpreted by a shell.
+func TestParseCommandRunsNothing(t *testing.T) {
+	c, err := ParseCommand(`open $HOME "$(id)" ` + "`id`")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"$HOME", "$(id)", "`id`"}; !slices.Equal(c.Args, want) {
+		t.Errorf("args = %q, want %q kept as written", c.Args, want)
+	}
+	for _, bad := range []string{"open; rm -rf x", "open | tee", `open "unterminated`} {
+		if _, err := ParseCommand(bad); err == nil {
+			t.Errorf("ParseCommand(%q) accepted", bad)
+		}
 	}
 }
