@@ -26,6 +26,10 @@ type Bridge struct {
 	closed chan struct{}
 	once   sync.Once
 	next   atomic.Uint64
+
+	evMu       sync.Mutex
+	evQueue    []transport.Event // events not yet handed to the program, oldest first
+	forwarding bool              // a forward goroutine is draining evQueue
 }
 
 // NewBridge returns a bridge not yet attached to a program; until Attach, Answer
@@ -83,11 +87,40 @@ func (b *Bridge) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 	}
 }
 
-// event forwards a session notification to the program; it never blocks the caller
-// for long (Send only waits for the event loop).
+// event forwards a session notification to the program without blocking the caller
+// (a session's reader goroutine): it queues ev and one goroutine at a time hands the
+// queue to the program in the order the events came.
 func (b *Bridge) event(ev transport.Event) {
-	if send := b.sender(); send != nil {
-		go send(eventMsg(ev))
+	if b.sender() == nil {
+		return
+	}
+	b.evMu.Lock()
+	b.evQueue = append(b.evQueue, ev)
+	start := !b.forwarding
+	b.forwarding = true
+	b.evMu.Unlock()
+	if start {
+		go b.forward()
+	}
+}
+
+// forward sends queued events until the queue is empty. Events queued after Detach
+// are dropped with the program.
+func (b *Bridge) forward() {
+	for {
+		b.evMu.Lock()
+		if len(b.evQueue) == 0 {
+			b.forwarding = false
+			b.evMu.Unlock()
+			return
+		}
+		ev := b.evQueue[0]
+		b.evQueue[0] = transport.Event{}
+		b.evQueue = b.evQueue[1:]
+		b.evMu.Unlock()
+		if send := b.sender(); send != nil {
+			send(eventMsg(ev)) // Send only waits for the event loop
+		}
 	}
 }
 

@@ -263,3 +263,40 @@ func TestProgramTwoCallsOutOfOrder(t *testing.T) {
 		t.Errorf("results (-want +got):\n%s", diff)
 	}
 }
+
+// TestBridgeEventsKeepOrder: session notifications reach the program in the order the
+// session reported them, even while the program is slow to take them, and reporting
+// never waits for the program.
+func TestBridgeEventsKeepOrder(t *testing.T) {
+	b := NewBridge()
+	release := make(chan struct{})
+	got := make(chan string, 1000)
+	b.attach(func(m tea.Msg) {
+		<-release // the event loop is busy
+		got <- m.(eventMsg).Text
+	})
+	const n = 500
+	reported := make(chan struct{})
+	go func() {
+		for i := range n {
+			b.event(transport.Event{Server: "demo", Kind: "progress", Text: fmt.Sprint(i)})
+		}
+		close(reported)
+	}()
+	select {
+	case <-reported:
+	case <-time.After(10 * time.Second):
+		t.Fatal("reporting events waited for the program")
+	}
+	close(release)
+	for i := range n {
+		select {
+		case text := <-got:
+			if text != fmt.Sprint(i) {
+				t.Fatalf("event %d is %q, want %d: order lost", i, text, i)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("event %d never arrived", i)
+		}
+	}
+}
