@@ -389,6 +389,32 @@ func TestTmuxTUIFormEveryKind(t *testing.T) {
 	}
 }
 
+// TestTmuxTUIToolArguments runs `elicitty demo` at 80x24, calls the demo's echo tool
+// through its argument form, typing the argument as a user would, and reads the result.
+func TestTmuxTUIToolArguments(t *testing.T) {
+	t.Parallel()
+	tm := startTerm(t, termOptions{}, "demo")
+	tm.waitFor("demo ready", "echo")
+	selectTool(t, tm, "echo")
+	tm.keys("Enter")
+	tm.waitFor(`Arguments for tool "echo"`)
+	// One key at a time, each waited for, so that no key lands in a field that is still
+	// taking focus.
+	const text = "hello tmux"
+	for i, r := range text {
+		tm.typeText(string(r))
+		tm.waitFor(strings.TrimRight(text[:i+len(string(r))], " "))
+	}
+	tm.keys("Enter")
+	tm.waitFor(`"action": "accept"`)
+	tm.keys("a")
+	tm.waitFor("tools/call echo · done", "hello tmux")
+	tm.keys("q")
+	if code, _ := tm.wait(); code != 0 {
+		t.Errorf("elicitty demo exited %d after q, want 0", code)
+	}
+}
+
 // TestTmuxTUIMRTRRound runs `elicitty demo --protocol 2026-07-28`, calls mrtr_one and
 // answers its input request (one MRTR round) from the TUI.
 func TestTmuxTUIMRTRRound(t *testing.T) {

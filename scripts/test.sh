@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 EVERYTHING_JS=$(bash scripts/setup.sh | tail -n 1)
 export ELICITTY_EVERYTHING_JS=$EVERYTHING_JS
 export PATH="$(go env GOPATH)/bin:$PATH"
-# The TUI's tmux end-to-end test builds the binary and drives it in a real terminal.
+# Kept for tests that gate end-to-end runs on it (the tmux tests build the binary themselves).
 export ELICITTY_E2E=1
 
 echo "== gofmt, go vet, staticcheck"
