@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 	"time"
@@ -127,18 +128,18 @@ func TestProgramEndToEnd(t *testing.T) {
 	bridge = <-answerers
 
 	waitScreen(t, tm, "signup")
-	tm.Send(keyMsg("<enter>")) // open the (empty) argument form
+	tm.Send(testkit.Key("<enter>")) // open the (empty) argument form
 	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(keyMsg("<enter>")) // confirm: the call starts and the server asks
+	tm.Send(testkit.Key("<enter>")) // confirm: the call starts and the server asks
 	waitScreen(t, tm, "Your name?")
 	for _, r := range "ada" {
-		tm.Send(keyMsg(string(r)))
+		tm.Send(testkit.Key(string(r)))
 	}
-	tm.Send(keyMsg("<enter>")) // the last field: on to the review step
+	tm.Send(testkit.Key("<enter>")) // the last field: on to the review step
 	waitScreen(t, tm, `"name": "ada"`)
-	tm.Send(keyMsg("a")) // accept
+	tm.Send(testkit.Key("a")) // accept
 	waitScreen(t, tm, "welcome ada (accept)")
-	tm.Send(keyMsg("q"))
+	tm.Send(testkit.Key("q"))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed).Model
 	if got := fm.calls.selectedText(); got != "welcome ada (accept)" {
 		t.Errorf("result = %q", got)
@@ -219,41 +220,41 @@ func TestProgramTwoCallsOutOfOrder(t *testing.T) {
 	<-ready
 	typeKeys := func(s string) {
 		for _, r := range s {
-			tm.Send(keyMsg(string(r)))
+			tm.Send(testkit.Key(string(r)))
 		}
 	}
 	call := func(q string) {
 		waitScreen(t, tm, "demo       ask")
-		tm.Send(keyMsg("<enter>"))
+		tm.Send(testkit.Key("<enter>"))
 		waitScreen(t, tm, "Arguments for tool")
 		typeKeys(q)
-		tm.Send(keyMsg("<enter>"))
+		tm.Send(testkit.Key("<enter>"))
 		waitScreen(t, tm, `"q": "`+q+`"`)
-		tm.Send(keyMsg("a"))
+		tm.Send(testkit.Key("a"))
 		waitScreen(t, tm, "Answer to "+q+"?")
 	}
 	call("one")
-	tm.Send(keyMsg("<ctrl+b>")) // set the first request aside
+	tm.Send(testkit.Key("<ctrl+b>")) // set the first request aside
 	waitScreen(t, tm, "Inbox: 1 pending")
-	tm.Send(keyMsg("<tab>")) // Inbox -> Tools
-	call("two")              // opens by itself: nothing else is being edited
+	tm.Send(testkit.Key("<tab>")) // Inbox -> Tools
+	call("two")                   // opens by itself: nothing else is being edited
 	typeKeys("2")
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, `"a": "2"`)
-	tm.Send(keyMsg("a"))
+	tm.Send(testkit.Key("a"))
 	waitScreen(t, tm, "two=2")
-	tm.Send(keyMsg("i")) // the first, set aside, waits in the inbox
+	tm.Send(testkit.Key("i")) // the first, set aside, waits in the inbox
 	waitScreen(t, tm, "Inbox: 1 pending")
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, "Answer to one?")
 	typeKeys("1")
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, `"a": "1"`)
-	tm.Send(keyMsg("a"))
+	tm.Send(testkit.Key("a"))
 	waitScreen(t, tm, "Inbox: 0 pending")
-	tm.Send(keyMsg("<tab>")) // Inbox -> Tools, where the result is
+	tm.Send(testkit.Key("<tab>")) // Inbox -> Tools, where the result is
 	waitScreen(t, tm, "one=1")
-	tm.Send(keyMsg("q"))
+	tm.Send(testkit.Key("q"))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed).Model
 	var got []string
 	for _, c := range fm.calls.calls {

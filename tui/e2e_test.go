@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -75,20 +76,20 @@ func TestProgramURLRequiredRetryNow(t *testing.T) {
 	})
 	tm := runProgram(t, m, b)
 	waitScreen(t, tm, "Needs a linked account")
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, "Link your calendar.")
-	tm.Send(keyMsg("o"))
+	tm.Send(testkit.Key("o"))
 	if u := <-opened; u != "https://auth.example.com/link?s=abc" {
 		t.Errorf("opened %q", u)
 	}
-	tm.Send(keyMsg("i"))
+	tm.Send(testkit.Key("i"))
 	waitScreen(t, tm, "waiting for call #1")
-	tm.Send(keyMsg("n"))
-	tm.Send(keyMsg("<tab>")) // Inbox -> Tools
+	tm.Send(testkit.Key("n"))
+	tm.Send(testkit.Key("<tab>")) // Inbox -> Tools
 	waitScreen(t, tm, "linked after 2 calls")
-	tm.Send(keyMsg("q"))
+	tm.Send(testkit.Key("q"))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed).Model
 	if len(fm.inbox.flows) != 0 {
 		t.Errorf("flows after the retry: %+v", fm.inbox.flows)
@@ -124,27 +125,27 @@ func TestProgramTimeoutPausedWhileFormOpen(t *testing.T) {
 	tm := runProgram(t, m, b)
 	waitScreen(t, tm, "Asks a name")
 	// Control: without a form open, the timeout does fire.
-	tm.Send(keyMsg("<down>"))
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<down>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, "timed out")
-	tm.Send(keyMsg("<up>"))
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<up>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, "Your name?")
 	// The human thinks for several times the call's timeout. The timer is the subject
 	// of the test, not a synchronisation.
 	<-time.After(4 * timeout)
 	for _, r := range "ada" {
-		tm.Send(keyMsg(string(r)))
+		tm.Send(testkit.Key(string(r)))
 	}
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, `"name": "ada"`)
-	tm.Send(keyMsg("a"))
+	tm.Send(testkit.Key("a"))
 	waitScreen(t, tm, "hello ada (accept)")
-	tm.Send(keyMsg("q"))
+	tm.Send(testkit.Key("q"))
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
 
@@ -167,15 +168,15 @@ func TestProgramURLRequiredCancel(t *testing.T) {
 	})
 	tm := runProgram(t, m, b)
 	waitScreen(t, tm, "Needs a linked account")
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, "Link your calendar.")
-	tm.Send(keyMsg("o"))
-	tm.Send(keyMsg("i"))
+	tm.Send(testkit.Key("o"))
+	tm.Send(testkit.Key("i"))
 	waitScreen(t, tm, "waiting for call #1")
-	tm.Send(keyMsg("x"))
-	tm.Send(keyMsg("<tab>"))
+	tm.Send(testkit.Key("x"))
+	tm.Send(testkit.Key("<tab>"))
 	waitScreen(t, tm, "cancelled by you")
 	if n := calls.Load(); n != 1 {
 		t.Errorf("server got %d calls, want 1 (a cancelled call is not retried)", n)

@@ -3,9 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"reflect"
 	"strings"
 	"sync"
@@ -17,16 +15,8 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
-	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-// updating reports whether -update was given. The flag itself is registered by
-// teatest's golden package, which this test binary links.
-func updating() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
 
 // epoch is the pinned clock of model tests.
 var epoch = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
@@ -166,43 +156,8 @@ func (h *harness) run(cmd tea.Cmd) {
 func (h *harness) keys(seq ...string) {
 	h.t.Helper()
 	for _, s := range seq {
-		h.send(keyMsg(s))
+		h.send(testkit.Key(s))
 	}
-}
-
-func keyMsg(s string) tea.KeyPressMsg {
-	switch s {
-	case "<enter>":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "<tab>":
-		return tea.KeyPressMsg{Code: tea.KeyTab}
-	case "<shift+tab>":
-		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
-	case "<esc>":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "<space>":
-		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
-	case "<down>":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "<up>":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	case "<left>":
-		return tea.KeyPressMsg{Code: tea.KeyLeft}
-	case "<right>":
-		return tea.KeyPressMsg{Code: tea.KeyRight}
-	case "<backspace>":
-		return tea.KeyPressMsg{Code: tea.KeyBackspace}
-	case "<ctrl+s>":
-		return tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl}
-	case "<ctrl+d>":
-		return tea.KeyPressMsg{Code: 'd', Mod: tea.ModCtrl}
-	case "<ctrl+x>":
-		return tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl}
-	case "<ctrl+b>":
-		return tea.KeyPressMsg{Code: 'b', Mod: tea.ModCtrl}
-	}
-	r := []rune(s)[0]
-	return tea.KeyPressMsg{Code: r, Text: s}
 }
 
 // typeText types every rune of s.
@@ -226,25 +181,6 @@ func plain(s string) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n") + "\n"
-}
-
-// golden compares got with testdata/name.golden (rewritten with -update).
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if updating() {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
 }
 
 // request injects an elicitation as the bridge would and returns its reply channel.

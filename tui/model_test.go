@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 	"time"
@@ -52,10 +53,10 @@ func started(t *testing.T, opts Options) *harness {
 
 func TestStartup(t *testing.T) {
 	h := newHarness(t, Options{Servers: demoServers(), dial: connector(demoSession())})
-	golden(t, "startup_connecting", h.screen())
+	testkit.Golden(t, "startup_connecting", h.screen())
 	h.run(h.m.Init())
 	got := h.screen()
-	golden(t, "startup_ready", got)
+	testkit.Golden(t, "startup_ready", got)
 	for _, want := range []string{"● demo", "ready 2025-11-25", "✗ broken", "refused", "echo", "deploy"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("screen lacks %q", want)
@@ -83,11 +84,11 @@ func TestToolCall(t *testing.T) {
 	h := started(t, Options{})
 	// Tools are sorted: deploy, echo.
 	h.keys("<down>", "<enter>")
-	golden(t, "tool_args", h.screen())
+	testkit.Golden(t, "tool_args", h.screen())
 	h.typeText("hello")
 	h.keys("<ctrl+s>")
 	got := h.screen()
-	golden(t, "tool_result", got)
+	testkit.Golden(t, "tool_result", got)
 	for _, want := range []string{"echo: hello", "[image image/png, 1234 bytes]", `"echoed": "hello"`, "tools/call echo · done"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("screen lacks %q", want)
@@ -125,7 +126,7 @@ func TestFormAnswered(t *testing.T) {
 	h := started(t, Options{})
 	reply := h.request(1, &elicit.Request{Server: "demo", Call: "tools/call signup", Protocol: "2025-11-25",
 		Message: "Please sign up.", Schema: json.RawMessage(everyKind), Deadline: epoch.Add(90 * time.Second)})
-	golden(t, "form_open", h.screen())
+	testkit.Golden(t, "form_open", h.screen())
 	h.typeText("ada")
 	h.keys("<tab>")
 	h.typeText("42")
@@ -133,7 +134,7 @@ func TestFormAnswered(t *testing.T) {
 	h.typeText("0.5")
 	h.keys("<tab>", "<space>", "<tab>", "<right>", "<right>", "<tab>", "<space>", "<right>", "<right>", "<space>", "<tab>")
 	h.typeText("s3cret")
-	golden(t, "form_filled", h.screen())
+	testkit.Golden(t, "form_filled", h.screen())
 	noReply(t, reply)
 	h.keys("<ctrl+s>")
 	got := replied(t, reply)
@@ -200,7 +201,7 @@ func TestURLConsent(t *testing.T) {
 			reply := h.request(1, &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Call: "tools/call connect",
 				Message: "Authorize access to your account.", URL: "https://auth.example.com/authorize?state=xyz", ElicitationID: "e-1"})
 			if tc.key == "o" {
-				golden(t, "url_consent", h.screen())
+				testkit.Golden(t, "url_consent", h.screen())
 			}
 			h.keys(tc.key)
 			if diff := cmp.Diff(elicit.Response{Action: tc.want}, replied(t, reply)); diff != "" {
@@ -236,9 +237,9 @@ func TestTwoRequestsOutOfOrder(t *testing.T) {
 	if len(h.side) != 2 {
 		t.Errorf("arrival while editing: side effects %v, want bell and OSC 9", h.side)
 	}
-	golden(t, "two_pending_badge", h.screen())
+	testkit.Golden(t, "two_pending_badge", h.screen())
 	h.keys("<ctrl+b>")
-	golden(t, "two_pending_inbox", h.screen())
+	testkit.Golden(t, "two_pending_inbox", h.screen())
 	h.keys("<down>", "<enter>")
 	h.typeText("7")
 	h.keys("<ctrl+s>")
@@ -268,7 +269,7 @@ func TestServerCancelled(t *testing.T) {
 	h.send(elicitGoneMsg{id: 2, why: "expired"})
 	h.keys("i")
 	got := h.screen()
-	golden(t, "server_cancelled", got)
+	testkit.Golden(t, "server_cancelled", got)
 	for _, want := range []string{"cancelled by the server", "expired", "Inbox: 0 pending"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("screen lacks %q", want)
@@ -293,13 +294,13 @@ func TestLogFiltered(t *testing.T) {
 	h := started(t, Options{})
 	h.send(logEntriesMsg(logEntries()))
 	h.keys("<tab>", "<tab>", "<tab>") // Log
-	golden(t, "log_all", h.screen())
+	testkit.Golden(t, "log_all", h.screen())
 	h.keys("/")
 	h.typeText("server:demo method:tools")
 	h.keys("<enter>")
 	h.keys("<enter>") // expand the only match
 	got := h.screen()
-	golden(t, "log_filtered", got)
+	testkit.Golden(t, "log_filtered", got)
 	if !strings.Contains(got, `"name": "echo"`) || strings.Contains(got, "broken   out") {
 		t.Errorf("filter or expansion wrong:\n%s", got)
 	}
@@ -373,7 +374,7 @@ func TestFullHelp(t *testing.T) {
 	h := started(t, Options{})
 	h.keys("?")
 	got := h.screen()
-	golden(t, "full_help", got)
+	testkit.Golden(t, "full_help", got)
 	if n := strings.Count(got, "\n"); n != 24 {
 		t.Errorf("screen has %d lines, want 24", n)
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"encoding/json"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 
@@ -44,7 +45,7 @@ func TestRealFormEveryKind(t *testing.T) {
 	h.request(1, &elicit.Request{Server: "demo", Call: "tools/call signup", Protocol: "2025-11-25",
 		Message: "Please sign up.", Schema: json.RawMessage(everyKind)})
 	got := h.screen()
-	golden(t, "real_form_open", got)
+	testkit.Golden(t, "real_form_open", got)
 	for _, want := range []string{"Answering demo form (push) ← tools/call signup", "Please sign up.", "Name"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("screen lacks %q", want)
@@ -79,7 +80,7 @@ func TestRealURLConsent(t *testing.T) {
 	h := realHarness(t, Options{Opener: op})
 	reply := h.request(1, &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Call: "tools/call connect",
 		Message: "Authorize access to your account.", URL: "https://auth.example.com/authorize?state=xyz", ElicitationID: "e-1"})
-	golden(t, "real_url_consent", h.screen())
+	testkit.Golden(t, "real_url_consent", h.screen())
 	h.keys("o")
 	if diff := cmp.Diff(elicit.Response{Action: elicit.Accept}, replied(t, reply)); diff != "" {
 		t.Errorf("response (-want +got):\n%s", diff)

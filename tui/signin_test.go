@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"errors"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 	"time"
@@ -72,7 +73,7 @@ func TestServersPaneSignInNeeded(t *testing.T) {
 	})
 	h.run(h.m.Init())
 	h.keys("s") // select api
-	golden(t, "signin_needed", h.screen())
+	testkit.Golden(t, "signin_needed", h.screen())
 	h.keys("l")
 	if dials["api"] != 2 {
 		t.Errorf("api dialled %d times, want 2 (start, sign in)", dials["api"])
@@ -114,9 +115,9 @@ func TestProgramSignIn(t *testing.T) {
 	})
 	tm := runProgram(t, m, b)
 	waitScreen(t, tm, "sign-in needed")
-	tm.Send(keyMsg("l"))
+	tm.Send(testkit.Key("l"))
 	waitScreen(t, tm, "asks you to sign in")
-	tm.Send(keyMsg("o"))
+	tm.Send(testkit.Key("o"))
 	if u := <-opened.opened; !strings.HasPrefix(u, "http://127.0.0.1:") || !strings.Contains(u, "code_challenge=") {
 		t.Errorf("opened %q, want the fixture's authorization URL", u)
 	}

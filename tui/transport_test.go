@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -50,22 +51,22 @@ func TestRealTransport(t *testing.T) {
 	tm := teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(80, 24))
 	b.Attach(tm.GetProgram())
 	waitScreen(t, tm, "greet")
-	tm.Send(keyMsg("<enter>")) // argument form (no arguments): review step
+	tm.Send(testkit.Key("<enter>")) // argument form (no arguments): review step
 	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(keyMsg("<enter>")) // accept: the call starts, the server asks
+	tm.Send(testkit.Key("<enter>")) // accept: the call starts, the server asks
 	waitScreen(t, tm, "Your name?")
 	for _, r := range "ada" {
-		tm.Send(keyMsg(string(r)))
+		tm.Send(testkit.Key(string(r)))
 	}
-	tm.Send(keyMsg("<enter>"))
+	tm.Send(testkit.Key("<enter>"))
 	waitScreen(t, tm, `"name": "ada"`)
-	tm.Send(keyMsg("a"))
+	tm.Send(testkit.Key("a"))
 	waitScreen(t, tm, "hello ada (accept)")
-	tm.Send(keyMsg("<tab>"))
-	tm.Send(keyMsg("<tab>"))
-	tm.Send(keyMsg("<tab>")) // Log
+	tm.Send(testkit.Key("<tab>"))
+	tm.Send(testkit.Key("<tab>"))
+	tm.Send(testkit.Key("<tab>")) // Log
 	waitScreen(t, tm, "elicitation/create")
-	tm.Send(keyMsg("q"))
+	tm.Send(testkit.Key("q"))
 	fm := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(probed).Model
 	fm.closeAll()
 }

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestURLFlowRetryNow(t *testing.T) {
 	h.keys("o")
 	replied(t, reply)
 	h.keys("i")
-	golden(t, "url_flow_pending", h.screen())
+	testkit.Golden(t, "url_flow_pending", h.screen())
 	h.keys("<down>") // the cursor moves from the (empty) requests to the flow
 	h.keys("n")
 	if sess.retries != 1 {
@@ -131,7 +132,7 @@ func TestURLStillWaiting(t *testing.T) {
 			}
 			again := h.requestIn(2, call, req(1))
 			if tc.key == "r" {
-				golden(t, "url_still_waiting", h.screen())
+				testkit.Golden(t, "url_still_waiting", h.screen())
 			}
 			if len(h.m.inbox.flows) != 0 {
 				t.Errorf("the earlier round's flow is still listed: %+v", h.m.inbox.flows)

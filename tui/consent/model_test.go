@@ -1,9 +1,7 @@
 package consent
 
 import (
-	"flag"
-	"os"
-	"path/filepath"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 
@@ -15,44 +13,9 @@ import (
 	"github.com/elicitty/elicitty/elicit/urlsafe"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/*.golden")
-
 func urlReq(server, msg, url string) *elicit.Request {
 	return &elicit.Request{Server: server, Mode: elicit.ModeURL, Message: msg, URL: url,
 		ElicitationID: "lnk-7", Protocol: "2025-11-25"}
-}
-
-func press(s string) tea.KeyPressMsg {
-	switch s {
-	case "esc":
-		return tea.KeyPressMsg{Code: tea.KeyEscape}
-	case "enter":
-		return tea.KeyPressMsg{Code: tea.KeyEnter}
-	case "down":
-		return tea.KeyPressMsg{Code: tea.KeyDown}
-	case "up":
-		return tea.KeyPressMsg{Code: tea.KeyUp}
-	}
-	r := []rune(s)[0]
-	return tea.KeyPressMsg{Code: r, Text: s}
-}
-
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s (-want +got):\n%s", path, diff)
-	}
 }
 
 func TestModelGoldens(t *testing.T) {
@@ -88,12 +51,12 @@ func TestModelGoldens(t *testing.T) {
 				m.SetSize(80, 24)
 			}
 			for _, k := range tt.keys {
-				m.Update(press(k))
+				m.Update(testkit.Key(k))
 			}
 			if _, done := m.Done(); done {
 				t.Fatalf("done after %v; the screen must wait for a choice", tt.keys)
 			}
-			golden(t, tt.name, ansi.Strip(m.View()))
+			testkit.Golden(t, tt.name, ansi.Strip(m.View()))
 		})
 	}
 }
@@ -109,18 +72,18 @@ func TestModelChoices(t *testing.T) {
 		wantDone bool
 	}{
 		{"o opens", https, true, []string{"o"}, Open, true},
-		{"enter on default focus opens a clean URL", https, true, []string{"enter"}, Open, true},
-		{"enter on default focus declines a warned URL", "https://xn--pple-43d.com/", true, []string{"enter"}, Decline, true},
+		{"enter on default focus opens a clean URL", https, true, []string{"<enter>"}, Open, true},
+		{"enter on default focus declines a warned URL", "https://xn--pple-43d.com/", true, []string{"<enter>"}, Decline, true},
 		{"c copies", https, true, []string{"c"}, CopyOnly, true},
 		{"d declines", https, true, []string{"d"}, Decline, true},
-		{"esc cancels", https, true, []string{"esc"}, Cancel, true},
-		{"down then enter copies", https, true, []string{"down", "enter"}, CopyOnly, true},
-		{"up wraps to cancel", https, true, []string{"up", "enter"}, Cancel, true},
+		{"esc cancels", https, true, []string{"<esc>"}, Cancel, true},
+		{"down then enter copies", https, true, []string{"<down>", "<enter>"}, CopyOnly, true},
+		{"up wraps to cancel", https, true, []string{"<up>", "<enter>"}, Cancel, true},
 		{"qr is not a choice", https, true, []string{"r", "r"}, 0, false},
 		{"copy-only ignores o", https, false, []string{"o"}, 0, false},
 		{"refused ignores o and c", "javascript:alert(1)", true, []string{"o", "c", "r"}, 0, false},
 		{"refused declines", "javascript:alert(1)", true, []string{"d"}, Decline, true},
-		{"refused enter declines", "http://example.com/", true, []string{"enter"}, Decline, true},
+		{"refused enter declines", "http://example.com/", true, []string{"<enter>"}, Decline, true},
 		{"keys after done are ignored", https, true, []string{"d", "o"}, Decline, true},
 	}
 	for _, tt := range tests {
@@ -130,7 +93,7 @@ func TestModelChoices(t *testing.T) {
 			var msgs []tea.Msg
 			for _, k := range tt.keys {
 				var cmd tea.Cmd
-				cmd = m.Update(press(k))
+				cmd = m.Update(testkit.Key(k))
 				msgs = append(msgs, run(cmd)...)
 			}
 			got, done := m.Done()
@@ -179,7 +142,7 @@ func run(cmd tea.Cmd) []tea.Msg {
 func TestModelCopyRequestsClipboard(t *testing.T) {
 	u := "https://auth.example.com/link?s=abc"
 	m := New(urlReq("demo", "m", u), urlsafe.Analyze(u, urlsafe.Policy{}), Options{OpenAllowed: true})
-	cmd := m.Update(press("c"))
+	cmd := m.Update(testkit.Key("c"))
 	msgs := run(cmd)
 	if len(msgs) != 2 {
 		t.Fatalf("copy produced %d messages, want clipboard + done: %#v", len(msgs), msgs)

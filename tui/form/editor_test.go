@@ -1,6 +1,7 @@
 package form
 
 import (
+	"github.com/elicitty/elicitty/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -64,8 +65,8 @@ func TestEditorRoundTrip(t *testing.T) {
 				if string(got) != "draft" {
 					t.Errorf("editor got %q, want the field's current value %q", got, "draft")
 				}
-				press(t, m, keyEnter) // on to the review step
-				press(t, m, letter('a'))
+				press(t, m, testkit.Key("<enter>")) // on to the review step
+				press(t, m, testkit.Key("a"))
 				r, ok := m.Done()
 				if !ok {
 					t.Fatalf("not done:\n%s", screen(m))
@@ -91,8 +92,8 @@ func TestEditorFailureKeepsValue(t *testing.T) {
 		if s := screen(m); !strings.Contains(s, "editor:") {
 			t.Errorf("the failure is not shown:\n%s", s)
 		}
-		press(t, m, keyEnter)
-		press(t, m, letter('a'))
+		press(t, m, testkit.Key("<enter>"))
+		press(t, m, testkit.Key("a"))
 		r, _ := m.Done()
 		if diff := cmp.Diff(map[string]any{"notes": "kept"}, r.Content); diff != "" {
 			t.Errorf("content (-want +got):\n%s", diff)

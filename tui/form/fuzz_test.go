@@ -1,6 +1,7 @@
 package form
 
 import (
+	"github.com/elicitty/elicitty/internal/testkit"
 	"regexp"
 	"strings"
 	"testing"
@@ -64,9 +65,9 @@ func FuzzFormModelView(f *testing.F) {
 			}
 			check("start")
 			typeText(t, m, "ok")
-			press(t, m, keyEnter)
-			press(t, m, keyEnter)
-			press(t, m, keyEnter)
+			press(t, m, testkit.Key("<enter>"))
+			press(t, m, testkit.Key("<enter>"))
+			press(t, m, testkit.Key("<enter>"))
 			check("review")
 		})
 	})

@@ -1,10 +1,7 @@
 package form
 
 import (
-	"flag"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,12 +9,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicitty/elicitty/elicit"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 
 var cmdType = reflect.TypeFor[tea.Cmd]()
 
@@ -86,18 +80,6 @@ func typeText(t *testing.T, m *FormModel, s string) {
 	}
 }
 
-var (
-	keyEnter    = tea.KeyPressMsg{Code: tea.KeyEnter}
-	keyEsc      = tea.KeyPressMsg{Code: tea.KeyEscape}
-	keyDown     = tea.KeyPressMsg{Code: tea.KeyDown}
-	keyPgDown   = tea.KeyPressMsg{Code: tea.KeyPgDown}
-	keyCtrlC    = tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
-	keyCtrlX    = tea.KeyPressMsg{Code: 'x', Mod: tea.ModCtrl}
-	keyBackspce = tea.KeyPressMsg{Code: tea.KeyBackspace}
-)
-
-func letter(r rune) tea.KeyPressMsg { return tea.KeyPressMsg{Code: r, Text: string(r)} }
-
 // screen is the view as a user reads it: no colour, no trailing blanks.
 func screen(m *FormModel) string {
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
@@ -105,25 +87,6 @@ func screen(m *FormModel) string {
 		lines[i] = strings.TrimRight(l, " ")
 	}
 	return strings.Join(lines, "\n")
-}
-
-// golden compares got with testdata/name.golden, rewriting it with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", name+".golden")
-	if *update {
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("read golden (run with -update to create it): %v", err)
-	}
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", path, diff)
-	}
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -1,6 +1,7 @@
 package form
 
 import (
+	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -21,53 +22,53 @@ func newModel(t *testing.T, req *elicit.Request, f *elicit.Form, w, h int) *Form
 func TestFormModelEveryKind(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := newModel(t, request("Tell us about you"), everyKind(), 80, 24)
-		golden(t, "every_kind_start", screen(m))
+		testkit.Golden(t, "every_kind_start", screen(m))
 
 		typeText(t, m, "Ada")
-		press(t, m, keyEnter) // name
-		press(t, m, keyEnter) // email: optional, left empty
+		press(t, m, testkit.Key("<enter>")) // name
+		press(t, m, testkit.Key("<enter>")) // email: optional, left empty
 		typeText(t, m, "4x")
-		press(t, m, keyEnter) // age: not a whole number, stays
-		golden(t, "every_kind_invalid_age", screen(m))
-		press(t, m, keyBackspce)
-		press(t, m, keyBackspce)
+		press(t, m, testkit.Key("<enter>")) // age: not a whole number, stays
+		testkit.Golden(t, "every_kind_invalid_age", screen(m))
+		press(t, m, testkit.Key("<backspace>"))
+		press(t, m, testkit.Key("<backspace>"))
 		typeText(t, m, "42")
-		press(t, m, keyEnter) // age
+		press(t, m, testkit.Key("<enter>")) // age
 		typeText(t, m, "0.5")
-		press(t, m, keyEnter) // ratio
-		press(t, m, keyEnter) // env: default prod
-		press(t, m, keyDown)
-		press(t, m, keyDown)
-		press(t, m, keyEnter) // region: (no answer) -> eu -> us
-		press(t, m, letter('x'))
-		press(t, m, keyDown)
-		press(t, m, keyDown)
-		press(t, m, letter('x'))
-		press(t, m, keyEnter)    // tags: a, c
-		press(t, m, letter('y')) // agree: y answers and moves on
-		press(t, m, keyDown)
-		press(t, m, keyEnter) // notify: yes
+		press(t, m, testkit.Key("<enter>")) // ratio
+		press(t, m, testkit.Key("<enter>")) // env: default prod
+		press(t, m, testkit.Key("<down>"))
+		press(t, m, testkit.Key("<down>"))
+		press(t, m, testkit.Key("<enter>")) // region: (no answer) -> eu -> us
+		press(t, m, testkit.Key("x"))
+		press(t, m, testkit.Key("<down>"))
+		press(t, m, testkit.Key("<down>"))
+		press(t, m, testkit.Key("x"))
+		press(t, m, testkit.Key("<enter>")) // tags: a, c
+		press(t, m, testkit.Key("y"))       // agree: y answers and moves on
+		press(t, m, testkit.Key("<down>"))
+		press(t, m, testkit.Key("<enter>")) // notify: yes
 		typeText(t, m, "hunter2")
 		if strings.Contains(screen(m), "hunter2") {
 			t.Errorf("secret shown in clear:\n%s", screen(m))
 		}
-		press(t, m, keyEnter) // token
+		press(t, m, testkit.Key("<enter>")) // token
 		typeText(t, m, `{"k":[1,2]}`)
-		press(t, m, keyEnter) // extra -> review
+		press(t, m, testkit.Key("<enter>")) // extra -> review
 
 		if _, done := m.Done(); done {
 			t.Fatal("done before the review step")
 		}
-		golden(t, "every_kind_review", screen(m))
+		testkit.Golden(t, "every_kind_review", screen(m))
 		for range 12 {
-			press(t, m, keyDown)
+			press(t, m, testkit.Key("<down>"))
 		}
-		golden(t, "every_kind_review_scrolled", screen(m))
+		testkit.Golden(t, "every_kind_review_scrolled", screen(m))
 		if s := screen(m); strings.Contains(s, "hunter2") || !strings.Contains(s, `"token": "*******"`) {
 			t.Errorf("review does not mask the secret:\n%s", s)
 		}
 
-		press(t, m, letter('a'))
+		press(t, m, testkit.Key("a"))
 		got, done := m.Done()
 		if !done {
 			t.Fatal("not done after accept")
@@ -97,9 +98,9 @@ func TestFormModelDefaultsMerged(t *testing.T) {
 			{Name: "note", Title: "Note", Kind: elicit.KindText},
 		}}
 		m := newModel(t, request("Scale"), f, 80, 24)
-		press(t, m, keyEnter)
-		press(t, m, keyEnter)
-		press(t, m, keyEnter) // review: Accept focused
+		press(t, m, testkit.Key("<enter>"))
+		press(t, m, testkit.Key("<enter>"))
+		press(t, m, testkit.Key("<enter>")) // review: Accept focused
 		got, _ := m.Done()
 		want := elicit.Response{Action: elicit.Accept, Content: map[string]any{"replicas": int64(3)}}
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -124,11 +125,11 @@ func TestFormModelDeclineCancel(t *testing.T) {
 		{"ctrl+x at review declines", true, "ctrl+x", elicit.Decline},
 	}
 	keys := map[string]func(t *testing.T, m *FormModel){
-		"ctrl+x": func(t *testing.T, m *FormModel) { press(t, m, keyCtrlX) },
-		"esc":    func(t *testing.T, m *FormModel) { press(t, m, keyEsc) },
-		"ctrl+c": func(t *testing.T, m *FormModel) { press(t, m, keyCtrlC) },
-		"d":      func(t *testing.T, m *FormModel) { press(t, m, letter('d')) },
-		"c":      func(t *testing.T, m *FormModel) { press(t, m, letter('c')) },
+		"ctrl+x": func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("<ctrl+x>")) },
+		"esc":    func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("<esc>")) },
+		"ctrl+c": func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("<ctrl+c>")) },
+		"d":      func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("d")) },
+		"c":      func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("c")) },
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -140,7 +141,7 @@ func TestFormModelDeclineCancel(t *testing.T) {
 					t.Fatal("typing d or c into a field ended the form")
 				}
 				if tt.review {
-					press(t, m, keyEnter)
+					press(t, m, testkit.Key("<enter>"))
 				}
 				keys[tt.key](t, m)
 				got, done := m.Done()
@@ -163,17 +164,17 @@ func TestFormModelEditKeepsValues(t *testing.T) {
 		}}
 		m := newModel(t, request("Edit me"), f, 80, 24)
 		typeText(t, m, "Ada")
-		press(t, m, keyEnter)
+		press(t, m, testkit.Key("<enter>"))
 		typeText(t, m, "7")
-		press(t, m, keyEnter)
-		press(t, m, letter('e')) // back to the fields
+		press(t, m, testkit.Key("<enter>"))
+		press(t, m, testkit.Key("e")) // back to the fields
 		if !strings.Contains(screen(m), "Ada") {
 			t.Fatalf("edit lost the typed value:\n%s", screen(m))
 		}
 		typeText(t, m, "!")
-		press(t, m, keyEnter)
-		press(t, m, keyEnter)
-		press(t, m, letter('a'))
+		press(t, m, testkit.Key("<enter>"))
+		press(t, m, testkit.Key("<enter>"))
+		press(t, m, testkit.Key("a"))
 		got, _ := m.Done()
 		want := elicit.Response{Action: elicit.Accept, Content: map[string]any{"name": "Ada!", "count": int64(7)}}
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -185,8 +186,8 @@ func TestFormModelEditKeepsValues(t *testing.T) {
 func TestFormModelConfirmOnly(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		m := newModel(t, request("Proceed with the deployment?"), &elicit.Form{}, 80, 24)
-		golden(t, "confirm_only", screen(m))
-		press(t, m, keyEnter)
+		testkit.Golden(t, "confirm_only", screen(m))
+		press(t, m, testkit.Key("<enter>"))
 		got, done := m.Done()
 		if !done {
 			t.Fatal("enter on Accept did not answer")
@@ -205,7 +206,7 @@ func TestFormModelSecretWarning(t *testing.T) {
 		m := newModel(t, request("Log in"), f, 80, 24)
 		typeText(t, m, "s3cret")
 		got := screen(m)
-		golden(t, "secret_warning", got)
+		testkit.Golden(t, "secret_warning", got)
 		if strings.Contains(got, "s3cret") {
 			t.Error("secret shown in clear")
 		}
@@ -237,21 +238,21 @@ func TestFormModelLongMessageScrolls(t *testing.T) {
 			if !strings.Contains(lines[len(lines)-1], "esc cancel") {
 				t.Errorf("%s: actions pushed off screen; last line %q", name, lines[len(lines)-1])
 			}
-			golden(t, name, s)
+			testkit.Golden(t, name, s)
 		}
 		check("long_message_top")
 		if strings.Contains(screen(m), "THE END") {
 			t.Fatal("whole message shown at once; nothing to scroll")
 		}
 		for range 10 {
-			press(t, m, keyPgDown)
+			press(t, m, testkit.Key("<pgdown>"))
 		}
 		check("long_message_bottom")
 		if !strings.Contains(screen(m), "THE END") {
 			t.Error("pgdown did not reach the end of the message")
 		}
-		press(t, m, keyEnter)
-		press(t, m, keyEnter)
+		press(t, m, testkit.Key("<enter>"))
+		press(t, m, testkit.Key("<enter>"))
 		check("long_message_review")
 	})
 }
@@ -287,16 +288,16 @@ func TestFormModelFromParse(t *testing.T) {
 		}
 		m := newModel(t, request("Deploy"), f, 80, 24)
 		typeText(t, m, "web")
-		press(t, m, keyEnter) // name
+		press(t, m, testkit.Key("<enter>")) // name
 		typeText(t, m, "5")
-		press(t, m, keyEnter) // replicas
-		press(t, m, keyDown)
-		press(t, m, keyEnter) // env: required, first option preselected -> prod
-		press(t, m, keyEnter) // legacy: default y
-		press(t, m, letter('x'))
-		press(t, m, keyEnter) // tags: a
-		press(t, m, keyEnter) // ok: default false
-		press(t, m, letter('a'))
+		press(t, m, testkit.Key("<enter>")) // replicas
+		press(t, m, testkit.Key("<down>"))
+		press(t, m, testkit.Key("<enter>")) // env: required, first option preselected -> prod
+		press(t, m, testkit.Key("<enter>")) // legacy: default y
+		press(t, m, testkit.Key("x"))
+		press(t, m, testkit.Key("<enter>")) // tags: a
+		press(t, m, testkit.Key("<enter>")) // ok: default false
+		press(t, m, testkit.Key("a"))
 		got, done := m.Done()
 		if !done {
 			t.Fatalf("not done; screen:\n%s", screen(m))
@@ -319,7 +320,7 @@ func TestFormModelPages(t *testing.T) {
 		m := newModel(t, request("Seven fields"), f, 80, 24)
 		typeText(t, m, "one")
 		for range pageSize {
-			press(t, m, keyEnter)
+			press(t, m, testkit.Key("<enter>"))
 		}
 		s := screen(m)
 		if !strings.Contains(s, "page 2/2") || !strings.Contains(s, "Field F") {
@@ -331,9 +332,9 @@ func TestFormModelPages(t *testing.T) {
 			t.Fatalf("shift+tab on the first field of page 2 did not go back with values kept:\n%s", s)
 		}
 		for range pageSize + 2 {
-			press(t, m, keyEnter)
+			press(t, m, testkit.Key("<enter>"))
 		}
-		press(t, m, letter('a'))
+		press(t, m, testkit.Key("a"))
 		got, _ := m.Done()
 		want := elicit.Response{Action: elicit.Accept, Content: map[string]any{"a": "one"}}
 		if diff := cmp.Diff(want, got); diff != "" {
@@ -347,13 +348,13 @@ func TestFormModelEscWhileFiltering(t *testing.T) {
 		f := &elicit.Form{Fields: []elicit.Field{{Name: "env", Title: "Env", Kind: elicit.KindSelect, Required: true,
 			Options: []elicit.Option{{Value: "dev", Label: "dev"}, {Value: "prod", Label: "prod"}}}}}
 		m := newModel(t, request("Env?"), f, 80, 24)
-		press(t, m, letter('/'))
+		press(t, m, testkit.Key("/"))
 		typeText(t, m, "pr")
-		press(t, m, keyEsc) // leaves the filter, not the form
+		press(t, m, testkit.Key("<esc>")) // leaves the filter, not the form
 		if _, done := m.Done(); done {
 			t.Fatal("esc while filtering cancelled the form")
 		}
-		press(t, m, keyEsc)
+		press(t, m, testkit.Key("<esc>"))
 		if got, done := m.Done(); !done || got.Action != elicit.Cancel {
 			t.Fatalf("second esc: got %+v, done %v; want cancel", got, done)
 		}
