@@ -99,7 +99,17 @@ func decodeArgs(raw json.RawMessage, v any) error {
 	return nil
 }
 
+// addTools registers every demo tool, group by group.
 func (s *Server) addTools() {
+	s.addFormTools()
+	s.addURLTools()
+	s.addMRTRTools()
+	s.addPlainTools()
+}
+
+// addFormTools registers the tools that ask forms (pushed elicitation/create, or input
+// requests in the 2026-07-28 era).
+func (s *Server) addFormTools() {
 	s.addFlowTool(&mcp.Tool{
 		Name:  "form_all_kinds",
 		Title: "Form with every field kind",
@@ -110,20 +120,7 @@ func (s *Server) addTools() {
 			"defaults and several are required. Returns the action and content received, as text and as " +
 			"structuredContent {action, content}; a refusal is reported as \"declined\" or \"cancelled\".",
 		InputSchema: noArgs,
-	}, false, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		r, err := a.ask(ctx, "profile", form("Tell us about yourself (this form uses every field kind)", allKindsSchema))
-		if err != nil {
-			return nil, err
-		}
-		if res, ok := refused(r); ok {
-			return res, nil
-		}
-		b, err := json.Marshal(r.Content)
-		if err != nil {
-			return nil, fmt.Errorf("encode content: %w", err)
-		}
-		return textResult("accepted: "+string(b), map[string]any{"action": "accept", "content": r.Content}), nil
-	})
+	}, false, s.formAllKindsTool)
 
 	s.addFlowTool(&mcp.Tool{
 		Name:  "deploy",
@@ -132,55 +129,14 @@ func (s *Server) addTools() {
 			"replica count (integer 1-10) and a yes/no. Returns \"deployed SERVICE to ENV with N replicas\", " +
 			"\"not deployed\" when not confirmed, or \"declined\"/\"cancelled\".",
 		InputSchema: deployArgs,
-	}, false, func(ctx context.Context, a *asker, raw json.RawMessage) (*mcp.CallToolResult, error) {
-		var args struct {
-			Service string `json:"service"`
-		}
-		if err := decodeArgs(raw, &args); err != nil {
-			return nil, err
-		}
-		if args.Service == "" {
-			args.Service = "api"
-		}
-		r, err := a.ask(ctx, "env", form(fmt.Sprintf("Which environment should %s be deployed to?", args.Service), deployEnvSchema))
-		if err != nil {
-			return nil, err
-		}
-		if res, ok := refused(r); ok {
-			return res, nil
-		}
-		env, _ := r.Content["env"].(string)
-		r, err = a.ask(ctx, "confirm", form(fmt.Sprintf("Deploy %s to %s?", args.Service, env), deployConfirmSchema))
-		if err != nil {
-			return nil, err
-		}
-		if res, ok := refused(r); ok {
-			return res, nil
-		}
-		replicas := toInt(r.Content["replicas"])
-		confirmed, _ := r.Content["confirm"].(bool)
-		out := map[string]any{"action": "accept", "service": args.Service, "env": env, "replicas": replicas, "confirmed": confirmed}
-		if !confirmed {
-			return textResult("not deployed: not confirmed", out), nil
-		}
-		return textResult(fmt.Sprintf("deployed %s to %s with %d replicas", args.Service, env, replicas), out), nil
-	})
+	}, false, s.deployTool)
 
 	s.addFlowTool(&mcp.Tool{
 		Name:        "confirm_only",
 		Title:       "Confirmation (empty form)",
 		Description: "Asks a form with an empty schema: a pure yes/no confirmation. Returns \"confirmed\", \"declined\" or \"cancelled\".",
 		InputSchema: noArgs,
-	}, false, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		r, err := a.ask(ctx, "confirm", form("Proceed with the demo operation?", emptySchema))
-		if err != nil {
-			return nil, err
-		}
-		if res, ok := refused(r); ok {
-			return res, nil
-		}
-		return textResult("confirmed", map[string]any{"action": "accept"}), nil
-	})
+	}, false, s.confirmOnlyTool)
 
 	s.addFlowTool(&mcp.Tool{
 		Name:  "secret_warning",
@@ -189,18 +145,7 @@ func (s *Server) addTools() {
 			"it exists to show the client's warning about sensitive fields. The token is never echoed: the " +
 			"result only says how many characters arrived.",
 		InputSchema: noArgs,
-	}, false, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		r, err := a.ask(ctx, "token", form("Paste your API token for the demo service", secretSchema))
-		if err != nil {
-			return nil, err
-		}
-		if res, ok := refused(r); ok {
-			return res, nil
-		}
-		tok, _ := r.Content["api_token"].(string)
-		n := len([]rune(tok))
-		return textResult(fmt.Sprintf("received a token of %d characters", n), map[string]any{"action": "accept", "length": n}), nil
-	})
+	}, false, s.secretWarningTool)
 
 	s.addFlowTool(&mcp.Tool{
 		Name:  "elicit_n",
@@ -210,29 +155,11 @@ func (s *Server) addTools() {
 			"round cap (go-sdk's automatic loop allows 9 forms). Returns \"answered N forms\", or " +
 			"\"declined at form I\"/\"cancelled at form I\".",
 		InputSchema: elicitNArgs,
-	}, false, func(ctx context.Context, a *asker, raw json.RawMessage) (*mcp.CallToolResult, error) {
-		var args struct {
-			N int `json:"n"`
-		}
-		if err := decodeArgs(raw, &args); err != nil {
-			return nil, err
-		}
-		if args.N < 1 || args.N > 1000 {
-			return nil, invalidParams("n must be between 1 and 1000, got %d", args.N)
-		}
-		for i := 1; i <= args.N; i++ {
-			r, err := a.ask(ctx, "q"+strconv.Itoa(i), form(fmt.Sprintf("Form %d of %d", i, args.N), nthSchema))
-			if err != nil {
-				return nil, err
-			}
-			if r.Action != "accept" {
-				word := map[string]string{"decline": "declined", "cancel": "cancelled"}[r.Action]
-				return textResult(fmt.Sprintf("%s at form %d", word, i), map[string]any{"action": r.Action, "answered": i - 1}), nil
-			}
-		}
-		return textResult(fmt.Sprintf("answered %d forms", args.N), map[string]any{"action": "accept", "answered": args.N}), nil
-	})
+	}, false, s.elicitNTool)
+}
 
+// addURLTools registers the URL-mode tools: a URL elicitation and a -32042 error.
+func (s *Server) addURLTools() {
 	s.addFlowTool(&mcp.Tool{
 		Name:  "link_account",
 		Title: "Link an account (URL mode)",
@@ -241,9 +168,7 @@ func (s *Server) addTools() {
 			"notifications/elicitation/complete (2025-11-25 era) and the tool returns \"linked\". " +
 			"Returns \"declined\"/\"cancelled\" if the user refuses to open the link.",
 		InputSchema: noArgs,
-	}, false, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		return s.link(ctx, a, "link", "Link your demo account: approve the request on the consent page")
-	})
+	}, false, s.linkAccountTool)
 
 	s.addFlowTool(&mcp.Tool{
 		Name:  "needs_link",
@@ -253,32 +178,11 @@ func (s *Server) addTools() {
 			"then sends notifications/elicitation/complete and a retry returns \"linked\". In the " +
 			"2026-07-28 era, which has no -32042, it asks the same link as a URL input request.",
 		InputSchema: noArgs,
-	}, false, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		const msg = "This tool needs your demo account linked: approve the request on the consent page"
-		if a.modern {
-			return s.link(ctx, a, "link", msg)
-		}
-		if err := a.supports("url"); err != nil {
-			return nil, err
-		}
-		c := s.consents.forSession(a.ss, func() *consent {
-			ss := a.ss
-			return s.consents.create(msg, func(c *consent) {
-				ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-				defer cancel()
-				if err := ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: c.id}); err != nil {
-					s.logf("demo: notify elicitation complete: %v", err)
-				}
-			})
-		})
-		if !c.approved() {
-			return nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{
-				Mode: "url", Message: msg, URL: s.ConsentURL(c.id), ElicitationID: c.id,
-			}})
-		}
-		return textResult("linked", map[string]any{"action": "accept", "linked": true}), nil
-	})
+	}, false, s.needsLinkTool)
+}
 
+// addMRTRTools registers the 2026-07-28 multi round-trip tools (converted for legacy clients).
+func (s *Server) addMRTRTools() {
 	s.addFlowTool(&mcp.Tool{
 		Name:  "mrtr_one",
 		Title: "MRTR: one round",
@@ -286,17 +190,7 @@ func (s *Server) addTools() {
 			"(a colour), then completes with \"you picked COLOUR\". Legacy clients get the same form " +
 			"pushed through go-sdk's conversion.",
 		InputSchema: noArgs,
-	}, true, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		r, err := a.ask(ctx, "color", form("Pick a colour", colorSchema))
-		if err != nil {
-			return nil, err
-		}
-		if res, ok := refused(r); ok {
-			return res, nil
-		}
-		c, _ := r.Content["color"].(string)
-		return textResult("you picked "+c, map[string]any{"action": "accept", "color": c}), nil
-	})
+	}, true, s.mrtrOneTool)
 
 	s.addFlowTool(&mcp.Tool{
 		Name:  "mrtr_multi",
@@ -306,38 +200,7 @@ func (s *Server) addTools() {
 			"or \"(not confirmed)\", or \"declined\"/\"cancelled\". Legacy clients get the first round " +
 			"through go-sdk's conversion and the later ones pushed.",
 		InputSchema: noArgs,
-	}, true, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		r, err := a.ask(ctx, "name", form("What is your name?", nameSchema))
-		if err != nil {
-			return nil, err
-		}
-		if res, ok := refused(r); ok {
-			return res, nil
-		}
-		name, _ := r.Content["name"].(string)
-		r, err = a.ask(ctx, "age", form(fmt.Sprintf("Hello %s, how old are you?", name), ageSchema))
-		if err != nil {
-			return nil, err
-		}
-		if res, ok := refused(r); ok {
-			return res, nil
-		}
-		age := toInt(r.Content["age"])
-		r, err = a.ask(ctx, "confirm", form(fmt.Sprintf("%s, %d years: is that right?", name, age), okSchema))
-		if err != nil {
-			return nil, err
-		}
-		if res, ok := refused(r); ok {
-			return res, nil
-		}
-		ok, _ := r.Content["ok"].(bool)
-		word := "not confirmed"
-		if ok {
-			word = "confirmed"
-		}
-		return textResult(fmt.Sprintf("%s is %d (%s)", name, age, word),
-			map[string]any{"action": "accept", "name": name, "age": age, "confirmed": ok}), nil
-	})
+	}, true, s.mrtrMultiTool)
 
 	s.addFlowTool(&mcp.Tool{
 		Name:  "mrtr_parallel",
@@ -346,22 +209,7 @@ func (s *Server) addTools() {
 			"days). Returns \"N days in CITY\"; if either answer is a refusal it reports which " +
 			"(\"declined\"/\"cancelled\").",
 		InputSchema: noArgs,
-	}, true, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		rs, err := a.askAll(ctx,
-			question{"city", form("Which city are you travelling to?", citySchema)},
-			question{"days", form("For how many days?", daysSchema)})
-		if err != nil {
-			return nil, err
-		}
-		for _, r := range rs {
-			if res, ok := refused(r); ok {
-				return res, nil
-			}
-		}
-		city, _ := rs[0].Content["city"].(string)
-		days := toInt(rs[1].Content["days"])
-		return textResult(fmt.Sprintf("%d days in %s", days, city), map[string]any{"action": "accept", "city": city, "days": days}), nil
-	})
+	}, true, s.mrtrParallelTool)
 
 	s.addFlowTool(&mcp.Tool{
 		Name:  "mrtr_url",
@@ -370,9 +218,7 @@ func (s *Server) addTools() {
 			"consent page; after the user accepts, the retry waits until the page is approved and " +
 			"returns \"linked\". Legacy clients get it as URL-mode elicitation/create.",
 		InputSchema: noArgs,
-	}, true, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		return s.link(ctx, a, "consent", "Approve the demo request on the consent page")
-	})
+	}, true, s.mrtrUrlTool)
 
 	s.addFlowTool(&mcp.Tool{
 		Name:  "mrtr_shed",
@@ -381,14 +227,218 @@ func (s *Server) addTools() {
 			"requestState (no input requests); the retry completes with \"done\". Legacy clients, which " +
 			"have no such round, get \"done\" at once.",
 		InputSchema: noArgs,
-	}, true, func(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-		if err := a.shed(); err != nil {
+	}, true, s.mrtrShedTool)
+}
+
+// formAllKindsTool runs the form_all_kinds tool.
+func (s *Server) formAllKindsTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	r, err := a.ask(ctx, "profile", form("Tell us about yourself (this form uses every field kind)", allKindsSchema))
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := refused(r); ok {
+		return res, nil
+	}
+	b, err := json.Marshal(r.Content)
+	if err != nil {
+		return nil, fmt.Errorf("encode content: %w", err)
+	}
+	return textResult("accepted: "+string(b), map[string]any{"action": "accept", "content": r.Content}), nil
+}
+
+// deployTool runs the deploy tool.
+func (s *Server) deployTool(ctx context.Context, a *asker, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var args struct {
+		Service string `json:"service"`
+	}
+	if err := decodeArgs(raw, &args); err != nil {
+		return nil, err
+	}
+	if args.Service == "" {
+		args.Service = "api"
+	}
+	r, err := a.ask(ctx, "env", form(fmt.Sprintf("Which environment should %s be deployed to?", args.Service), deployEnvSchema))
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := refused(r); ok {
+		return res, nil
+	}
+	env, _ := r.Content["env"].(string)
+	r, err = a.ask(ctx, "confirm", form(fmt.Sprintf("Deploy %s to %s?", args.Service, env), deployConfirmSchema))
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := refused(r); ok {
+		return res, nil
+	}
+	replicas := toInt(r.Content["replicas"])
+	confirmed, _ := r.Content["confirm"].(bool)
+	out := map[string]any{"action": "accept", "service": args.Service, "env": env, "replicas": replicas, "confirmed": confirmed}
+	if !confirmed {
+		return textResult("not deployed: not confirmed", out), nil
+	}
+	return textResult(fmt.Sprintf("deployed %s to %s with %d replicas", args.Service, env, replicas), out), nil
+}
+
+// confirmOnlyTool runs the confirm_only tool.
+func (s *Server) confirmOnlyTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	r, err := a.ask(ctx, "confirm", form("Proceed with the demo operation?", emptySchema))
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := refused(r); ok {
+		return res, nil
+	}
+	return textResult("confirmed", map[string]any{"action": "accept"}), nil
+}
+
+// secretWarningTool runs the secret_warning tool.
+func (s *Server) secretWarningTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	r, err := a.ask(ctx, "token", form("Paste your API token for the demo service", secretSchema))
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := refused(r); ok {
+		return res, nil
+	}
+	tok, _ := r.Content["api_token"].(string)
+	n := len([]rune(tok))
+	return textResult(fmt.Sprintf("received a token of %d characters", n), map[string]any{"action": "accept", "length": n}), nil
+}
+
+// elicitNTool runs the elicit_n tool.
+func (s *Server) elicitNTool(ctx context.Context, a *asker, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var args struct {
+		N int `json:"n"`
+	}
+	if err := decodeArgs(raw, &args); err != nil {
+		return nil, err
+	}
+	if args.N < 1 || args.N > 1000 {
+		return nil, invalidParams("n must be between 1 and 1000, got %d", args.N)
+	}
+	for i := 1; i <= args.N; i++ {
+		r, err := a.ask(ctx, "q"+strconv.Itoa(i), form(fmt.Sprintf("Form %d of %d", i, args.N), nthSchema))
+		if err != nil {
 			return nil, err
 		}
-		return textResult("done", map[string]any{"action": "none"}), nil
-	})
+		if r.Action != "accept" {
+			word := map[string]string{"decline": "declined", "cancel": "cancelled"}[r.Action]
+			return textResult(fmt.Sprintf("%s at form %d", word, i), map[string]any{"action": r.Action, "answered": i - 1}), nil
+		}
+	}
+	return textResult(fmt.Sprintf("answered %d forms", args.N), map[string]any{"action": "accept", "answered": args.N}), nil
+}
 
-	s.addPlainTools()
+// linkAccountTool runs the link_account tool.
+func (s *Server) linkAccountTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	return s.link(ctx, a, "link", "Link your demo account: approve the request on the consent page")
+}
+
+// needsLinkTool runs the needs_link tool.
+func (s *Server) needsLinkTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	const msg = "This tool needs your demo account linked: approve the request on the consent page"
+	if a.modern {
+		return s.link(ctx, a, "link", msg)
+	}
+	if err := a.supports("url"); err != nil {
+		return nil, err
+	}
+	c := s.consents.forSession(a.ss, func() *consent {
+		ss := a.ss
+		return s.consents.create(msg, func(c *consent) {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			if err := ss.NotifyElicitationComplete(ctx, &mcp.ElicitationCompleteParams{ElicitationID: c.id}); err != nil {
+				s.logf("demo: notify elicitation complete: %v", err)
+			}
+		})
+	})
+	if !c.approved() {
+		return nil, mcp.URLElicitationRequiredError([]*mcp.ElicitParams{{
+			Mode: "url", Message: msg, URL: s.ConsentURL(c.id), ElicitationID: c.id,
+		}})
+	}
+	return textResult("linked", map[string]any{"action": "accept", "linked": true}), nil
+}
+
+// mrtrOneTool runs the mrtr_one tool.
+func (s *Server) mrtrOneTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	r, err := a.ask(ctx, "color", form("Pick a colour", colorSchema))
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := refused(r); ok {
+		return res, nil
+	}
+	c, _ := r.Content["color"].(string)
+	return textResult("you picked "+c, map[string]any{"action": "accept", "color": c}), nil
+}
+
+// mrtrMultiTool runs the mrtr_multi tool.
+func (s *Server) mrtrMultiTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	r, err := a.ask(ctx, "name", form("What is your name?", nameSchema))
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := refused(r); ok {
+		return res, nil
+	}
+	name, _ := r.Content["name"].(string)
+	r, err = a.ask(ctx, "age", form(fmt.Sprintf("Hello %s, how old are you?", name), ageSchema))
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := refused(r); ok {
+		return res, nil
+	}
+	age := toInt(r.Content["age"])
+	r, err = a.ask(ctx, "confirm", form(fmt.Sprintf("%s, %d years: is that right?", name, age), okSchema))
+	if err != nil {
+		return nil, err
+	}
+	if res, ok := refused(r); ok {
+		return res, nil
+	}
+	ok, _ := r.Content["ok"].(bool)
+	word := "not confirmed"
+	if ok {
+		word = "confirmed"
+	}
+	return textResult(fmt.Sprintf("%s is %d (%s)", name, age, word),
+		map[string]any{"action": "accept", "name": name, "age": age, "confirmed": ok}), nil
+}
+
+// mrtrParallelTool runs the mrtr_parallel tool.
+func (s *Server) mrtrParallelTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	rs, err := a.askAll(ctx,
+		question{"city", form("Which city are you travelling to?", citySchema)},
+		question{"days", form("For how many days?", daysSchema)})
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rs {
+		if res, ok := refused(r); ok {
+			return res, nil
+		}
+	}
+	city, _ := rs[0].Content["city"].(string)
+	days := toInt(rs[1].Content["days"])
+	return textResult(fmt.Sprintf("%d days in %s", days, city), map[string]any{"action": "accept", "city": city, "days": days}), nil
+}
+
+// mrtrUrlTool runs the mrtr_url tool.
+func (s *Server) mrtrUrlTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	return s.link(ctx, a, "consent", "Approve the demo request on the consent page")
+}
+
+// mrtrShedTool runs the mrtr_shed tool.
+func (s *Server) mrtrShedTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	if err := a.shed(); err != nil {
+		return nil, err
+	}
+	return textResult("done", map[string]any{"action": "none"}), nil
 }
 
 // link runs a URL-mode flow: it asks the user to open a consent page and,
