@@ -171,27 +171,57 @@ var lookup = idna.New(idna.MapForLookup(), idna.BidiRule(), idna.Transitional(fa
 func Analyze(raw string, p Policy) Analysis {
 	a := Analysis{URL: raw, Display: Escape(raw)}
 	a.Parts = []Part{{Text: a.Display, Kind: PartPlain}}
-	if strings.TrimSpace(raw) == "" {
-		a.refuse(RefuseMalformed, "the URL is empty")
+	u, scheme, ok := a.parse(raw)
+	if !ok {
 		return a
 	}
-	scheme, ok := schemeOf(raw)
+	auth := authorityOf(raw, scheme)
+	a.Userinfo = auth.userinfo
+	a.analyzeHost(u.Hostname(), raw[auth.hostStart:auth.hostEnd])
+	a.Parts = splitParts(raw, auth.hostStart, auth.hostEnd, auth.start, &a)
+
+	a.Loopback = isLoopback(a.ASCIIHost, a.IP)
+	if a.Userinfo != "" && a.Host != "" {
+		a.warn(WarnUserinfo, "the text before \"@\" (%s) is not where this link goes: the real host is %s",
+			Escape(a.Userinfo), a.Host)
+	}
+	a.checkHTTP(p)
+	a.checkPort(u.Port())
+	if len(raw) > LongURL {
+		a.warn(WarnLong, "the URL is %d characters long; it is shown in full, read all of it", utf8.RuneCountInString(raw))
+	}
+	if !a.Refused && len(p.AllowedHosts) > 0 && !allowed(p.AllowedHosts, a.ASCIIHost) {
+		a.refuse(RefuseNotAllowed, "%s is not among the hosts allowed for this server (%s)",
+			a.Host, strings.Join(p.AllowedHosts, ", "))
+	}
+	return a
+}
+
+// parse refuses what is not an absolute http(s) URL with a host, of characters a
+// browser shows as written, and returns it parsed with its scheme as written. It sets
+// a.Scheme; ok is false once a is refused.
+func (a *Analysis) parse(raw string) (u *url.URL, scheme string, ok bool) {
+	if strings.TrimSpace(raw) == "" {
+		a.refuse(RefuseMalformed, "the URL is empty")
+		return nil, "", false
+	}
+	scheme, ok = schemeOf(raw)
 	if !ok {
 		a.refuse(RefuseMalformed, "not an absolute URL (no scheme)")
-		return a
+		return nil, "", false
 	}
 	a.Scheme = strings.ToLower(scheme)
 	if a.Scheme != "https" && a.Scheme != "http" {
 		a.refuse(RefuseScheme, "the %q scheme is not allowed; only https (and http to this machine) can be opened", a.Scheme)
-		return a
+		return nil, "", false
 	}
 	if bad, what := badChars(raw); bad {
 		a.refuse(RefuseCharacters, "the URL contains %s, which browsers rewrite or hide", what)
-		return a
+		return nil, "", false
 	}
 	if !strings.HasPrefix(raw[len(scheme)+1:], "//") {
 		a.refuse(RefuseMalformed, "malformed URL: no \"//\" after %q", scheme+":")
-		return a
+		return nil, "", false
 	}
 	u, err := url.Parse(raw)
 	if err != nil {
@@ -203,49 +233,56 @@ func Analyze(raw string, p Policy) Analysis {
 		if h := hostAsWritten(raw[len(scheme)+3:]); strings.Contains(h, "%") {
 			if dec, err := url.PathUnescape(h); err == nil {
 				a.refuse(RefuseHost, "the host is percent-encoded (%s reads as %s), which disguises where the link goes", Escape(h), Escape(dec))
-				return a
+				return nil, "", false
 			}
 		}
 		a.refuse(RefuseMalformed, "malformed URL: %s", msg)
-		return a
+		return nil, "", false
 	}
 	if u.Host == "" || u.Hostname() == "" {
 		a.refuse(RefuseMalformed, "the URL has no host")
-		return a
+		return nil, "", false
 	}
+	return u, scheme, true
+}
 
-	// Locate the authority as written, for display and for the userinfo check.
-	authStart := len(scheme) + 3
-	authEnd := len(raw)
-	if i := strings.IndexAny(raw[authStart:], "/?#"); i >= 0 {
-		authEnd = authStart + i
+// authority locates the parts of a URL's authority as written, as byte offsets into
+// the URL: where the authority starts, where its host starts and ends, and the
+// userinfo before "@".
+type authority struct {
+	start, hostStart, hostEnd int
+	userinfo                  string
+}
+
+// authorityOf locates the authority of raw, whose scheme as written is scheme and is
+// followed by "//".
+func authorityOf(raw, scheme string) authority {
+	auth := authority{start: len(scheme) + 3}
+	end := len(raw)
+	if i := strings.IndexAny(raw[auth.start:], "/?#"); i >= 0 {
+		end = auth.start + i
 	}
-	authority := raw[authStart:authEnd]
-	hostStart := authStart
-	if at := strings.LastIndex(authority, "@"); at >= 0 {
-		a.Userinfo = authority[:at]
-		hostStart = authStart + at + 1
+	text := raw[auth.start:end]
+	auth.hostStart = auth.start
+	if at := strings.LastIndex(text, "@"); at >= 0 {
+		auth.userinfo = text[:at]
+		auth.hostStart = auth.start + at + 1
 	}
-	hostEnd := authEnd
-	hp := raw[hostStart:authEnd]
+	auth.hostEnd = end
+	hp := raw[auth.hostStart:end]
 	if strings.HasPrefix(hp, "[") {
 		if i := strings.Index(hp, "]"); i >= 0 {
-			hostEnd = hostStart + i + 1
+			auth.hostEnd = auth.hostStart + i + 1
 		}
 	} else if i := strings.LastIndex(hp, ":"); i >= 0 {
-		hostEnd = hostStart + i
+		auth.hostEnd = auth.hostStart + i
 	}
-	rawHost := raw[hostStart:hostEnd]
+	return auth
+}
 
-	a.analyzeHost(u.Hostname(), rawHost)
-	a.Parts = splitParts(raw, hostStart, hostEnd, authStart, &a)
-
-	a.Loopback = isLoopback(a.ASCIIHost, a.IP)
-	if a.Userinfo != "" && a.Host != "" {
-		a.warn(WarnUserinfo, "the text before \"@\" (%s) is not where this link goes: the real host is %s",
-			Escape(a.Userinfo), a.Host)
-	}
-
+// checkHTTP refuses or warns about plain http under p: allowed with a warning to this
+// machine, elsewhere only when p allows it.
+func (a *Analysis) checkHTTP(p Policy) {
 	switch {
 	case a.Scheme == "https":
 	case p.HTTPSOnly:
@@ -257,25 +294,22 @@ func Analyze(raw string, p Policy) Analysis {
 	default:
 		a.refuse(RefuseHTTP, "plain http is only allowed to this machine (localhost), not to %s", a.Host)
 	}
+}
 
-	if port := u.Port(); port != "" {
-		a.Port = port
-		n, err := strconv.Atoi(port)
-		switch {
-		case err != nil || n < 1 || n > 65535:
-			a.refuse(RefuseMalformed, "invalid port %q", port)
-		case (a.Scheme == "https" && n != 443) || (a.Scheme == "http" && n != 80):
-			a.warn(WarnPort, "non-default port %d", n)
-		}
+// checkPort records an explicit port, refuses an invalid one and warns about one that
+// is not the scheme's default.
+func (a *Analysis) checkPort(port string) {
+	if port == "" {
+		return
 	}
-	if len(raw) > LongURL {
-		a.warn(WarnLong, "the URL is %d characters long; it is shown in full, read all of it", utf8.RuneCountInString(raw))
+	a.Port = port
+	n, err := strconv.Atoi(port)
+	switch {
+	case err != nil || n < 1 || n > 65535:
+		a.refuse(RefuseMalformed, "invalid port %q", port)
+	case (a.Scheme == "https" && n != 443) || (a.Scheme == "http" && n != 80):
+		a.warn(WarnPort, "non-default port %d", n)
 	}
-	if !a.Refused && len(p.AllowedHosts) > 0 && !allowed(p.AllowedHosts, a.ASCIIHost) {
-		a.refuse(RefuseNotAllowed, "%s is not among the hosts allowed for this server (%s)",
-			a.Host, strings.Join(p.AllowedHosts, ", "))
-	}
-	return a
 }
 
 // hostAsWritten returns the host:port of an authority-led string ("user@host:port/path").
