@@ -16,7 +16,7 @@ import (
 // urlPolicy converts a server's configured URL policy for the analyser.
 func urlPolicy(p config.URLPolicy) urlsafe.Policy {
 	// Plain http to a remote host is warned, not refused, unless the server's policy is
-	// https-only (PROTOCOL.md §4.3); loopback http is always allowed.
+	// https-only (docs/protocol.md, "Request checks"); loopback http is always allowed.
 	return urlsafe.Policy{AllowedHosts: p.AllowedHosts, HTTPSOnly: p.HTTPSOnly, AllowHTTPRemote: !p.HTTPSOnly}
 }
 
@@ -78,7 +78,7 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 }
 
 // reportProtocolErrors prints one stderr line for each request the engine refuses as
-// malformed (PROTOCOL.md §4.3: a missing or non-http(s) url, a schema in a URL request,
+// malformed (docs/protocol.md, "Request checks": a missing or non-http(s) url, a schema in a URL request,
 // ...). Such a request is never shown or scripted, so without this line the user would
 // not learn why the server was answered -32602 (or, in 2026-07-28, cancel).
 func (a *app) reportProtocolErrors(next elicit.Answerer) elicit.Answerer {

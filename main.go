@@ -16,7 +16,7 @@ import (
 	"github.com/elicitty/elicitty/transport"
 )
 
-// Exit codes (ARCHITECTURE.md §3).
+// Exit codes (docs/architecture.md, "Exit codes").
 const (
 	exitOK         = 0
 	exitToolError  = 1
@@ -72,7 +72,7 @@ type silentError struct{ code int }
 
 func (e *silentError) Error() string { return fmt.Sprintf("exit %d", e.code) }
 
-// exitCode maps an error to the exit code of ARCHITECTURE.md §3.
+// exitCode maps an error to the exit code of docs/architecture.md, "Exit codes".
 func exitCode(err error) int {
 	var (
 		usage  *usageError

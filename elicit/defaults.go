@@ -5,7 +5,7 @@ import (
 	"strconv"
 )
 
-// defaultOf converts and checks a property's default (PROTOCOL.md §4.1, §4.3): a default
+// defaultOf converts and checks a property's default (docs/protocol.md, "Defaults"): a default
 // of the wrong type, outside the choices or failing its own field's constraints is dropped
 // with a finding; a multi-select default loses unknown and duplicate members first.
 func (b *builder) defaultOf(fld *Field, d *jnode, path string) {

@@ -17,7 +17,7 @@ import (
 // and documented here:
 //   - nested objects and arrays of objects (raw JSON fields) are included: their own
 //     property schemas are checked recursively with the same subset.
-//   - required naming an unknown property: we ignore it with a warning (PROTOCOL.md §4.3),
+//   - required naming an unknown property: we ignore it with a warning (docs/protocol.md, "Request checks"),
 //     the oracle requires the member; the generator only requires real properties.
 //   - integers beyond int64 are accepted by both in content; only defaults are bounded.
 //   - format strings come from a fixed list on which both agree; the oracle's email and

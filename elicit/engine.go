@@ -118,7 +118,7 @@ func (e *Engine) answerURL(ctx context.Context, req *Request) (Response, error) 
 	return Response{}, fmt.Errorf("elicit: answerer returned unknown action %q", resp.Action)
 }
 
-// checkURLRequest applies the URL-mode request checks of PROTOCOL.md §4.3.
+// checkURLRequest applies the URL-mode request checks of docs/protocol.md, "Request checks".
 func checkURLRequest(req *Request) *ProtocolError {
 	if !req.URLDeclared {
 		return &ProtocolError{Reason: "client does not support URL-mode elicitation"}

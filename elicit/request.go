@@ -88,7 +88,7 @@ type Request struct {
 	// Repeat counts the consecutive earlier rounds of the same call that asked for
 	// this same URL and were accepted (2026-07-28 URL input requests); 0 the first
 	// time. A UI shows "still waiting" instead of asking consent again
-	// (PROTOCOL.md §5 "2026-07-28").
+	// (docs/protocol.md, "URL mode").
 	Repeat int
 	// URLDeclared reports whether the client declared URL mode to this server.
 	URLDeclared bool

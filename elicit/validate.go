@@ -15,7 +15,7 @@ import (
 	"unicode/utf8"
 )
 
-// Check validates accepted (merged) content against the form (PROTOCOL.md §4.2) and
+// Check validates accepted (merged) content against the form (docs/protocol.md, "Validation") and
 // returns the violations in field order; nil means valid. A nil content is validated as
 // {}. An Unvalidatable form returns nil: the server's schema is at fault, so the user's
 // answer goes through. Keys of content that are not properties are allowed.

@@ -12,7 +12,7 @@ import (
 // waitingScreen answers a 2026-07-28 URL input request whose link came back from an
 // earlier round (elicit.Request.Repeat > 0): the link is not reopened; the user retries
 // (r), reopens it (o, unless the server's policy is copy-only), copies it (y) or
-// cancels (esc or c). PROTOCOL.md §5 "2026-07-28".
+// cancels (esc or c). docs/protocol.md, "URL mode".
 type waitingScreen struct {
 	req     *elicit.Request
 	canOpen bool
