@@ -1,6 +1,6 @@
 package elicit
 
-// vocabulary is the form-schema vocabulary of one protocol version (PROTOCOL.md §3).
+// vocabulary is the form-schema vocabulary of one protocol version (docs/protocol.md, "Form schemas").
 type vocabulary struct {
 	// legacy is the 2025-06-18 vocabulary: defaults only on booleans, no titled
 	// single-select, no multi-select, no $schema.

@@ -13,7 +13,7 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// ScriptEntry is one entry of an answers file (ARCHITECTURE.md §4).
+// ScriptEntry is one entry of an answers file (docs/architecture.md, "Answers files").
 type ScriptEntry struct {
 	// Match selects the requests this entry answers; the zero Match matches every request.
 	Match ScriptMatch `yaml:"match"`

@@ -12,10 +12,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// defaultDiscoverTimeout bounds server/discover (PROTOCOL.md §1 "Discovery timeout").
+// defaultDiscoverTimeout bounds server/discover (docs/protocol.md, "Negotiation").
 const defaultDiscoverTimeout = 3 * time.Second
 
-// defaultMaxRounds caps MRTR rounds (PROTOCOL.md §6).
+// defaultMaxRounds caps MRTR rounds (docs/protocol.md, "MRTR").
 const defaultMaxRounds = 16
 
 // Connect starts or reaches srv and negotiates a session.
@@ -100,7 +100,7 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 }
 
 // connectHTTP tries Streamable HTTP and falls back to legacy HTTP+SSE when initialize
-// is refused with 400, 404 or 405 without a JSON-RPC body (PROTOCOL.md §1).
+// is refused with 400, 404 or 405 without a JSON-RPC body (docs/protocol.md, "Negotiation").
 func (s *Session) connectHTTP(ctx context.Context) error {
 	base := http.DefaultTransport
 	if s.opts.HTTPClient != nil && s.opts.HTTPClient.Transport != nil {

@@ -179,7 +179,7 @@ func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method str
 }
 
 // discoverTrip sends server/discover under the discovery deadline; on expiry it answers
-// with a local error so go-sdk falls back to initialize (PROTOCOL.md §1).
+// with a local error so go-sdk falls back to initialize (docs/protocol.md, "Negotiation").
 func (h *httpTap) discoverTrip(orig, r *http.Request, id jsonrpc.ID) (*http.Response, error) {
 	ctx, cancel := context.WithTimeout(r.Context(), h.discover)
 	defer cancel()

@@ -21,7 +21,7 @@ const (
 	maxReasks = 3
 	// maxURLRepeats is how often a -32042 may name the same URL before we give up.
 	maxURLRepeats = 3
-	// Load-shedding backoff (PROTOCOL.md §6 step 4).
+	// Load-shedding backoff (docs/protocol.md, "MRTR").
 	sheddingFirst = 50 * time.Millisecond
 	sheddingMax   = 250 * time.Millisecond
 )

@@ -15,7 +15,7 @@ import (
 
 // elicitMiddleware answers server-pushed elicitation/create requests (2025-06-18,
 // 2025-11-25) through the Answerer. It never calls next, so go-sdk's own schema check,
-// validation and defaults never run (PROTOCOL.md §9 "Elicitation").
+// validation and defaults never run (docs/protocol.md, "go-sdk facts").
 func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if method != "elicitation/create" {
@@ -40,7 +40,7 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			if ctx.Err() != nil {
 				// The server cancelled (or the session is closing): the tap drops the
-				// response go-sdk still writes (PROTOCOL.md §8).
+				// response go-sdk still writes (docs/protocol.md, "Timeouts and cancellation").
 				s.event("cancelled", "the server cancelled its request: "+er.Message, "")
 				return nil, ctx.Err()
 			}
@@ -62,7 +62,7 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// violationsError is the bare -32602 error for invalid content (PROTOCOL.md §4.2). It
+// violationsError is the bare -32602 error for invalid content (docs/protocol.md, "Validation"). It
 // must reach go-sdk unwrapped, or Data is lost.
 func violationsError(ve *elicit.ViolationsError) *jsonrpc.Error {
 	vs := ve.Violations
@@ -85,7 +85,7 @@ func elicitResult(r elicit.Response) *mcp.ElicitResult {
 	return out
 }
 
-// ask hands req to the Answerer while pausing request timeouts (PROTOCOL.md §8).
+// ask hands req to the Answerer while pausing request timeouts (docs/protocol.md, "Timeouts and cancellation").
 func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
 	if s.opts.Answerer == nil {
 		return elicit.Response{Action: elicit.Cancel}, nil
@@ -196,7 +196,7 @@ func (p *pauser) state() (int, <-chan struct{}) {
 
 // requestContext bounds one request by the server's Timeout. The clock stops while any
 // prompt of this session is open, so a legacy tools/call waiting on a form does not time
-// out under the user (PROTOCOL.md §8); each MRTR retry gets a fresh budget.
+// out under the user (docs/protocol.md, "Timeouts and cancellation"); each MRTR retry gets a fresh budget.
 func (s *Session) requestContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	d := s.server.Timeout
 	if d <= 0 {

@@ -97,7 +97,7 @@ type Session struct {
 	tokens      atomic.Int64      // progress tokens, new for every request and retry
 }
 
-// progressToken returns a progress token unique in this session (PROTOCOL.md §8).
+// progressToken returns a progress token unique in this session (docs/protocol.md, "Timeouts and cancellation").
 func (s *Session) progressToken() string {
 	return fmt.Sprintf("%s-%d", s.server.Name, s.tokens.Add(1))
 }

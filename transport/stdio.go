@@ -144,7 +144,7 @@ func startStdio(srv config.Server, log *wire.Log) (*proc, mcp.Transport, error) 
 }
 
 // filterLines copies JSON lines from r to w and logs and skips every other line (banners,
-// debug output), so a chatty server does not kill the session (PROTOCOL.md §9 "stdio").
+// debug output), so a chatty server does not kill the session (docs/protocol.md, "Transports").
 func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log) {
 	defer r.Close()
 	br := bufio.NewReaderSize(r, 64<<10)

@@ -18,7 +18,7 @@ const maxKept = 256
 
 // tap watches every JSON-RPC message of one session in both directions. It logs each
 // one, keeps the raw bytes go-sdk throws away (schema property order, requestState
-// tokens), and edits the stream where go-sdk gets the protocol wrong (PROTOCOL.md §9).
+// tokens), and edits the stream where go-sdk gets the protocol wrong (docs/protocol.md, "go-sdk facts").
 // It is shared by the Connection wrapper (stdio, in-memory) and the HTTP RoundTripper.
 type tap struct {
 	server string
@@ -168,7 +168,7 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 }
 
 // expireDiscover answers an unanswered server/discover locally so go-sdk falls back to
-// initialize (PROTOCOL.md §1 "Discovery timeout").
+// initialize (docs/protocol.md, "Negotiation").
 func (t *tap) expireDiscover(id jsonrpc.ID) {
 	key := idKey(id)
 	t.mu.Lock()
