@@ -394,7 +394,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.CancelCall) && m.tab == tabInbox:
 		return m.cancelFlow()
 	case key.Matches(msg, m.keys.Filter) && m.tab == tabLog:
-		m.log.editing = true
+		m.log.editFilter()
 	case key.Matches(msg, m.keys.Follow) && m.tab == tabLog:
 		m.log.follow = !m.log.follow
 		m.log.refilter()
@@ -402,23 +402,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "enter", "esc":
-		m.log.editing = false
-	case "backspace":
-		if r := []rune(m.log.filter); len(r) > 0 {
-			m.log.setFilter(string(r[:len(r)-1]))
-		}
-	case "space":
-		m.log.setFilter(m.log.filter + " ")
-	default:
-		if msg.Text != "" {
-			m.log.setFilter(m.log.filter + msg.Text)
-		}
-	}
-	return nil
-}
+func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd { return m.log.editKey(msg) }
 
 // setAside parks the open request (its draft is kept) or closes the argument form.
 func (m *Model) setAside() tea.Cmd {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/wire"
 )
@@ -17,10 +19,11 @@ type logPane struct {
 	lastSeq uint64
 	dropped int // entries evicted from our ring
 
-	filter  string // "server:x method:y text"
-	editing bool   // typing the filter
-	view    []int  // indexes into ring that match the filter
-	cursor  int    // index into view
+	filter  string          // "server:x method:y text"
+	input   textinput.Model // edits the filter while editing
+	editing bool            // typing the filter
+	view    []int           // indexes into ring that match the filter
+	cursor  int             // index into view
 	follow  bool
 	open    uint64 // Seq of the expanded entry, 0 for none
 	pretty  string // the expanded entry's JSON, computed when opened
@@ -30,7 +33,37 @@ type logPane struct {
 }
 
 func newLogPane(keep int, st *styles) logPane {
-	return logPane{keep: keep, follow: true, st: st}
+	in := textinput.New()
+	in.Prompt = ""
+	in.SetVirtualCursor(false) // View draws the cursor; nothing blinks
+	in.KeyMap.Paste.SetEnabled(false)
+	return logPane{keep: keep, follow: true, st: st, input: in}
+}
+
+// editFilter starts typing the filter, with the cursor after the current one.
+func (l *logPane) editFilter() {
+	l.editing = true
+	l.input.SetValue(l.filter)
+	l.input.CursorEnd()
+	l.input.Focus()
+}
+
+// editKey applies a key typed while editing: enter and esc end the editing, other keys
+// edit the filter (bubbles' textinput: arrows, ctrl+w, ctrl+u and the like) and apply it
+// as it is typed.
+func (l *logPane) editKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch msg.String() {
+	case "enter", "esc":
+		l.editing = false
+		l.input.Blur()
+		return nil
+	}
+	var cmd tea.Cmd
+	l.input, cmd = l.input.Update(msg)
+	if v := l.input.Value(); v != l.filter {
+		l.setFilter(v)
+	}
+	return cmd
 }
 
 // SetSize sets the pane's outer size.
@@ -170,7 +203,9 @@ func (l logPane) View() string {
 	}
 	switch {
 	case l.editing:
-		head += " · filter: " + oneLine(l.filter) + "▏ (server:NAME method:PREFIX words)"
+		r := []rune(l.filter)
+		pos := min(l.input.Position(), len(r))
+		head += " · filter: " + oneLine(string(r[:pos])) + "▏" + oneLine(string(r[pos:])) + " (server:NAME method:PREFIX words)"
 	case l.filter != "":
 		head += " · filter: " + oneLine(l.filter)
 	}

@@ -306,6 +306,34 @@ func TestLogFiltered(t *testing.T) {
 	}
 }
 
+// TestLogFilterEditing: the filter is a text input: the cursor moves, words can be
+// deleted, and the filter applies as it is typed.
+func TestLogFilterEditing(t *testing.T) {
+	h := started(t, Options{})
+	h.send(logEntriesMsg(logEntries()))
+	h.keys("<tab>", "<tab>", "<tab>", "/") // Log, then edit the filter
+	h.typeText("tools")
+	if s := h.screen(); !strings.Contains(s, "Log: 1/7") || !strings.Contains(s, "filter: tools▏") {
+		t.Fatalf("filter not applied while typing:\n%s", s)
+	}
+	for range len("tools") {
+		h.keys("<left>")
+	}
+	h.typeText("method:")
+	if s := h.screen(); !strings.Contains(s, "filter: method:▏tools") || !strings.Contains(s, "Log: 1/7") {
+		t.Fatalf("text not inserted at the cursor:\n%s", s)
+	}
+	h.keys("<ctrl+u>") // delete before the cursor
+	h.keys("<enter>")
+	if s := h.screen(); !strings.Contains(s, "filter: tools") || strings.Contains(s, "▏") {
+		t.Errorf("after ctrl+u and enter, want filter \"tools\" and no cursor:\n%s", s)
+	}
+	h.keys("/", "<backspace>", "<esc>")
+	if s := h.screen(); !strings.Contains(s, "filter: tool") || strings.Contains(s, "filter: tools") {
+		t.Errorf("editing again did not start at the end of the filter:\n%s", s)
+	}
+}
+
 func TestLogBounded(t *testing.T) {
 	l := newLogPane(100, &styles{})
 	for i := range 1000 {
