@@ -33,8 +33,9 @@ func Key(s string) tea.KeyPressMsg {
 		r, _ := utf8.DecodeRuneInString(s)
 		return tea.KeyPressMsg{Code: r, Text: s}
 	}
-	name, ok := strings.CutPrefix(s, "<")
-	if name, ok = strings.CutSuffix(name, ">"); !ok || name == "" {
+	name, open := strings.CutPrefix(s, "<")
+	name, closed := strings.CutSuffix(name, ">")
+	if !open || !closed || name == "" {
 		panic(fmt.Sprintf("testkit.Key: %q is neither one character nor <name>", s))
 	}
 	var k tea.KeyPressMsg

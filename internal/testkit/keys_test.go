@@ -26,7 +26,7 @@ func TestKey(t *testing.T) {
 	if got := Key("<ctrl+x>").String(); got != "ctrl+x" {
 		t.Errorf("Key(<ctrl+x>) reads as %q, want ctrl+x", got)
 	}
-	for _, bad := range []string{"", "ab", "<>", "<nope>", "<hyper+x>", "<ctrl+nope>"} {
+	for _, bad := range []string{"", "ab", "ab>", "<ab", "<>", "<nope>", "<hyper+x>", "<ctrl+nope>"} {
 		func() {
 			defer func() {
 				if recover() == nil {

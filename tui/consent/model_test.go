@@ -92,8 +92,7 @@ func TestModelChoices(t *testing.T) {
 			m := New(req, urlsafe.Analyze(tt.url, urlsafe.Policy{}), Options{OpenAllowed: tt.open})
 			var msgs []tea.Msg
 			for _, k := range tt.keys {
-				var cmd tea.Cmd
-				cmd = m.Update(testkit.Key(k))
+				cmd := m.Update(testkit.Key(k))
 				msgs = append(msgs, run(cmd)...)
 			}
 			got, done := m.Done()
