@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
 	"strings"
@@ -118,54 +117,16 @@ func (a *app) openLog() (*wire.Log, func(), error) {
 	return log, func() { log.SetFile(nil); f.Close() }, nil
 }
 
-// connect opens a session to srv with the command's answerer, the flags applied.
+// connect opens a session to srv with the headless answerer, the flags applied.
 func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*transport.Session, error) {
-	if a.protocol != "" {
-		srv.Protocol = a.protocol
-	}
-	if a.timeout > 0 {
-		srv.Timeout = a.timeout
-	}
-	if a.noValidate {
-		off := false
-		srv.Validation = &off
-	}
-	answerer, err := a.answerer(srv)
+	p, err := a.plan(srv, frontEnd{}, log)
 	if err != nil {
 		return nil, err
 	}
-	auth, err := a.oauthOptions(srv)
-	if err != nil {
+	if p.options.OAuth, err = a.oauthOptions(p.server); err != nil {
 		return nil, err
 	}
-	var retryNow func(*elicit.Request) bool
-	if a.script != nil {
-		retryNow = func(r *elicit.Request) bool { return a.script.RetryPolicy(r) == "now" }
-	}
-	// Without a terminal nobody can press "retry now": the wait for a -32042 completion
-	// is bounded by the request timeout, so a scripted run never hangs on it.
-	var urlWait time.Duration
-	if !a.isTTY() {
-		urlWait = srv.Timeout
-	}
-	return transport.Connect(ctx, srv, transport.Options{
-		ClientName:    "elicitty",
-		ClientVersion: version,
-		Answerer:      answerer,
-		URLMode:       !a.noURL && !srv.URLPolicy.Disabled,
-		Protocol:      srv.Protocol,
-		Log:           log,
-		MaxRounds:     srv.MaxRounds,
-		RetryNow:      retryNow,
-		URLWait:       urlWait,
-		NoReask:       !a.isTTY(),
-		OAuth:         auth,
-		OnEvent: func(ev transport.Event) {
-			if ev.Kind == "elicitation-complete" || ev.Kind == "cancelled" {
-				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text)
-			}
-		},
-	})
+	return transport.Connect(ctx, p.server, p.options)
 }
 
 // addCommonFlags registers the flags every command shares.

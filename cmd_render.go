@@ -29,15 +29,11 @@ defaults merge and validation. Server authors use it to preview their schemas.`,
 			if !json.Valid(data) {
 				return usagef("%s: schema is not valid JSON", args[0])
 			}
-			protocol := a.protocol
-			if protocol == "" {
-				protocol = "2025-11-25"
-			}
-			ans, err := a.answerer(config.Server{Name: "render"})
+			p, err := a.plan(config.Server{Name: "render", Protocol: "2025-11-25"}, frontEnd{}, nil)
 			if err != nil {
 				return err
 			}
-			if err := ui.Render(cmd.Context(), data, protocol, ans, a.stdout, a.stderr); err != nil {
+			if err := ui.Render(cmd.Context(), data, p.server.Protocol, p.options.Answerer, a.stdout, a.stderr); err != nil {
 				return err
 			}
 			if err := a.writeRecords(); err != nil {

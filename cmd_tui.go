@@ -88,35 +88,23 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 	}
 	defer closeLog()
 	for i := range servers {
-		if a.protocol != "" {
-			servers[i].Protocol = a.protocol
-		}
-		if a.timeout > 0 {
-			servers[i].Timeout = a.timeout
-		}
+		servers[i] = a.resolveServer(servers[i]) // so the screens show what the sessions use
 	}
 	err = tui.Run(ctx, tui.Options{
 		Servers: servers,
 		Connect: func(ctx context.Context, srv config.Server, ans elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error) {
-			auth, err := a.tuiOAuth(srv, ans)
+			p, err := a.plan(srv, frontEnd{answerer: ans, onEvent: onEvent}, log)
 			if err != nil {
 				return nil, err
 			}
-			return transport.Connect(ctx, srv, transport.Options{
-				ClientName:    "elicitty",
-				ClientVersion: version,
-				Answerer:      elicit.NewEngine(a.record(ans), &elicit.EngineOptions{NoValidate: a.noValidate || !srv.ValidationEnabled()}),
-				URLMode:       !a.noURL && !srv.URLPolicy.Disabled,
-				Protocol:      srv.Protocol,
-				Log:           log,
-				MaxRounds:     srv.MaxRounds,
-				OnEvent:       onEvent,
-				OAuth:         auth,
-			})
+			if p.options.OAuth, err = a.tuiOAuth(p.server, ans); err != nil {
+				return nil, err
+			}
+			return transport.Connect(ctx, p.server, p.options)
 		},
 		Log:        log,
 		Opener:     open,
-		NoColor:    os.Getenv("NO_COLOR") != "",
+		NoColor:    noColor(),
 		Accessible: a.accessible,
 		In:         a.stdin,
 		Out:        a.stdout,

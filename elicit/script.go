@@ -373,7 +373,7 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 		if e.Times > 0 && s.used[i] >= e.Times {
 			continue
 		}
-		if e.Match.matches(ctx, req) {
+		if e.Match.matches(req) {
 			idx = i
 			s.used[i]++
 			break
@@ -443,7 +443,7 @@ func (s *Script) RetryPolicy(req *Request) string {
 	return r
 }
 
-func (m ScriptMatch) matches(ctx context.Context, req *Request) bool {
+func (m ScriptMatch) matches(req *Request) bool {
 	if m.Server != "" && !glob(m.Server, req.Server) {
 		return false
 	}
@@ -464,7 +464,7 @@ func (m ScriptMatch) matches(ctx context.Context, req *Request) bool {
 		if mode != ModeForm {
 			return false
 		}
-		form := FormOf(ctx, req)
+		form := req.ParsedForm()
 		for _, name := range m.Fields {
 			found := false
 			for _, f := range form.Fields {

@@ -55,7 +55,6 @@ type ScreenOptions struct {
 	Width, Height int
 	Accessible    bool
 	NoColor       bool
-	NoValidate    bool
 }
 
 // FormScreen is an embedded form: an elicitation form or a tool's argument form. It
@@ -121,8 +120,6 @@ type Options struct {
 	// NoColor drops colour (NO_COLOR). Accessible replaces the full-screen program by a
 	// line mode for screen readers (commands on In, prompts and results on Out).
 	NoColor, Accessible bool
-	// NoValidate lets forms accept content that fails its schema (--no-validate).
-	NoValidate bool
 	// In and Out are the terminal; nil means stdin and stdout.
 	In  io.Reader
 	Out io.Writer

@@ -13,7 +13,7 @@ import (
 type uiForm struct{ m *ui.FormModel }
 
 func newUIForm(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen {
-	return &uiForm{ui.NewFormModel(req, f, ui.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor, NoValidate: o.NoValidate})}
+	return &uiForm{ui.NewFormModel(req, f, ui.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor})}
 }
 
 func (u *uiForm) Init() tea.Cmd                    { return u.m.Init() }
