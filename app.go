@@ -4,7 +4,6 @@ import (
 	"context"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -151,15 +150,4 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("on-unanswered", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"decline", "cancel"}, cobra.ShellCompDirectiveNoFileComp
 	})
-}
-
-// isCobraUsage reports whether err is one of cobra's command-line errors.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument", "required flag"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }

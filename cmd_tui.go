@@ -53,9 +53,12 @@ func (a *app) runTUI(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range args {
+	for i, t := range args {
 		srv, err := config.ParseTarget(t, cfg)
 		if err != nil {
+			if i == 0 && len(suggestions(cmd, t)) > 0 {
+				return unknownCommand(cmd, t) // a mistyped subcommand, not a server name
+			}
 			return &usageError{err: err}
 		}
 		servers = append(servers, srv)
