@@ -259,7 +259,7 @@ func (b *builder) stringField(fld *Field, n *jnode, path string) {
 			b.warn(path, CodeMinAboveMax, "minLength %d is above maxLength %d; no value can be valid", *fld.MinLength, *fld.MaxLength)
 		}
 		if f := b.str(n, "format", path); f != "" {
-			if knownFormats[f] {
+			if StringFormats[f] {
 				fld.Format = f
 			} else if secretFormats[f] {
 				fld.Secret = true
@@ -422,8 +422,9 @@ func (b *builder) keywords(fld *Field, n *jnode, path string) {
 	if fld.Kind == KindRaw {
 		return
 	}
+	shape := shapeOf(fld.Kind, n.get("oneOf") != nil)
 	for _, k := range n.keys {
-		if !allowedKeyword(fld.Kind, k) {
+		if ShapeKeyword(shape, k) == 0 {
 			b.warn(path+"/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q is not part of the elicitation vocabulary for this field and is ignored", k)
 		}
 	}

@@ -1,30 +1,29 @@
 package desc
 
-// This file holds the closed vocabulary of a requestedSchema (rule 9, the union of
-// every protocol version: 2025-11-25 and 2026-07-28 allow the whole table), the
-// per-version narrowing (rule 11) and the consistency checks (rule 12).
+import "github.com/elicitty/elicitty/elicit"
+
+// This file checks the closed vocabulary of a requestedSchema (rule 9, the union of
+// every protocol version: 2025-11-25 and 2026-07-28 allow the whole table, which is
+// package elicit's), the per-version narrowing (rule 11) and the consistency checks
+// (rule 12).
 
 var formRootMembers = map[string]bool{"type": true, "properties": true, "required": true, "$schema": true}
 
-// Members allowed per property kind; title and description are always allowed.
-var (
-	stringMembers  = map[string]bool{"type": true, "minLength": true, "maxLength": true, "format": true, "default": true}
-	enumMembers    = map[string]bool{"type": true, "enum": true, "enumNames": true, "default": true}
-	oneOfMembers   = map[string]bool{"type": true, "oneOf": true, "default": true}
-	numberMembers  = map[string]bool{"type": true, "minimum": true, "maximum": true, "default": true}
-	booleanMembers = map[string]bool{"type": true, "default": true}
-	arrayMembers   = map[string]bool{"type": true, "items": true, "minItems": true, "maxItems": true, "default": true}
-	stringFormats  = map[string]bool{"email": true, "uri": true, "date": true, "date-time": true}
-)
+// allowedIn reports whether keyword k may appear in a property of shape: the shared
+// vocabulary table of package elicit, without its run-time extensions (pattern), which
+// are not in the specification's schema.ts.
+func allowedIn(shape elicit.Shape, k string) bool {
+	return elicit.ShapeKeyword(shape, k) == elicit.InSpec
+}
 
-// anyKindMember reports whether k is allowed in some property kind.
+// anyKindMember reports whether k is allowed in some property shape.
 func anyKindMember(k string) bool {
-	for _, set := range []map[string]bool{stringMembers, enumMembers, oneOfMembers, numberMembers, booleanMembers, arrayMembers} {
-		if set[k] {
+	for _, s := range elicit.Shapes {
+		if allowedIn(s, k) {
 			return true
 		}
 	}
-	return k == "title" || k == "description"
+	return false
 }
 
 type reportFunc func(loc Location, path Path, format string, args ...any)
@@ -88,7 +87,7 @@ func property(p *Node, path Path, rep reportFunc) {
 		rep(t.Loc, path.with(Key("type")), "must be a string, not %s", t.Kind)
 		return
 	}
-	var allowed map[string]bool
+	var shape elicit.Shape
 	switch t.Str {
 	case "string":
 		switch {
@@ -96,18 +95,18 @@ func property(p *Node, path Path, rep reportFunc) {
 			rep(p.keyLoc("oneOf"), path.with(Key("oneOf")), "must not appear beside enum")
 			return
 		case p.has("enum"):
-			allowed = enumMembers
+			shape = elicit.ShapeEnum
 		case p.has("oneOf"):
-			allowed = oneOfMembers
+			shape = elicit.ShapeOneOf
 		default:
-			allowed = stringMembers
+			shape = elicit.ShapeString
 		}
 	case "number", "integer":
-		allowed = numberMembers
+		shape = elicit.ShapeNumber
 	case "boolean":
-		allowed = booleanMembers
+		shape = elicit.ShapeBoolean
 	case "array":
-		allowed = arrayMembers
+		shape = elicit.ShapeArray
 	default:
 		rep(t.Loc, path.with(Key("type")), "%q is not allowed: properties are flat strings, numbers, integers, booleans or multi-select arrays", t.Str)
 		return
@@ -119,13 +118,13 @@ func property(p *Node, path Path, rep reportFunc) {
 			}
 			continue
 		}
-		if !allowed[k] {
+		if !allowedIn(shape, k) {
 			rep(p.KeyLocs[i], path.with(Key(k)), "is not allowed in a %s property of a requestedSchema", kindName(t.Str, p))
 		}
 	}
 	get := func(k string) (*Node, bool) {
 		v, ok := p.Get(k)
-		return v, ok && allowed[k]
+		return v, ok && allowedIn(shape, k)
 	}
 	for _, k := range []string{"minLength", "maxLength", "minItems", "maxItems"} {
 		if v, ok := get(k); ok && (!v.isInt() || v.Num < 0) {
@@ -138,7 +137,7 @@ func property(p *Node, path Path, rep reportFunc) {
 		}
 	}
 	if v, ok := get("format"); ok {
-		if v.Kind != KindString || !stringFormats[v.Str] {
+		if v.Kind != KindString || !elicit.StringFormats[v.Str] {
 			rep(v.Loc, path.with(Key("format")), "must be one of email, uri, date, date-time")
 		}
 	}
