@@ -75,10 +75,10 @@ func TestInvalidJSONGivesLineAndColumn(t *testing.T) {
 		data string
 		want Location
 	}{
-		{"{\n  \"a\": tru\n}", Location{2, 8}},
-		{"{\"a\": 1,\n \"é\": }", Location{2, 7}},
-		{"[1, 2", Location{1, 6}},
-		{"{} x", Location{1, 4}},
+		{"{\n  \"a\": tru\n}", Location{Line: 2, Column: 8}},
+		{"{\"a\": 1,\n \"é\": }", Location{Line: 2, Column: 7}},
+		{"[1, 2", Location{Line: 1, Column: 6}},
+		{"{} x", Location{Line: 1, Column: 4}},
 	} {
 		_, err := ParseJSON([]byte(tt.data), nil)
 		var e *Error

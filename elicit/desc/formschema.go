@@ -91,12 +91,12 @@ func property(p *Node, path Path, rep reportFunc) {
 	switch t.Str {
 	case "string":
 		switch {
-		case p.has("enum") && p.has("oneOf"):
-			rep(p.keyLoc("oneOf"), path.with(Key("oneOf")), "must not appear beside enum")
+		case p.Has("enum") && p.Has("oneOf"):
+			rep(p.KeyLoc("oneOf"), path.with(Key("oneOf")), "must not appear beside enum")
 			return
-		case p.has("enum"):
+		case p.Has("enum"):
 			shape = elicit.ShapeEnum
-		case p.has("oneOf"):
+		case p.Has("oneOf"):
 			shape = elicit.ShapeOneOf
 		default:
 			shape = elicit.ShapeString
@@ -127,7 +127,7 @@ func property(p *Node, path Path, rep reportFunc) {
 		return v, ok && allowedIn(shape, k)
 	}
 	for _, k := range []string{"minLength", "maxLength", "minItems", "maxItems"} {
-		if v, ok := get(k); ok && (!v.isInt() || v.Num < 0) {
+		if v, ok := get(k); ok && (!v.IsInt() || v.Num < 0) {
 			rep(v.Loc, path.with(Key(k)), "must be a non-negative integer")
 		}
 	}
@@ -170,7 +170,7 @@ func property(p *Node, path Path, rep reportFunc) {
 		switch {
 		case v.Kind != want:
 			rep(v.Loc, path.with(Key("default")), "must be a %s, not %s", want, v.Kind)
-		case t.Str == "integer" && !v.isInt():
+		case t.Str == "integer" && !v.IsInt():
 			rep(v.Loc, path.with(Key("default")), "must be an integer")
 		case want == KindArray:
 			stringArray(v, path.with(Key("default")), false, false, rep)
@@ -180,9 +180,9 @@ func property(p *Node, path Path, rep reportFunc) {
 
 func kindName(typ string, p *Node) string {
 	switch {
-	case p.has("enum"):
+	case p.Has("enum"):
 		return "enum"
-	case p.has("oneOf"):
+	case p.Has("oneOf"):
 		return "titled single-select"
 	case typ == "array":
 		return "multi-select"
@@ -196,7 +196,7 @@ func items(n *Node, path Path, rep reportFunc) {
 		rep(n.Loc, path, "must be an object, not %s", n.Kind)
 		return
 	}
-	if n.has("anyOf") {
+	if n.Has("anyOf") {
 		for i, k := range n.Keys {
 			if k != "anyOf" {
 				rep(n.KeyLocs[i], path.with(Key(k)), "is not allowed beside anyOf in multi-select items")
@@ -281,15 +281,15 @@ func (l *linter) versionVocabulary(n *Node, path Path, version string) {
 	if version != "2025-06-18" {
 		return
 	}
-	if n.has("$schema") {
-		l.add(CodeFormVersionMismatch, SevError, n.keyLoc("$schema"), path.with(Key("$schema")), "is not defined for MCP %s", version)
+	if n.Has("$schema") {
+		l.add(CodeFormVersionMismatch, SevError, n.KeyLoc("$schema"), path.with(Key("$schema")), "is not defined for MCP %s", version)
 	}
 	props, _ := n.Get("properties")
 	for i, name := range props.Keys {
 		p := props.Values[i]
 		pp := path.with(Key("properties"), Key(name))
 		t, _ := p.Get("type")
-		if t.Str == "array" || p.has("oneOf") {
+		if t.Str == "array" || p.Has("oneOf") {
 			l.add(CodeFormVersionMismatch, SevError, p.Loc, pp, "uses an enum form introduced after MCP %s", version)
 		}
 		if d, ok := p.Get("default"); ok && t.Str != "boolean" {
@@ -303,7 +303,7 @@ func (l *linter) consistency(n *Node, path Path) {
 	props, _ := n.Get("properties")
 	if req, ok := n.Get("required"); ok {
 		for i, r := range req.Items {
-			if !props.has(r.Str) {
+			if !props.Has(r.Str) {
 				l.add(CodeRequiredUnknown, SevError, r.Loc, path.with(Key("required"), Index(i)), "names %q, which is not declared in properties", r.Str)
 			}
 		}
