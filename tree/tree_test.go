@@ -11,9 +11,11 @@ import (
 
 func TestParseKeepsOrderAndPositions(t *testing.T) {
 	for name, parse := range map[string]func() (*Result, error){
-		"json":  func() (*Result, error) { return ParseJSON([]byte("{\"b\": 1,\n  \"a\": [true, \"é\"]}"), nil) },
-		"jsonc": func() (*Result, error) { return ParseJSONC([]byte("{\"b\": 1, // one\n  \"a\": [true, \"é\",],}"), nil) },
-		"yaml":  func() (*Result, error) { return ParseYAML([]byte("b: 1\na: [true, é]\n"), nil) },
+		"json": func() (*Result, error) { return ParseJSON([]byte("{\"b\": 1,\n  \"a\": [true, \"é\"]}"), nil) },
+		"jsonc": func() (*Result, error) {
+			return ParseJSONC([]byte("{\"b\": 1, // one\n  \"a\": [true, \"é\",],}"), nil)
+		},
+		"yaml": func() (*Result, error) { return ParseYAML([]byte("b: 1\na: [true, é]\n"), nil) },
 	} {
 		t.Run(name, func(t *testing.T) {
 			r, err := parse()
