@@ -148,7 +148,7 @@ func TestLoadFiles(t *testing.T) {
 			name += "/no-imports"
 		}
 		t.Run(name, func(t *testing.T) {
-			opts, root := tree(t, txtar(t, filepath.Join("testdata", "load", tt.fixture+".txtar")), tt.env)
+			opts, root := layout(t, txtar(t, filepath.Join("testdata", "load", tt.fixture+".txtar")), tt.env)
 			opts.NoImports = tt.noImports
 			cfg, err := Load(opts)
 			if err != nil {

@@ -60,7 +60,7 @@ func TestSecretsNeverInErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts, _ := tree(t, tt.files, tt.env)
+			opts, _ := layout(t, tt.files, tt.env)
 			cfg, err := Load(opts)
 			var texts []string
 			if err != nil {

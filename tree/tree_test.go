@@ -166,3 +166,26 @@ func BenchmarkParseYAML100kKeys(b *testing.B) {
 		}
 	}
 }
+
+// TestLocator checks the incremental offset-to-position cursor against a direct count,
+// in increasing order and after a jump back.
+func TestLocator(t *testing.T) {
+	data := []byte("ab\nçé€x\n\ny")
+	naive := func(off int) Location {
+		line := 1 + strings.Count(string(data[:off]), "\n")
+		start := strings.LastIndexByte(string(data[:off]), '\n') + 1
+		return Location{Line: line, Column: 1 + len([]rune(string(data[start:off])))}
+	}
+	l := locator{line: 1, col: 1}
+	for off := 0; off <= len(data); off++ {
+		if off < len(data) && data[off]&0xC0 == 0x80 {
+			continue // offsets are always at the start of a character
+		}
+		if got, want := l.at(data, off), naive(off); got != want {
+			t.Errorf("at(%d) = %v, want %v", off, got, want)
+		}
+	}
+	if got, want := l.at(data, 3), naive(3); got != want {
+		t.Errorf("at(3) after the end = %v, want %v", got, want)
+	}
+}
