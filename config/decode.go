@@ -163,8 +163,8 @@ func (d *fileDecoder) inputs(n *tree.Node) {
 type serverDecoder struct {
 	d      *fileDecoder
 	prefix string
-	at     map[string]tree.Location       // field path relative to the server -> position
-	subst  map[string][2]string // field -> {as written, as expanded} when they differ
+	at     map[string]tree.Location // field path relative to the server -> position
+	subst  map[string][2]string     // field -> {as written, as expanded} when they differ
 	errs   []error
 }
 
