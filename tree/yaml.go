@@ -126,6 +126,10 @@ func (c *yamlConv) convert(y *yaml.Node, depth int) (*Node, error) {
 		}
 		n, err := c.convert(y.Alias, depth+1)
 		if err != nil {
+			var te *Error
+			if errors.As(err, &te) && te.Kind == Limit {
+				te.Loc = loc // at the alias that expands too far, not inside its anchor
+			}
 			return nil, err
 		}
 		cp := *n
