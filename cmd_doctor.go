@@ -138,10 +138,9 @@ func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) ([]string, in
 	srv.Protocol = c.proto
 	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
-	s, err := transport.Connect(cctx, srv, transport.Options{
-		ClientName: "elicitty-doctor", ClientVersion: version,
-		Answerer: elicit.NewEngine(elicit.AnswererFunc(doctorAnswer), nil), URLMode: true, Protocol: c.proto,
-	})
+	opts := transport.ForServer(srv, elicit.AnswererFunc(doctorAnswer))
+	opts.ClientName, opts.ClientVersion = "elicitty-doctor", version
+	s, err := transport.Connect(cctx, srv, opts)
 	if err != nil {
 		for i := range cells {
 			cells[i] = "FAIL connect"

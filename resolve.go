@@ -47,18 +47,11 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 			return plan{}, err
 		}
 	}
-	var ans elicit.Answerer = elicit.NewEngine(a.record(inner), &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()})
-	opts := transport.Options{
-		ClientName:    "elicitty",
-		ClientVersion: version,
-		URLMode:       !srv.URLPolicy.Disabled,
-		Protocol:      srv.Protocol,
-		Log:           log,
-		MaxRounds:     srv.MaxRounds,
-		OnEvent:       front.onEvent,
-	}
+	opts := transport.ForServer(srv, a.record(inner))
+	opts.ClientName, opts.ClientVersion = "elicitty", version
+	opts.Log, opts.OnEvent = log, front.onEvent
 	if front.answerer == nil {
-		ans = a.reportProtocolErrors(ans)
+		opts.Answerer = a.reportProtocolErrors(opts.Answerer)
 		if a.script != nil {
 			script := a.script
 			opts.RetryNow = func(r *elicit.Request) bool { return script.RetryPolicy(r) == "now" }
@@ -78,7 +71,6 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 			}
 		}
 	}
-	opts.Answerer = ans
 	return plan{server: srv, options: opts}, nil
 }
 

@@ -177,15 +177,9 @@ func (o *Options) defaults() {
 }
 
 func defaultConnect(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event), wl *wire.Log) (*transport.Session, error) {
-	return transport.Connect(ctx, srv, transport.Options{
-		ClientName: "elicitty",
-		Answerer:   elicit.NewEngine(a, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()}),
-		URLMode:    !srv.URLPolicy.Disabled,
-		Protocol:   srv.Protocol,
-		MaxRounds:  srv.MaxRounds,
-		Log:        wl,
-		OnEvent:    onEvent,
-	})
+	opts := transport.ForServer(srv, a)
+	opts.ClientName, opts.Log, opts.OnEvent = "elicitty", wl, onEvent
+	return transport.Connect(ctx, srv, opts)
 }
 
 // Run starts the program and blocks until the user quits or ctx is done. The wire log
