@@ -29,10 +29,9 @@ func opener() (consent.Opener, error) {
 	return o, nil
 }
 
-// answerer builds the Answerer of a headless command for srv: an answers file, an
-// interactive prompt on a TTY, or a refusal that prints what would answer the request.
-// The result is wrapped in the engine (defaults merge and validation) and, with
-// --record, in a recorder.
+// answerer chooses the Answerer of a headless command for srv (resolved): an answers
+// file, an interactive prompt on a TTY, or a refusal that prints what would answer the
+// request. plan wraps it in the recorder and the engine.
 func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 	switch a.onUnanswered {
 	case "", "decline", "cancel":
@@ -63,18 +62,17 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 			Opener:     open,
 			CopyOnly:   srv.URLPolicy.Open == config.URLCopyOnly,
 			Accessible: a.accessible,
-			NoColor:    os.Getenv("NO_COLOR") != "",
+			NoColor:    noColor(),
 		})
 		inner = form.NewPrompter(a.stdin, a.stderr, &form.PrompterOptions{
 			Accessible: a.accessible,
-			NoColor:    os.Getenv("NO_COLOR") != "",
+			NoColor:    noColor(),
 			URL:        urlAns,
 		})
 	default:
 		inner = a.unanswered()
 	}
-	inner = a.record(inner)
-	return a.reportProtocolErrors(elicit.NewEngine(inner, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()})), nil
+	return inner, nil
 }
 
 // reportProtocolErrors prints one stderr line for each request the engine refuses as

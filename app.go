@@ -2,10 +2,8 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -118,54 +116,16 @@ func (a *app) openLog() (*wire.Log, func(), error) {
 	return log, func() { log.SetFile(nil); f.Close() }, nil
 }
 
-// connect opens a session to srv with the command's answerer, the flags applied.
+// connect opens a session to srv with the headless answerer, the flags applied.
 func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*transport.Session, error) {
-	if a.protocol != "" {
-		srv.Protocol = a.protocol
-	}
-	if a.timeout > 0 {
-		srv.Timeout = a.timeout
-	}
-	if a.noValidate {
-		off := false
-		srv.Validation = &off
-	}
-	answerer, err := a.answerer(srv)
+	p, err := a.plan(srv, frontEnd{}, log)
 	if err != nil {
 		return nil, err
 	}
-	auth, err := a.oauthOptions(srv)
-	if err != nil {
+	if p.options.OAuth, err = a.oauthOptions(p.server); err != nil {
 		return nil, err
 	}
-	var retryNow func(*elicit.Request) bool
-	if a.script != nil {
-		retryNow = func(r *elicit.Request) bool { return a.script.RetryPolicy(r) == "now" }
-	}
-	// Without a terminal nobody can press "retry now": the wait for a -32042 completion
-	// is bounded by the request timeout, so a scripted run never hangs on it.
-	var urlWait time.Duration
-	if !a.isTTY() {
-		urlWait = srv.Timeout
-	}
-	return transport.Connect(ctx, srv, transport.Options{
-		ClientName:    "elicitty",
-		ClientVersion: version,
-		Answerer:      answerer,
-		URLMode:       !a.noURL && !srv.URLPolicy.Disabled,
-		Protocol:      srv.Protocol,
-		Log:           log,
-		MaxRounds:     srv.MaxRounds,
-		RetryNow:      retryNow,
-		URLWait:       urlWait,
-		NoReask:       !a.isTTY(),
-		OAuth:         auth,
-		OnEvent: func(ev transport.Event) {
-			if ev.Kind == "elicitation-complete" || ev.Kind == "cancelled" {
-				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text)
-			}
-		},
-	})
+	return transport.Connect(ctx, p.server, p.options)
 }
 
 // addCommonFlags registers the flags every command shares.
@@ -190,15 +150,4 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("on-unanswered", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"decline", "cancel"}, cobra.ShellCompDirectiveNoFileComp
 	})
-}
-
-// isCobraUsage reports whether err is one of cobra's command-line errors.
-func isCobraUsage(err error) bool {
-	msg := err.Error()
-	for _, p := range []string{"unknown command", "unknown flag", "unknown shorthand", "accepts ", "requires at least", "requires at most", "invalid argument", "flag needs an argument", "required flag"} {
-		if strings.Contains(msg, p) {
-			return true
-		}
-	}
-	return false
 }

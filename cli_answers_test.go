@@ -150,3 +150,35 @@ func TestRecordThenReplay(t *testing.T) {
 		t.Errorf("--on-unanswered maybe: exit %d, want 2", r.code)
 	}
 }
+
+// TestNoValidateOnEveryHeadlessPath checks that --no-validate reaches every command that
+// answers a form from an answers file: content failing the schema is sent (or printed)
+// instead of exiting 3. (The demo server validates what it receives itself and fails
+// the call, which shows the content reached it.)
+func TestNoValidateOnEveryHeadlessPath(t *testing.T) {
+	bad := writeFile(t, "bad.yaml", "- match: {}\n  action: accept\n  content: {seats: 99, email: not-an-email, tags: [api], assignee: 7, n: 0}\n")
+	schema := writeFile(t, "schema.json", `{"type":"object","properties":{"n":{"type":"integer","minimum":1}},"required":["n"]}`)
+	for name, args := range map[string][]string{
+		"call":         {"call", "form_all_kinds", "--answers", bad, "--", bin, "serve-demo"},
+		"render":       {"render", schema, "--answers", bad},
+		"desc preview": {"desc", "preview", "elicit/desc/testdata/valid/spec-12-7-example.mcpdesc.yaml", "tools/assign_issue", "choose_assignee", "--answers", bad},
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := runBinHere(t, args...)
+			if r.code != exitUnanswered {
+				t.Errorf("validating: exit %d, want 3; stderr %s", r.code, r.stderr)
+			}
+			r = runBinHere(t, append([]string{args[0], "--no-validate"}, args[1:]...)...)
+			if name == "call" {
+				if r.code == exitUnanswered || strings.Contains(r.stderr, "elicitation response does not match") ||
+					!strings.Contains(r.stderr, "is greater than 12") {
+					t.Errorf("--no-validate: exit %d; the server should have received seats 99; stderr %s", r.code, r.stderr)
+				}
+				return
+			}
+			if r.code != 0 || !strings.Contains(r.stdout, `"accept"`) {
+				t.Errorf("--no-validate: exit %d, want 0 and the response printed; stdout %s; stderr %s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}

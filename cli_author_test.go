@@ -82,12 +82,12 @@ func TestDoctor(t *testing.T) {
 // TestRenderBadSchemaIsUsageError: a schema file that is not JSON is the user's input
 // error (exit 2) naming the file, not a connection error (exit 4).
 func TestRenderBadSchemaIsUsageError(t *testing.T) {
-	schema := writeFile(t, "schema.json", "nope")
+	schema := writeFile(t, "schema.json", "{\"type\": \"object\",\n \"properties\": nope}")
 	r := runBinHere(t, "render", schema, "--on-unanswered", "decline")
 	if r.code != exitUsage {
 		t.Fatalf("render of a non-JSON schema: exit %d, want %d; stderr %q", r.code, exitUsage, r.stderr)
 	}
-	if !strings.Contains(r.stderr, "schema.json") || !strings.Contains(r.stderr, "not valid JSON") {
-		t.Errorf("stderr %q should name the file and say it is not JSON", r.stderr)
+	if !strings.Contains(r.stderr, "schema.json:2:16:") || !strings.Contains(r.stderr, "not valid JSON") {
+		t.Errorf("stderr %q should name the file, line and column and say it is not JSON", r.stderr)
 	}
 }

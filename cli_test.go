@@ -152,6 +152,10 @@ func TestUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"unknown flag", []string{"tools", "--bogus"}, "unknown flag"},
+		{"mistyped subcommand", []string{"tool", "demo"}, `unknown command "tool" for "elicitty"; did you mean tools?`},
+		{"mistyped subcommand of a group", []string{"desc", "lnt", "x.yaml"}, `unknown command "lnt" for "elicitty desc"; did you mean lint?`},
+		{"too few arguments", []string{"render"}, "accepts 1 arg(s), received 0"},
+		{"too many arguments", []string{"doctor", "x"}, `unknown command "x"`},
 		{"unknown target", []string{"tools", "nosuchserver"}, "nosuchserver"},
 		{"missing target", []string{"call"}, "missing TARGET"},
 		{"nothing after dash", []string{"tools", "--"}, "nothing after --"},

@@ -80,9 +80,9 @@ valid (warnings allowed), 1 when any is invalid, 2 when a file cannot be read;
 			if err != nil {
 				return &usageError{err: err}
 			}
-			protocol := a.protocol
-			if protocol == "" {
-				protocol = "2025-11-25"
+			p, err := a.plan(config.Server{Name: "preview", Protocol: "2025-11-25"}, frontEnd{}, nil)
+			if err != nil {
+				return err
 			}
 			tool := args[1]
 			if i := strings.IndexByte(tool, '/'); i >= 0 {
@@ -91,18 +91,14 @@ valid (warnings allowed), 1 when any is invalid, 2 when a file cannot be read;
 			req := &elicit.Request{
 				Server:      "preview",
 				Tool:        tool,
-				Protocol:    protocol,
+				Protocol:    p.server.Protocol,
 				Mode:        elicit.Mode(decl.Mode),
 				Message:     decl.Message,
 				Schema:      decl.RequestedSchema,
 				URL:         decl.URL,
 				URLDeclared: true,
 			}
-			ans, err := a.answerer(config.Server{Name: "preview"})
-			if err != nil {
-				return err
-			}
-			return form.Preview(cmd.Context(), req, form.PreviewText{When: decl.When, OnDecline: decl.OnDecline, OnCancel: decl.OnCancel}, ans, a.stdout, a.stderr)
+			return form.Preview(cmd.Context(), req, form.PreviewText{When: decl.When, OnDecline: decl.OnDecline, OnCancel: decl.OnCancel}, p.options.Answerer, a.stdout, a.stderr)
 		},
 	}
 	cmd.AddCommand(lint, preview)

@@ -41,104 +41,45 @@ which features work on which transport and era. Exit 0 when everything passed.`,
 	}
 }
 
+// doctorChecks are the self-tests, in the order of the matrix's rows.
+var doctorChecks = []doctorCheck{
+	{name: "tools/list", tool: ""},
+	{name: "plain tool call", tool: "add", args: map[string]any{"a": 2, "b": 3}, want: "5"},
+	{name: "form, every field kind", tool: "form_all_kinds", want: "accept"},
+	{name: "chained forms", tool: "deploy", args: map[string]any{"service": "api"}},
+	{name: "confirm-only form", tool: "confirm_only", want: "confirmed"},
+	{name: "multi round-trip (3 rounds)", tool: "mrtr_multi"},
+	{name: "two inputs in one round", tool: "mrtr_parallel"},
+	{name: "URL mode: consent page approved", tool: "link_account", want: "linked"},
+	{name: "URL required (-32042) then retry", tool: "needs_link", want: "linked"},
+}
+
+// doctorColumn is one transport and protocol era of the matrix.
+type doctorColumn struct {
+	label string
+	srv   config.Server
+	proto string
+}
+
 func (a *app) runDoctor(ctx context.Context) error {
-	stdio, err := demoServer()
+	cols, stop, err := startDoctorServers()
 	if err != nil {
 		return err
 	}
-	d, err := demo.New(nil)
-	if err != nil {
-		return fmt.Errorf("start demo server: %w", err)
-	}
-	defer d.Close()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return fmt.Errorf("listen on loopback: %w", err)
-	}
-	hs := &http.Server{Handler: d.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
-	go hs.Serve(ln)
-	defer hs.Close()
-	httpSrv := config.Server{Name: "demo-http", Kind: config.KindHTTP, URL: "http://" + ln.Addr().String() + "/mcp"}
-
-	checks := []doctorCheck{
-		{name: "tools/list", tool: ""},
-		{name: "plain tool call", tool: "add", args: map[string]any{"a": 2, "b": 3}, want: "5"},
-		{name: "form, every field kind", tool: "form_all_kinds", want: "accept"},
-		{name: "chained forms", tool: "deploy", args: map[string]any{"service": "api"}},
-		{name: "confirm-only form", tool: "confirm_only", want: "confirmed"},
-		{name: "multi round-trip (3 rounds)", tool: "mrtr_multi"},
-		{name: "two inputs in one round", tool: "mrtr_parallel"},
-		{name: "URL mode: consent page approved", tool: "link_account", want: "linked"},
-		{name: "URL required (-32042) then retry", tool: "needs_link", want: "linked"},
-	}
-	type column struct {
-		label string
-		srv   config.Server
-		proto string
-	}
-	cols := []column{
-		{"stdio 2025-11-25", stdio, "2025-11-25"},
-		{"stdio 2026-07-28", stdio, "2026-07-28"},
-		{"http 2025-11-25", httpSrv, "2025-11-25"},
-		{"http 2026-07-28", httpSrv, "2026-07-28"},
-	}
-	results := make([][]string, len(checks))
+	defer stop()
+	results := make([][]string, len(doctorChecks))
 	for i := range results {
 		results[i] = make([]string, len(cols))
 	}
 	failed := 0
 	for j, c := range cols {
-		srv := c.srv
-		srv.Protocol = c.proto
-		auto := elicit.AnswererFunc(func(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
-			if req.Mode == elicit.ModeURL {
-				// Stand in for the user's browser: approve the demo's own consent page.
-				// The request's context ends with this answer; the approval outlives it.
-				go approveDemoConsent(context.WithoutCancel(ctx), req.URL)
-			}
-			return elicit.AutoAccept(req), nil
-		})
-		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		s, err := transport.Connect(cctx, srv, transport.Options{
-			ClientName: "elicitty-doctor", ClientVersion: version,
-			Answerer: elicit.NewEngine(auto, nil), URLMode: true, Protocol: c.proto,
-		})
-		if err != nil {
-			cancel()
-			for i := range checks {
-				results[i][j] = "FAIL connect"
-			}
-			failed += len(checks)
-			fmt.Fprintf(a.stderr, "doctor: %s: %v\n", c.label, err)
-			continue
+		column, n := a.runDoctorColumn(ctx, c)
+		for i, r := range column {
+			results[i][j] = r
 		}
-		for i, chk := range checks {
-			err := runCheck(cctx, s, chk)
-			if err != nil {
-				failed++
-				results[i][j] = "FAIL"
-				fmt.Fprintf(a.stderr, "doctor: %s: %s: %v\n", c.label, chk.name, err)
-			} else {
-				results[i][j] = "ok"
-			}
-		}
-		s.Close()
-		cancel()
+		failed += n
 	}
-	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprint(tw, "check")
-	for _, c := range cols {
-		fmt.Fprintf(tw, "\t%s", c.label)
-	}
-	fmt.Fprintln(tw)
-	for i, chk := range checks {
-		fmt.Fprint(tw, chk.name)
-		for j := range cols {
-			fmt.Fprintf(tw, "\t%s", results[i][j])
-		}
-		fmt.Fprintln(tw)
-	}
-	if err := tw.Flush(); err != nil {
+	if err := a.printDoctorMatrix(cols, results); err != nil {
 		return err
 	}
 	if failed > 0 {
@@ -147,6 +88,96 @@ func (a *app) runDoctor(ctx context.Context) error {
 	}
 	fmt.Fprintln(a.stdout, "all checks passed")
 	return nil
+}
+
+// startDoctorServers starts the demo server over Streamable HTTP on loopback (the
+// stdio one is started per session) and returns the matrix's columns; stop shuts the
+// HTTP server down.
+func startDoctorServers() (cols []doctorColumn, stop func(), err error) {
+	stdio, err := demoServer()
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := demo.New(nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start demo server: %w", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		d.Close()
+		return nil, nil, fmt.Errorf("listen on loopback: %w", err)
+	}
+	hs := &http.Server{Handler: d.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	httpSrv := config.Server{Name: "demo-http", Kind: config.KindHTTP, URL: "http://" + ln.Addr().String() + "/mcp"}
+	cols = []doctorColumn{
+		{"stdio 2025-11-25", stdio, "2025-11-25"},
+		{"stdio 2026-07-28", stdio, "2026-07-28"},
+		{"http 2025-11-25", httpSrv, "2025-11-25"},
+		{"http 2026-07-28", httpSrv, "2026-07-28"},
+	}
+	return cols, func() { hs.Close(); d.Close() }, nil
+}
+
+// doctorAnswer accepts every elicitation the way the demo expects; for URL mode it
+// stands in for the user's browser and approves the demo's own consent page.
+func doctorAnswer(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+	if req.Mode == elicit.ModeURL {
+		// The request's context ends with this answer; the approval outlives it.
+		go approveDemoConsent(context.WithoutCancel(ctx), req.URL)
+	}
+	return elicit.AutoAccept(req), nil
+}
+
+// runDoctorColumn runs every check on one column and returns the cells ("ok", "FAIL",
+// "FAIL connect") and the number of failures, reporting each on stderr. The doctor
+// ignores the common flags: it tests the client itself, in both eras.
+func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) ([]string, int) {
+	cells := make([]string, len(doctorChecks))
+	srv := c.srv
+	srv.Protocol = c.proto
+	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	opts := transport.ForServer(srv, elicit.AnswererFunc(doctorAnswer))
+	opts.ClientName, opts.ClientVersion = "elicitty-doctor", version
+	s, err := transport.Connect(cctx, srv, opts)
+	if err != nil {
+		for i := range cells {
+			cells[i] = "FAIL connect"
+		}
+		fmt.Fprintf(a.stderr, "doctor: %s: %v\n", c.label, err)
+		return cells, len(cells)
+	}
+	defer s.Close()
+	failed := 0
+	for i, chk := range doctorChecks {
+		if err := runCheck(cctx, s, chk); err != nil {
+			failed++
+			cells[i] = "FAIL"
+			fmt.Fprintf(a.stderr, "doctor: %s: %s: %v\n", c.label, chk.name, elicit.Sanitize(err.Error()))
+		} else {
+			cells[i] = "ok"
+		}
+	}
+	return cells, failed
+}
+
+// printDoctorMatrix prints the checks by columns as a table.
+func (a *app) printDoctorMatrix(cols []doctorColumn, results [][]string) error {
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "check")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "\t%s", c.label)
+	}
+	fmt.Fprintln(tw)
+	for i, chk := range doctorChecks {
+		fmt.Fprint(tw, chk.name)
+		for j := range cols {
+			fmt.Fprintf(tw, "\t%s", results[i][j])
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
 }
 
 func runCheck(ctx context.Context, s *transport.Session, chk doctorCheck) error {

@@ -1,14 +1,16 @@
 package main
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/tui/form"
+	"github.com/elicitty/elicitty/tree"
 )
 
 func (a *app) renderCommand() *cobra.Command {
@@ -26,18 +28,18 @@ defaults merge and validation. Server authors use it to preview their schemas.`,
 			if err != nil {
 				return usagef("read schema: %w", err)
 			}
-			if !json.Valid(data) {
-				return usagef("%s: schema is not valid JSON", args[0])
+			if _, err := tree.ParseJSON(data, &tree.Options{KeepLastDuplicate: true}); err != nil {
+				var te *tree.Error
+				if errors.As(err, &te) && te.Loc.Line > 0 {
+					return usagef("%s:%d:%d: schema is not valid JSON: %s", args[0], te.Loc.Line, te.Loc.Column, strings.TrimPrefix(te.Msg, "invalid JSON: "))
+				}
+				return usagef("%s: schema is not valid JSON: %w", args[0], err)
 			}
-			protocol := a.protocol
-			if protocol == "" {
-				protocol = "2025-11-25"
-			}
-			ans, err := a.answerer(config.Server{Name: "render"})
+			p, err := a.plan(config.Server{Name: "render", Protocol: "2025-11-25"}, frontEnd{}, nil)
 			if err != nil {
 				return err
 			}
-			if err := form.Render(cmd.Context(), data, protocol, ans, a.stdout, a.stderr); err != nil {
+			if err := form.Render(cmd.Context(), data, p.server.Protocol, p.options.Answerer, a.stdout, a.stderr); err != nil {
 				return err
 			}
 			if err := a.writeRecords(); err != nil {

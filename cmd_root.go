@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -45,8 +48,52 @@ an http(s) URL, or a stdio server's command line after --.`,
 		a.loginCommand(),
 		a.logoutCommand(),
 	)
+	root.InitDefaultHelpCmd()
+	root.InitDefaultCompletionCmd()
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
+	classifyArgErrors(root)
 	return root
+}
+
+// classifyArgErrors makes the argument errors of cmd and its subcommands *usageError
+// (exit 2) by type, not by their text: each command's Args validator is wrapped, and a
+// command group (desc, completion) shows its help, or rejects an unknown subcommand
+// with cobra's suggestions. Flag errors go through the root's flag error func.
+func classifyArgErrors(cmd *cobra.Command) {
+	if cmd.HasSubCommands() && !cmd.Runnable() {
+		cmd.Args = cobra.ArbitraryArgs
+		cmd.RunE = func(c *cobra.Command, a []string) error {
+			if len(a) > 0 {
+				return unknownCommand(c, a[0])
+			}
+			return c.Help()
+		}
+	}
+	if args := cmd.Args; args != nil {
+		cmd.Args = func(c *cobra.Command, a []string) error {
+			if err := args(c, a); err != nil {
+				var u *usageError
+				if errors.As(err, &u) {
+					return err
+				}
+				return &usageError{err: err}
+			}
+			return nil
+		}
+	}
+	for _, sub := range cmd.Commands() {
+		classifyArgErrors(sub)
+	}
+}
+
+// unknownCommand is the usage error for a word that is no subcommand of c, with the
+// subcommands it resembles, if any.
+func unknownCommand(c *cobra.Command, word string) error {
+	msg := fmt.Sprintf("unknown command %q for %q", word, c.CommandPath())
+	if s := suggestions(c, word); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return &usageError{err: errors.New(msg)}
 }
 
 // checkFlags rejects common flag values that cannot work, before anything runs.
@@ -68,4 +115,13 @@ func (a *app) checkFlags() error {
 		f.Close()
 	}
 	return nil
+}
+
+// suggestions are the subcommands of c that word resembles (cobra's prefix and edit
+// distance rule, at most 2 edits).
+func suggestions(c *cobra.Command, word string) []string {
+	if c.SuggestionsMinimumDistance <= 0 {
+		c.SuggestionsMinimumDistance = 2
+	}
+	return c.SuggestionsFor(word)
 }

@@ -53,9 +53,12 @@ func (a *app) runTUI(cmd *cobra.Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	for _, t := range args {
+	for i, t := range args {
 		srv, err := config.ParseTarget(t, cfg)
 		if err != nil {
+			if i == 0 && len(suggestions(cmd, t)) > 0 {
+				return unknownCommand(cmd, t) // a mistyped subcommand, not a server name
+			}
 			return &usageError{err: err}
 		}
 		servers = append(servers, srv)
@@ -88,35 +91,23 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 	}
 	defer closeLog()
 	for i := range servers {
-		if a.protocol != "" {
-			servers[i].Protocol = a.protocol
-		}
-		if a.timeout > 0 {
-			servers[i].Timeout = a.timeout
-		}
+		servers[i] = a.resolveServer(servers[i]) // so the screens show what the sessions use
 	}
 	err = tui.Run(ctx, tui.Options{
 		Servers: servers,
 		Connect: func(ctx context.Context, srv config.Server, ans elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error) {
-			auth, err := a.tuiOAuth(srv, ans)
+			p, err := a.plan(srv, frontEnd{answerer: ans, onEvent: onEvent}, log)
 			if err != nil {
 				return nil, err
 			}
-			return transport.Connect(ctx, srv, transport.Options{
-				ClientName:    "elicitty",
-				ClientVersion: version,
-				Answerer:      elicit.NewEngine(a.record(ans), &elicit.EngineOptions{NoValidate: a.noValidate || !srv.ValidationEnabled()}),
-				URLMode:       !a.noURL && !srv.URLPolicy.Disabled,
-				Protocol:      srv.Protocol,
-				Log:           log,
-				MaxRounds:     srv.MaxRounds,
-				OnEvent:       onEvent,
-				OAuth:         auth,
-			})
+			if p.options.OAuth, err = a.tuiOAuth(p.server, ans); err != nil {
+				return nil, err
+			}
+			return transport.Connect(ctx, p.server, p.options)
 		},
 		Log:        log,
 		Opener:     open,
-		NoColor:    os.Getenv("NO_COLOR") != "",
+		NoColor:    noColor(),
 		Accessible: a.accessible,
 		In:         a.stdin,
 		Out:        a.stdout,

@@ -94,8 +94,6 @@ func exitCode(err error) int {
 		return exitUnanswered
 	case errors.As(err, &conn):
 		return exitConn
-	case isCobraUsage(err):
-		return exitUsage
 	}
 	return exitConn
 }

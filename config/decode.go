@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/elicitty/elicitty/tree"
 )
 
 // format is the layout of a config file.
@@ -33,16 +35,7 @@ type fileResult struct {
 // that cannot be parsed at all is an error.
 func decodeFile(file string, data []byte, f format, x *expander) (fileResult, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var root *node
-	var err error
-	switch {
-	case f != formatOwn:
-		root, err = parseJSON(stripJSONC(data))
-	case isJSON(file, data):
-		root, err = parseJSON(data)
-	default:
-		root, err = parseYAML(data)
-	}
+	root, err := parse(file, data, f)
 	if err != nil {
 		var ce *Error
 		if errors.As(err, &ce) {
@@ -77,24 +70,24 @@ type fileDecoder struct {
 	errs   []error // strict mode: every error in the file
 }
 
-func (d *fileDecoder) errAt(at pos, field, msg string) *Error {
-	return &Error{File: d.file, Line: at.line, Col: at.col, Field: field, Msg: msg}
+func (d *fileDecoder) errAt(at tree.Location, field, msg string) *Error {
+	return &Error{File: d.file, Line: at.Line, Col: at.Column, Field: field, Msg: msg}
 }
 
-func (d *fileDecoder) decode(root *node, f format) (fileResult, error) {
+func (d *fileDecoder) decode(root *tree.Node, f format) (fileResult, error) {
 	var res fileResult
-	if root == nil || root.kind == kindNull {
+	if root == nil || root.Kind == tree.KindNull {
 		return res, nil
 	}
-	if root.kind != kindObject {
-		return res, d.errAt(root.at, "", "the top level must be an object, got "+root.kind.String())
+	if root.Kind != tree.KindObject {
+		return res, d.errAt(root.Loc, "", "the top level must be an object, got "+kindName(root.Kind))
 	}
 	serversKey := "servers"
 	if f == formatMCPServers {
 		serversKey = "mcpServers"
 	}
-	var servers *node
-	for _, e := range root.keys {
+	var servers *tree.Node
+	for _, e := range members(root) {
 		switch {
 		case e.key == serversKey:
 			servers = e.val
@@ -105,12 +98,12 @@ func (d *fileDecoder) decode(root *node, f format) (fileResult, error) {
 			d.errs = append(d.errs, d.errAt(e.at, e.key, "unknown key (want servers)"))
 		}
 	}
-	if servers != nil && servers.kind != kindNull {
-		if servers.kind != kindObject {
-			return res, d.errAt(servers.at, serversKey, "must be an object of servers by name, got "+servers.kind.String())
+	if servers != nil && servers.Kind != tree.KindNull {
+		if servers.Kind != tree.KindObject {
+			return res, d.errAt(servers.Loc, serversKey, "must be an object of servers by name, got "+kindName(servers.Kind))
 		}
-		for _, e := range servers.keys {
-			sd := &serverDecoder{d: d, prefix: serversKey + "." + e.key, at: map[string]pos{"": e.at}}
+		for _, e := range members(servers) {
+			sd := &serverDecoder{d: d, prefix: serversKey + "." + e.key, at: map[string]tree.Location{"": e.at}}
 			s, skip := sd.decode(e.key, e.val)
 			if skip {
 				continue
@@ -136,27 +129,27 @@ func (d *fileDecoder) decode(root *node, f format) (fileResult, error) {
 }
 
 // inputs records VS Code `inputs` declarations; malformed ones are skipped.
-func (d *fileDecoder) inputs(n *node) {
+func (d *fileDecoder) inputs(n *tree.Node) {
 	if d.x.inputs == nil {
 		d.x.inputs = map[string]input{}
 	}
-	if n.kind != kindArray {
+	if n.Kind != tree.KindArray {
 		return
 	}
-	for _, item := range n.items {
-		if item.kind != kindObject {
+	for _, item := range n.Items {
+		if item.Kind != tree.KindObject {
 			continue
 		}
 		var in input
-		for _, e := range item.keys {
-			if e.val.kind != kindString {
+		for _, e := range members(item) {
+			if e.val.Kind != tree.KindString {
 				continue
 			}
 			switch e.key {
 			case "id":
-				in.id = e.val.text
+				in.id = e.val.Str
 			case "description":
-				in.description = e.val.text
+				in.description = e.val.Str
 			}
 		}
 		if in.id != "" {
@@ -170,8 +163,8 @@ func (d *fileDecoder) inputs(n *node) {
 type serverDecoder struct {
 	d      *fileDecoder
 	prefix string
-	at     map[string]pos       // field path relative to the server -> position
-	subst  map[string][2]string // field -> {as written, as expanded} when they differ
+	at     map[string]tree.Location // field path relative to the server -> position
+	subst  map[string][2]string     // field -> {as written, as expanded} when they differ
 	errs   []error
 }
 
@@ -203,13 +196,13 @@ func (sd *serverDecoder) fail(field, msg string) {
 }
 
 // decode reads the entry; skip is true for an imported entry marked "disabled": true.
-func (sd *serverDecoder) decode(name string, n *node) (s Server, skip bool) {
+func (sd *serverDecoder) decode(name string, n *tree.Node) (s Server, skip bool) {
 	s = Server{Name: name, Source: sd.d.file}
-	if n.kind != kindObject {
-		sd.fail("", "must be an object, got "+n.kind.String())
+	if n.Kind != tree.KindObject {
+		sd.fail("", "must be an object, got "+kindName(n.Kind))
 		return s, false
 	}
-	for _, e := range n.keys {
+	for _, e := range members(n) {
 		sd.at[e.key] = e.at
 		switch e.key {
 		case "command":
@@ -228,7 +221,7 @@ func (sd *serverDecoder) decode(name string, n *node) (s Server, skip bool) {
 			s.Kind = sd.kind(e.key, e.val)
 		default:
 			if !sd.d.strict {
-				if e.key == "disabled" && e.val.kind == kindBool && e.val.text == "true" {
+				if e.key == "disabled" && e.val.Kind == tree.KindBool && e.val.Bool {
 					return s, true
 				}
 				continue // other clients' keys (envFile, disabled, alwaysAllow, ...) are theirs
@@ -268,16 +261,16 @@ func (sd *serverDecoder) own(s *Server, e entry) {
 	}
 }
 
-func (sd *serverDecoder) oauth(field string, n *node) *OAuth {
-	if n.kind == kindNull {
+func (sd *serverDecoder) oauth(field string, n *tree.Node) *OAuth {
+	if n.Kind == tree.KindNull {
 		return nil
 	}
-	if n.kind != kindObject {
-		sd.fail(field, "must be an object, got "+n.kind.String())
+	if n.Kind != tree.KindObject {
+		sd.fail(field, "must be an object, got "+kindName(n.Kind))
 		return nil
 	}
 	o := &OAuth{}
-	for _, e := range n.keys {
+	for _, e := range members(n) {
 		f := field + "." + e.key
 		sd.at[f] = e.at
 		switch e.key {
@@ -298,16 +291,16 @@ func (sd *serverDecoder) oauth(field string, n *node) *OAuth {
 	return o
 }
 
-func (sd *serverDecoder) policy(field string, n *node) URLPolicy {
+func (sd *serverDecoder) policy(field string, n *tree.Node) URLPolicy {
 	var p URLPolicy
-	if n.kind == kindNull {
+	if n.Kind == tree.KindNull {
 		return p
 	}
-	if n.kind != kindObject {
-		sd.fail(field, "must be an object, got "+n.kind.String())
+	if n.Kind != tree.KindObject {
+		sd.fail(field, "must be an object, got "+kindName(n.Kind))
 		return p
 	}
-	for _, e := range n.keys {
+	for _, e := range members(n) {
 		f := field + "." + e.key
 		sd.at[f] = e.at
 		switch e.key {
@@ -328,56 +321,56 @@ func (sd *serverDecoder) policy(field string, n *node) URLPolicy {
 
 // str reads a scalar as a string (numbers and booleans keep their text) and expands
 // variables in it; null is the empty string.
-func (sd *serverDecoder) str(field string, n *node) string {
-	switch n.kind {
-	case kindNull:
+func (sd *serverDecoder) str(field string, n *tree.Node) string {
+	switch n.Kind {
+	case tree.KindNull:
 		return ""
-	case kindString, kindNumber, kindBool:
+	case tree.KindString, tree.KindNumber, tree.KindBool:
 	default:
-		sd.fail(field, "must be a string, got "+n.kind.String())
+		sd.fail(field, "must be a string, got "+kindName(n.Kind))
 		return ""
 	}
-	v, err := sd.d.x.expand(n.text)
+	v, err := sd.d.x.expand(n.Str)
 	if err != nil {
 		sd.fail(field, err.Error())
 		return ""
 	}
-	if v != n.text {
+	if v != n.Str {
 		if sd.subst == nil {
 			sd.subst = map[string][2]string{}
 		}
-		sd.subst[field] = [2]string{n.text, v}
+		sd.subst[field] = [2]string{n.Str, v}
 	}
 	return v
 }
 
-func (sd *serverDecoder) strList(field string, n *node) []string {
-	if n.kind == kindNull {
+func (sd *serverDecoder) strList(field string, n *tree.Node) []string {
+	if n.Kind == tree.KindNull {
 		return nil
 	}
-	if n.kind != kindArray {
-		sd.fail(field, "must be a list of strings, got "+n.kind.String())
+	if n.Kind != tree.KindArray {
+		sd.fail(field, "must be a list of strings, got "+kindName(n.Kind))
 		return nil
 	}
-	out := make([]string, 0, len(n.items))
-	for i, item := range n.items {
+	out := make([]string, 0, len(n.Items))
+	for i, item := range n.Items {
 		f := field + "[" + strconv.Itoa(i) + "]"
-		sd.at[f] = item.at
+		sd.at[f] = item.Loc
 		out = append(out, sd.str(f, item))
 	}
 	return out
 }
 
-func (sd *serverDecoder) strMap(field string, n *node) map[string]string {
-	if n.kind == kindNull {
+func (sd *serverDecoder) strMap(field string, n *tree.Node) map[string]string {
+	if n.Kind == tree.KindNull {
 		return nil
 	}
-	if n.kind != kindObject {
-		sd.fail(field, "must be an object of strings, got "+n.kind.String())
+	if n.Kind != tree.KindObject {
+		sd.fail(field, "must be an object of strings, got "+kindName(n.Kind))
 		return nil
 	}
-	out := make(map[string]string, len(n.keys))
-	for _, e := range n.keys {
+	out := make(map[string]string, len(n.Keys))
+	for _, e := range members(n) {
 		f := field + "." + e.key
 		sd.at[f] = e.at
 		out[e.key] = sd.str(f, e.val)
@@ -385,23 +378,23 @@ func (sd *serverDecoder) strMap(field string, n *node) map[string]string {
 	return out
 }
 
-func (sd *serverDecoder) boolean(field string, n *node) (bool, bool) {
-	if n.kind == kindNull {
+func (sd *serverDecoder) boolean(field string, n *tree.Node) (bool, bool) {
+	if n.Kind == tree.KindNull {
 		return false, false
 	}
-	if n.kind != kindBool {
-		sd.fail(field, "must be true or false, got "+n.kind.String())
+	if n.Kind != tree.KindBool {
+		sd.fail(field, "must be true or false, got "+kindName(n.Kind))
 		return false, false
 	}
-	return n.text == "true", true
+	return n.Bool, true
 }
 
-func (sd *serverDecoder) integer(field string, n *node) int {
-	if n.kind == kindNull {
+func (sd *serverDecoder) integer(field string, n *tree.Node) int {
+	if n.Kind == tree.KindNull {
 		return 0
 	}
-	i, err := strconv.Atoi(n.text)
-	if n.kind != kindNumber || err != nil {
+	i, err := strconv.Atoi(n.Str)
+	if n.Kind != tree.KindNumber || err != nil {
 		sd.fail(field, "must be a whole number")
 		return 0
 	}
@@ -409,7 +402,7 @@ func (sd *serverDecoder) integer(field string, n *node) int {
 }
 
 // kind maps a "type" value. Other clients spell Streamable HTTP several ways.
-func (sd *serverDecoder) kind(field string, n *node) Kind {
+func (sd *serverDecoder) kind(field string, n *tree.Node) Kind {
 	raw := sd.str(field, n)
 	t := strings.ToLower(raw)
 	switch t {

@@ -219,7 +219,7 @@ func TestLoadOwnFileErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts, root := tree(t, map[string]string{"config/elicitty/" + tt.file: tt.body}, tt.env)
+			opts, root := layout(t, map[string]string{"config/elicitty/" + tt.file: tt.body}, tt.env)
 			cfg, err := Load(opts)
 			if err == nil {
 				t.Fatalf("Load succeeded with %v, want error", cfg.Servers)
@@ -237,7 +237,7 @@ func TestLoadOwnFileErrors(t *testing.T) {
 
 func TestLoadOwnFileLocation(t *testing.T) {
 	t.Run("missing --config", func(t *testing.T) {
-		opts, root := tree(t, nil, nil)
+		opts, root := layout(t, nil, nil)
 		opts.Path = filepath.Join(root, "nope.yaml")
 		_, err := Load(opts)
 		if err == nil || !strings.Contains(err.Error(), "nope.yaml") {
@@ -245,7 +245,7 @@ func TestLoadOwnFileLocation(t *testing.T) {
 		}
 	})
 	t.Run("--config wins over the default file", func(t *testing.T) {
-		opts, root := tree(t, map[string]string{
+		opts, root := layout(t, map[string]string{
 			"config/elicitty/config.yaml": "servers: {default: {command: a}}\n",
 			"elsewhere.conf":              "{\"servers\": {\"flag\": {\"command\": \"b\"}}}",
 		}, nil)
@@ -259,7 +259,7 @@ func TestLoadOwnFileLocation(t *testing.T) {
 		}
 	})
 	t.Run("ELICITTY_CONFIG", func(t *testing.T) {
-		opts, root := tree(t, map[string]string{"x.yaml": "servers: {env: {command: a}}\n"}, nil)
+		opts, root := layout(t, map[string]string{"x.yaml": "servers: {env: {command: a}}\n"}, nil)
 		opts.Getenv = mapEnv(map[string]string{"ELICITTY_CONFIG": filepath.Join(root, "x.yaml")})
 		cfg, err := Load(opts)
 		if err != nil {
@@ -270,7 +270,7 @@ func TestLoadOwnFileLocation(t *testing.T) {
 		}
 	})
 	t.Run("two default files", func(t *testing.T) {
-		opts, root := tree(t, map[string]string{
+		opts, root := layout(t, map[string]string{
 			"config/elicitty/config.yaml": "servers: {}\n",
 			"config/elicitty/config.json": "{}",
 		}, nil)
@@ -281,14 +281,14 @@ func TestLoadOwnFileLocation(t *testing.T) {
 		}
 	})
 	t.Run("empty file", func(t *testing.T) {
-		opts, _ := tree(t, map[string]string{"config/elicitty/config.yaml": "# nothing yet\n"}, nil)
+		opts, _ := layout(t, map[string]string{"config/elicitty/config.yaml": "# nothing yet\n"}, nil)
 		cfg, err := Load(opts)
 		if err != nil || len(cfg.Servers) != 0 {
 			t.Fatalf("Load = %v, %v; want no servers and no error", cfg.Servers, err)
 		}
 	})
 	t.Run("nothing anywhere", func(t *testing.T) {
-		opts, _ := tree(t, nil, nil)
+		opts, _ := layout(t, nil, nil)
 		cfg, err := Load(opts)
 		if err != nil {
 			t.Fatal(err)

@@ -36,9 +36,9 @@ func txtar(t testing.TB, path string) map[string]string {
 	return files
 }
 
-// tree lays files (paths relative to a temporary root with home/, config/ and work/) out
+// layout lays files (paths relative to a temporary root with home/, config/ and work/) out
 // and returns options that point Load at them, reading variables from env only.
-func tree(t *testing.T, files map[string]string, env map[string]string) (LoadOptions, string) {
+func layout(t *testing.T, files map[string]string, env map[string]string) (LoadOptions, string) {
 	t.Helper()
 	root := t.TempDir()
 	for _, d := range []string{"home", "config", "work"} {

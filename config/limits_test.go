@@ -30,19 +30,3 @@ func TestHostileSizes(t *testing.T) {
 		t.Logf("%s: %v in %v", name, err, time.Since(start))
 	}
 }
-
-func TestLocator(t *testing.T) {
-	data := []byte("ab\nçé€x\n\ny")
-	var l locator
-	for off := 0; off <= len(data); off++ {
-		if off < len(data) && data[off]&0xC0 == 0x80 {
-			continue // offsets are always at the start of a character
-		}
-		if got, want := l.at(data, off), lineCol(data, off); got != want {
-			t.Errorf("at(%d) = %v, want %v", off, got, want)
-		}
-	}
-	if got, want := l.at(data, 3), lineCol(data, 3); got != want {
-		t.Errorf("at(3) after the end = %v, want %v", got, want)
-	}
-}

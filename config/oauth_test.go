@@ -9,7 +9,7 @@ import (
 )
 
 func TestOAuthSettings(t *testing.T) {
-	opts, _ := tree(t, map[string]string{"config/elicitty/config.yaml": "servers:\n  api:\n    url: https://x.test/mcp\n" +
+	opts, _ := layout(t, map[string]string{"config/elicitty/config.yaml": "servers:\n  api:\n    url: https://x.test/mcp\n" +
 		"    oauth:\n      clientId: cli\n      clientSecret: ${SECRET}\n      scopes: [read, write]\n      redirectPort: 8765\n"},
 		map[string]string{"SECRET": secret})
 	cfg, err := Load(opts)
@@ -45,7 +45,7 @@ func TestOAuthSettingsErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			opts, _ := tree(t, map[string]string{"config/elicitty/config.yaml": "servers:\n  api:\n    url: https://x.test/mcp\n    " + tt.yaml + "\n"}, nil)
+			opts, _ := layout(t, map[string]string{"config/elicitty/config.yaml": "servers:\n  api:\n    url: https://x.test/mcp\n    " + tt.yaml + "\n"}, nil)
 			cfg, err := Load(opts)
 			var texts []string
 			if err != nil {

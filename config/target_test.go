@@ -70,8 +70,8 @@ func TestCommandServer(t *testing.T) {
 			t.Errorf("CommandServer(%q) (-want +got):\n%s", tt.argv, diff)
 		}
 		if len(tt.argv) > 0 {
-			if err := (Config{Servers: []Server{got}}).Validate(); err != nil {
-				t.Errorf("CommandServer(%q) is not valid: %v", tt.argv, err)
+			if errs := serverErrors(got); len(errs) > 0 {
+				t.Errorf("CommandServer(%q) is not valid: %v", tt.argv, errs)
 			}
 		}
 	}

@@ -252,30 +252,3 @@ func sortedKeys(m map[string]string) []string {
 	sort.Strings(keys)
 	return keys
 }
-
-// Validate reports every invalid server in the catalog (duplicate or malformed names,
-// missing command or url, bad URLs, header names, protocol versions, negative timeouts,
-// URL policies) as one joined error naming each server and its source. It changes nothing.
-// Call it after applying command-line flags; Load has already checked what the files say.
-func (c Config) Validate() error {
-	var errs []error
-	seen := map[string]bool{}
-	for _, s := range c.Servers {
-		where := fmt.Sprintf("server %q", s.Name)
-		if s.Source != "" {
-			where += " (" + s.Source + ")"
-		}
-		if seen[s.Name] {
-			errs = append(errs, fmt.Errorf("%s: duplicate server name", where))
-		}
-		seen[s.Name] = true
-		for _, fe := range validateServer(s) {
-			if fe.field == "" {
-				errs = append(errs, fmt.Errorf("%s: %s", where, fe.msg))
-			} else {
-				errs = append(errs, fmt.Errorf("%s: %s: %s", where, fe.field, fe.msg))
-			}
-		}
-	}
-	return errors.Join(errs...)
-}

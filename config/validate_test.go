@@ -1,12 +1,29 @@
 package config
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
 )
 
-func TestConfigValidate(t *testing.T) {
+// serverErrors is every problem validateServer finds in servers, one line each,
+// named by server.
+func serverErrors(servers ...Server) []string {
+	var out []string
+	for _, s := range servers {
+		for _, fe := range validateServer(s) {
+			if fe.field == "" {
+				out = append(out, fmt.Sprintf("server %q: %s", s.Name, fe.msg))
+			} else {
+				out = append(out, fmt.Sprintf("server %q: %s: %s", s.Name, fe.field, fe.msg))
+			}
+		}
+	}
+	return out
+}
+
+func TestValidateServer(t *testing.T) {
 	tests := []struct {
 		name    string
 		servers []Server
@@ -14,11 +31,6 @@ func TestConfigValidate(t *testing.T) {
 	}{
 		{name: "valid", servers: []Server{{Name: "a", Command: "x"}, {Name: "b", URL: "https://b.test", Kind: KindSSE}}},
 		{name: "empty catalog"},
-		{
-			name:    "duplicate names",
-			servers: []Server{{Name: "a", Command: "x", Source: "one.json"}, {Name: "a", Command: "y", Source: "two.json"}},
-			want:    []string{`server "a" (two.json): duplicate server name`},
-		},
 		{
 			name:    "flags made it invalid",
 			servers: []Server{{Name: "a", Command: "x", Timeout: -time.Second, MaxRounds: 5000, Protocol: "v2"}},
@@ -53,13 +65,9 @@ func TestConfigValidate(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := Config{Servers: tt.servers}.Validate()
-			var got []string
-			if err != nil {
-				got = strings.Split(err.Error(), "\n")
-			}
+			got := serverErrors(tt.servers...)
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
-				t.Errorf("Validate() =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+				t.Errorf("validateServer =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
 			}
 		})
 	}

@@ -90,3 +90,51 @@ func BenchmarkCheck50(b *testing.B) {
 		}
 	}
 }
+
+// schemaN is a requestedSchema with n string properties, then extra members of
+// properties.
+func schemaN(n int, extra string) []byte {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"p%d":{"type":"string","title":"P%d"}`, i, i)
+	}
+	b.WriteString(extra + `}}`)
+	return []byte(b.String())
+}
+
+// BenchmarkParse100kProperties parses a hostile 100,000-property schema: parsing is
+// linear, so this stays well under a second (it took 23.5 s with a quadratic
+// duplicate-key check).
+func BenchmarkParse100kProperties(b *testing.B) {
+	raw := schemaN(100_000, "")
+	b.SetBytes(int64(len(raw)))
+	for b.Loop() {
+		if f := Parse(raw, v11); len(f.Fields) != 100_000 {
+			b.Fatalf("%d fields", len(f.Fields))
+		}
+	}
+}
+
+// TestDuplicateKeyInLargeSchema checks that a duplicate property is still found among
+// many (where the parser indexes keys instead of scanning them).
+func TestDuplicateKeyInLargeSchema(t *testing.T) {
+	f := Parse(schemaN(1000, `,"p500":{"type":"number"}`), v11)
+	found := false
+	for _, fd := range f.Findings {
+		if fd.Code == CodeDuplicateKey && strings.Contains(fd.Message, `"p500"`) {
+			found = true
+		}
+	}
+	if !found || len(f.Fields) != 1000 {
+		t.Errorf("%d fields, findings %+v; want 1000 fields and a duplicate-key finding for p500", len(f.Fields), f.Findings)
+	}
+	for _, fld := range f.Fields {
+		if fld.Name == "p500" && fld.Kind != KindNumber {
+			t.Errorf("p500 is %v; the last value should win", fld.Kind)
+		}
+	}
+}

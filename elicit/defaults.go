@@ -3,12 +3,14 @@ package elicit
 import (
 	"math"
 	"strconv"
+
+	"github.com/elicitty/elicitty/tree"
 )
 
 // defaultOf converts and checks a property's default (docs/protocol.md, "Defaults"): a default
 // of the wrong type, outside the choices or failing its own field's constraints is dropped
 // with a finding; a multi-select default loses unknown and duplicate members first.
-func (b *builder) defaultOf(fld *Field, d *jnode, path string) {
+func (b *builder) defaultOf(fld *Field, d *tree.Node, path string) {
 	if b.vocab.legacy && fld.Kind != KindBool && fld.Kind != KindRaw {
 		b.warn(path, CodeNotInVersion, "%s allows a default only on booleans", b.protocol)
 	}
@@ -18,61 +20,61 @@ func (b *builder) defaultOf(fld *Field, d *jnode, path string) {
 	var v any
 	switch fld.Kind {
 	case KindText, KindSelect:
-		if d.kind != jString {
-			drop("a JSON %s is not a string", d.kind)
+		if d.Kind != tree.KindString {
+			drop("a JSON %s is not a string", d.Kind)
 			return
 		}
-		v = d.str
-		if fld.Kind == KindSelect && !hasOption(fld.Options, d.str) {
-			b.warn(path, CodeDefaultOutsideEnum, "default dropped: %q is not one of the choices", d.str)
+		v = d.Str
+		if fld.Kind == KindSelect && !hasOption(fld.Options, d.Str) {
+			b.warn(path, CodeDefaultOutsideEnum, "default dropped: %q is not one of the choices", d.Str)
 			return
 		}
 	case KindBool:
-		if d.kind != jBool {
-			drop("a JSON %s is not a boolean", d.kind)
+		if d.Kind != tree.KindBool {
+			drop("a JSON %s is not a boolean", d.Kind)
 			return
 		}
-		v = d.b
+		v = d.Bool
 	case KindNumber:
-		if d.kind != jNumber {
-			drop("a JSON %s is not a number", d.kind)
+		if d.Kind != tree.KindNumber {
+			drop("a JSON %s is not a number", d.Kind)
 			return
 		}
-		f, err := strconv.ParseFloat(string(d.num), 64)
+		f, err := strconv.ParseFloat(string(d.Str), 64)
 		if err != nil || math.IsInf(f, 0) {
-			drop("%s is out of range", d.num)
+			drop("%s is out of range", d.Str)
 			return
 		}
 		v = f
 	case KindInteger:
-		if d.kind != jNumber {
-			drop("a JSON %s is not an integer", d.kind)
+		if d.Kind != tree.KindNumber {
+			drop("a JSON %s is not an integer", d.Kind)
 			return
 		}
-		i, ok := wholeInt64(string(d.num))
+		i, ok := wholeInt64(string(d.Str))
 		if !ok {
-			drop("%s is not a whole number within 64-bit range", d.num)
+			drop("%s is not a whole number within 64-bit range", d.Str)
 			return
 		}
 		v = i
 	case KindMulti:
-		if d.kind != jArray {
-			drop("a JSON %s is not an array", d.kind)
+		if d.Kind != tree.KindArray {
+			drop("a JSON %s is not an array", d.Kind)
 			return
 		}
-		list := make([]string, 0, len(d.items))
+		list := make([]string, 0, len(d.Items))
 		seen := map[string]bool{}
-		for i, it := range d.items {
+		for i, it := range d.Items {
 			switch {
-			case it.kind != jString:
-				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: a JSON %s is not a string", it.kind)
-			case !hasOption(fld.Options, it.str):
-				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: %q is not one of the choices", it.str)
-			case seen[it.str]:
-				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: %q is listed twice", it.str)
+			case it.Kind != tree.KindString:
+				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: a JSON %s is not a string", it.Kind)
+			case !hasOption(fld.Options, it.Str):
+				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: %q is not one of the choices", it.Str)
+			case seen[it.Str]:
+				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: %q is listed twice", it.Str)
 			default:
-				seen[it.str] = true
-				list = append(list, it.str)
+				seen[it.Str] = true
+				list = append(list, it.Str)
 			}
 		}
 		v = list

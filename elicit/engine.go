@@ -40,25 +40,6 @@ func NewEngine(inner Answerer, opts *EngineOptions) *Engine {
 	return e
 }
 
-// formKey is the context key under which the Engine hands its parsed form to the inner
-// Answerer.
-type formKey struct{}
-
-type formCtx struct {
-	req  *Request
-	form *Form
-}
-
-// FormOf returns the parsed form of a form-mode request. Inside an Answerer called by an
-// Engine, pass the ctx the Engine gave you and the form the Engine already parsed is
-// returned (no second parse); otherwise the request's schema is parsed now.
-func FormOf(ctx context.Context, req *Request) *Form {
-	if fc, ok := ctx.Value(formKey{}).(formCtx); ok && fc.req == req {
-		return fc.form
-	}
-	return Parse(req.Schema, req.Protocol)
-}
-
 // Answer implements Answerer.
 func (e *Engine) Answer(ctx context.Context, req *Request) (Response, error) {
 	if req.Message == "" {
@@ -83,7 +64,11 @@ func (e *Engine) answerForm(ctx context.Context, req *Request) (Response, error)
 			fmt.Fprintf(e.opts.Log, "elicitty: %s: schema %s: %s\n", Sanitize(req.Server), f.Code, Sanitize(f.Message))
 		}
 	}
-	resp, err := e.inner.Answer(context.WithValue(ctx, formKey{}, formCtx{req: req, form: form}), req)
+	// The inner Answerer gets a copy that carries the parse and the validation switch:
+	// a Request is never modified once handed out.
+	asked := *req
+	asked.Form, asked.NoValidate = form, e.opts.NoValidate
+	resp, err := e.inner.Answer(ctx, &asked)
 	if err != nil {
 		return Response{}, err
 	}

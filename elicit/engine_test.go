@@ -12,15 +12,17 @@ import (
 
 // fixed answers every request with resp and records what it was asked.
 type fixed struct {
-	resp  Response
-	asked int
-	form  *Form
+	resp       Response
+	asked      int
+	form       *Form
+	noValidate bool
 }
 
 func (f *fixed) Answer(ctx context.Context, req *Request) (Response, error) {
 	f.asked++
 	if req.Mode != ModeURL {
-		f.form = FormOf(ctx, req)
+		f.form = req.Form
+		f.noValidate = req.NoValidate
 	}
 	return f.resp, nil
 }
@@ -121,7 +123,7 @@ func TestEngineGivesInnerTheParsedForm(t *testing.T) {
 		t.Fatal(err)
 	}
 	if inner.form == nil || len(inner.form.Fields) != 2 || inner.form.Fields[0].Name != "env" {
-		t.Fatalf("FormOf inside the engine = %+v", inner.form)
+		t.Fatalf("Request.Form inside the engine = %+v", inner.form)
 	}
 }
 
@@ -194,5 +196,21 @@ func TestEngineURL(t *testing.T) {
 				t.Errorf("Response (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+func TestEngineTellsInnerTheValidationSwitch(t *testing.T) {
+	for _, noValidate := range []bool{false, true} {
+		inner := &fixed{resp: Response{Action: Decline}}
+		req := formReq(deploySchema)
+		if _, err := NewEngine(inner, &EngineOptions{NoValidate: noValidate}).Answer(context.Background(), req); err != nil {
+			t.Fatal(err)
+		}
+		if inner.noValidate != noValidate {
+			t.Errorf("NoValidate: %v: inner saw Request.NoValidate = %v", noValidate, inner.noValidate)
+		}
+		if req.Form != nil || req.NoValidate {
+			t.Errorf("the engine modified the caller's request: %+v", req)
+		}
 	}
 }

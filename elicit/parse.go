@@ -3,11 +3,14 @@ package elicit
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/elicitty/elicitty/tree"
 )
 
 // Parse reads a raw requestedSchema, keeping the server's property order, into a Form
@@ -31,7 +34,12 @@ func Parse(schema json.RawMessage, protocol string) *Form {
 	}
 	root, dups, err := decodeTree(data)
 	if err != nil {
-		b.malformed("", "requestedSchema is not valid JSON: %v", err)
+		var te *tree.Error
+		if errors.As(err, &te) && te.Loc.Line > 0 {
+			b.malformed("", "requestedSchema is not valid JSON at line %d, column %d: %s", te.Loc.Line, te.Loc.Column, strings.TrimPrefix(te.Msg, "invalid JSON: "))
+		} else {
+			b.malformed("", "requestedSchema is not valid JSON: %v", err)
+		}
 		return b.form
 	}
 	for _, k := range dups {
@@ -87,68 +95,68 @@ func (b *builder) malformed(path, format string, args ...any) {
 
 var topKeywords = map[string]bool{"$schema": true, "type": true, "properties": true, "required": true, "title": true, "description": true}
 
-func (b *builder) root(root *jnode) {
-	if root.kind != jObject {
-		b.malformed("", "requestedSchema is a JSON %s, not an object schema", root.kind)
+func (b *builder) root(root *tree.Node) {
+	if root.Kind != tree.KindObject {
+		b.malformed("", "requestedSchema is a JSON %s, not an object schema", root.Kind)
 		return
 	}
-	for _, k := range root.keys {
+	for _, k := range root.Keys {
 		if !topKeywords[k] {
 			b.warn("/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q is not part of the elicitation vocabulary and is ignored", k)
 		}
 	}
-	if s := root.get("$schema"); s != nil {
-		if s.kind != jString {
-			b.malformed("/$schema", "$schema is a JSON %s, not a string", s.kind)
+	if s := root.At("$schema"); s != nil {
+		if s.Kind != tree.KindString {
+			b.malformed("/$schema", "$schema is a JSON %s, not a string", s.Kind)
 		} else if b.vocab.legacy {
 			b.warn("/$schema", CodeNotInVersion, "$schema is not part of the %s vocabulary", b.protocol)
 		}
 	}
-	switch t := root.get("type"); {
+	switch t := root.At("type"); {
 	case t == nil:
 		b.warn("/type", CodeMissingType, `requestedSchema has no "type":"object"`)
-	case t.kind != jString:
-		b.malformed("/type", "type is a JSON %s, not a string", t.kind)
+	case t.Kind != tree.KindString:
+		b.malformed("/type", "type is a JSON %s, not a string", t.Kind)
 		return
-	case t.str != "object":
-		b.malformed("/type", "requestedSchema has type %q, not an object schema", t.str)
+	case t.Str != "object":
+		b.malformed("/type", "requestedSchema has type %q, not an object schema", t.Str)
 		return
 	}
 	for _, k := range []string{"title", "description"} {
-		if v := root.get(k); v != nil && v.kind != jString {
-			b.malformed("/"+k, "%s is a JSON %s, not a string", k, v.kind)
+		if v := root.At(k); v != nil && v.Kind != tree.KindString {
+			b.malformed("/"+k, "%s is a JSON %s, not a string", k, v.Kind)
 		}
 	}
-	props := root.get("properties")
-	if props != nil && props.kind != jObject {
-		b.malformed("/properties", "properties is a JSON %s, not an object", props.kind)
+	props := root.At("properties")
+	if props != nil && props.Kind != tree.KindObject {
+		b.malformed("/properties", "properties is a JSON %s, not an object", props.Kind)
 		props = nil
 	}
 	if props != nil {
-		b.form.Fields = make([]Field, 0, len(props.keys))
-		for i, name := range props.keys {
-			b.form.Fields = append(b.form.Fields, b.field(name, props.vals[i], "/properties/"+escapePointer(name)))
+		b.form.Fields = make([]Field, 0, len(props.Keys))
+		for i, name := range props.Keys {
+			b.form.Fields = append(b.form.Fields, b.field(name, props.Values[i], "/properties/"+escapePointer(name)))
 		}
 	}
-	if req := root.get("required"); req != nil {
-		if req.kind != jArray {
-			b.malformed("/required", "required is a JSON %s, not an array", req.kind)
+	if req := root.At("required"); req != nil {
+		if req.Kind != tree.KindArray {
+			b.malformed("/required", "required is a JSON %s, not an array", req.Kind)
 		} else {
-			for i, it := range req.items {
+			for i, it := range req.Items {
 				path := "/required/" + strconv.Itoa(i)
-				if it.kind != jString {
-					b.malformed(path, "required entry is a JSON %s, not a string", it.kind)
+				if it.Kind != tree.KindString {
+					b.malformed(path, "required entry is a JSON %s, not a string", it.Kind)
 					continue
 				}
 				found := false
 				for j := range b.form.Fields {
-					if b.form.Fields[j].Name == it.str {
+					if b.form.Fields[j].Name == it.Str {
 						b.form.Fields[j].Required = true
 						found = true
 					}
 				}
 				if !found {
-					b.warn(path, CodeUnknownRequired, "required names %q, which is not a property; ignored", it.str)
+					b.warn(path, CodeUnknownRequired, "required names %q, which is not a property; ignored", it.Str)
 				}
 			}
 		}
@@ -164,27 +172,27 @@ func (b *builder) root(root *jnode) {
 }
 
 // field builds one property.
-func (b *builder) field(name string, n *jnode, path string) Field {
-	fld := Field{Name: name, Raw: n.raw, Kind: KindRaw}
-	if n.kind != jObject {
-		b.malformed(path, "property schema is a JSON %s, not an object", n.kind)
+func (b *builder) field(name string, n *tree.Node, path string) Field {
+	fld := Field{Name: name, Raw: n.Raw, Kind: KindRaw}
+	if n.Kind != tree.KindObject {
+		b.malformed(path, "property schema is a JSON %s, not an object", n.Kind)
 		return fld
 	}
 	fld.Title = Sanitize(b.str(n, "title", path))
 	fld.Description = Sanitize(b.str(n, "description", path))
-	t := n.get("type")
+	t := n.At("type")
 	typ := ""
 	switch {
 	case t == nil:
 		b.warn(path, CodeMissingType, "property %q has no type; it is answered as raw JSON", name)
-	case t.kind == jArray:
+	case t.Kind == tree.KindArray:
 		b.warn(path+"/type", CodeUnknownType, "property %q has a union type; it is answered as raw JSON", name)
 		typ = "union"
-	case t.kind != jString:
-		b.malformed(path+"/type", "type is a JSON %s, not a string", t.kind)
+	case t.Kind != tree.KindString:
+		b.malformed(path+"/type", "type is a JSON %s, not a string", t.Kind)
 		return fld
 	default:
-		typ = t.str
+		typ = t.Str
 	}
 	switch typ {
 	case "string":
@@ -210,28 +218,28 @@ func (b *builder) field(name string, n *jnode, path string) Field {
 		b.warn(path+"/type", CodeUnknownType, "property %q has type %q, which elicitation forms do not allow; it is answered as raw JSON", name, typ)
 	}
 	b.keywords(&fld, n, path)
-	if d := n.get("default"); d != nil {
+	if d := n.At("default"); d != nil {
 		b.defaultOf(&fld, d, path+"/default")
 	}
 	return fld
 }
 
-func (b *builder) stringField(fld *Field, n *jnode, path string) {
-	enum, oneOf := n.get("enum"), n.get("oneOf")
+func (b *builder) stringField(fld *Field, n *tree.Node, path string) {
+	enum, oneOf := n.At("enum"), n.At("oneOf")
 	switch {
 	case enum != nil:
 		fld.Kind = KindSelect
-		if enum.kind != jArray {
-			b.malformed(path+"/enum", "enum is a JSON %s, not an array", enum.kind)
+		if enum.Kind != tree.KindArray {
+			b.malformed(path+"/enum", "enum is a JSON %s, not an array", enum.Kind)
 			return
 		}
 		fld.Options = b.enumOptions(enum, path+"/enum")
-		if names := n.get("enumNames"); names != nil {
-			if names.kind != jArray {
-				b.malformed(path+"/enumNames", "enumNames is a JSON %s, not an array", names.kind)
+		if names := n.At("enumNames"); names != nil {
+			if names.Kind != tree.KindArray {
+				b.malformed(path+"/enumNames", "enumNames is a JSON %s, not an array", names.Kind)
 			} else {
-				if len(names.items) != len(enum.items) {
-					b.warn(path+"/enumNames", CodeEnumNamesLength, "enumNames has %d labels for %d choices", len(names.items), len(enum.items))
+				if len(names.Items) != len(enum.Items) {
+					b.warn(path+"/enumNames", CodeEnumNamesLength, "enumNames has %d labels for %d choices", len(names.Items), len(enum.Items))
 				}
 				b.labelFromNames(fld, enum, names, path)
 			}
@@ -259,7 +267,7 @@ func (b *builder) stringField(fld *Field, n *jnode, path string) {
 			b.warn(path, CodeMinAboveMax, "minLength %d is above maxLength %d; no value can be valid", *fld.MinLength, *fld.MaxLength)
 		}
 		if f := b.str(n, "format", path); f != "" {
-			if knownFormats[f] {
+			if StringFormats[f] {
 				fld.Format = f
 			} else if secretFormats[f] {
 				fld.Secret = true
@@ -277,18 +285,18 @@ func (b *builder) stringField(fld *Field, n *jnode, path string) {
 	}
 }
 
-func (b *builder) labelFromNames(fld *Field, enum, names *jnode, path string) {
+func (b *builder) labelFromNames(fld *Field, enum, names *tree.Node, path string) {
 	// Options were built from enum members that are strings; map labels by position.
 	byValue := map[string]string{}
-	for i, it := range enum.items {
-		if i < len(names.items) && it.kind == jString {
-			nm := names.items[i]
-			if nm.kind != jString {
-				b.malformed(path+"/enumNames/"+strconv.Itoa(i), "enumNames entry is a JSON %s, not a string", nm.kind)
+	for i, it := range enum.Items {
+		if i < len(names.Items) && it.Kind == tree.KindString {
+			nm := names.Items[i]
+			if nm.Kind != tree.KindString {
+				b.malformed(path+"/enumNames/"+strconv.Itoa(i), "enumNames entry is a JSON %s, not a string", nm.Kind)
 				continue
 			}
-			if _, seen := byValue[it.str]; !seen {
-				byValue[it.str] = nm.str
+			if _, seen := byValue[it.Str]; !seen {
+				byValue[it.Str] = nm.Str
 			}
 		}
 	}
@@ -300,92 +308,92 @@ func (b *builder) labelFromNames(fld *Field, enum, names *jnode, path string) {
 }
 
 // enumOptions turns enum members into options, skipping non-strings and duplicates.
-func (b *builder) enumOptions(enum *jnode, path string) []Option {
-	opts := make([]Option, 0, len(enum.items))
+func (b *builder) enumOptions(enum *tree.Node, path string) []Option {
+	opts := make([]Option, 0, len(enum.Items))
 	seen := map[string]bool{}
-	for i, it := range enum.items {
+	for i, it := range enum.Items {
 		p := path + "/" + strconv.Itoa(i)
-		if it.kind != jString {
-			b.warn(p, CodeBadChoice, "choice is a JSON %s, not a string; it is skipped", it.kind)
+		if it.Kind != tree.KindString {
+			b.warn(p, CodeBadChoice, "choice is a JSON %s, not a string; it is skipped", it.Kind)
 			continue
 		}
-		if seen[it.str] {
-			b.warn(p, CodeDuplicateChoice, "choice %q is listed twice", it.str)
+		if seen[it.Str] {
+			b.warn(p, CodeDuplicateChoice, "choice %q is listed twice", it.Str)
 			continue
 		}
-		seen[it.str] = true
-		opts = append(opts, Option{Value: it.str, Label: Sanitize(it.str)})
+		seen[it.Str] = true
+		opts = append(opts, Option{Value: it.Str, Label: Sanitize(it.Str)})
 	}
 	return opts
 }
 
 // constOptions reads a oneOf/anyOf list of {const, title}; ok is false when the list has
 // another shape (then the field cannot be a plain choice).
-func (b *builder) constOptions(list *jnode, path string) ([]Option, bool) {
-	if list.kind != jArray {
-		b.malformed(path, "%s is a JSON %s, not an array", path[strings.LastIndexByte(path, '/')+1:], list.kind)
+func (b *builder) constOptions(list *tree.Node, path string) ([]Option, bool) {
+	if list.Kind != tree.KindArray {
+		b.malformed(path, "%s is a JSON %s, not an array", path[strings.LastIndexByte(path, '/')+1:], list.Kind)
 		return nil, false
 	}
-	opts := make([]Option, 0, len(list.items))
+	opts := make([]Option, 0, len(list.Items))
 	seen := map[string]bool{}
-	for i, it := range list.items {
+	for i, it := range list.Items {
 		p := path + "/" + strconv.Itoa(i)
-		c := it.get("const")
-		if it.kind != jObject || c == nil {
+		c := it.At("const")
+		if it.Kind != tree.KindObject || c == nil {
 			return nil, false
 		}
-		if c.kind != jString {
-			b.warn(p+"/const", CodeBadChoice, "const is a JSON %s, not a string; the choice is skipped", c.kind)
+		if c.Kind != tree.KindString {
+			b.warn(p+"/const", CodeBadChoice, "const is a JSON %s, not a string; the choice is skipped", c.Kind)
 			continue
 		}
-		label := c.str
-		if t := it.get("title"); t != nil {
-			if t.kind != jString {
-				b.malformed(p+"/title", "title is a JSON %s, not a string", t.kind)
-			} else if t.str != "" {
-				label = t.str
+		label := c.Str
+		if t := it.At("title"); t != nil {
+			if t.Kind != tree.KindString {
+				b.malformed(p+"/title", "title is a JSON %s, not a string", t.Kind)
+			} else if t.Str != "" {
+				label = t.Str
 			}
 		}
-		for _, k := range it.keys {
+		for _, k := range it.Keys {
 			if k != "const" && k != "title" && k != "description" && k != "type" {
 				b.warn(p+"/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q in a choice is ignored", k)
 			}
 		}
-		if seen[c.str] {
-			b.warn(p, CodeDuplicateChoice, "choice %q is listed twice", c.str)
+		if seen[c.Str] {
+			b.warn(p, CodeDuplicateChoice, "choice %q is listed twice", c.Str)
 			continue
 		}
-		seen[c.str] = true
-		opts = append(opts, Option{Value: c.str, Label: Sanitize(label)})
+		seen[c.Str] = true
+		opts = append(opts, Option{Value: c.Str, Label: Sanitize(label)})
 	}
 	return opts, true
 }
 
-func (b *builder) arrayField(fld *Field, n *jnode, path string) {
-	items := n.get("items")
+func (b *builder) arrayField(fld *Field, n *tree.Node, path string) {
+	items := n.At("items")
 	if items == nil {
 		b.warn(path, CodeUnsupportedShape, "array property %q has no items choices; it is answered as raw JSON", fld.Name)
 		return
 	}
 	ip := path + "/items"
-	if items.kind != jObject {
-		b.malformed(ip, "items is a JSON %s, not an object", items.kind)
+	if items.Kind != tree.KindObject {
+		b.malformed(ip, "items is a JSON %s, not an object", items.Kind)
 		return
 	}
-	it := items.get("type")
-	if it != nil && it.kind != jString && it.kind != jArray {
-		b.malformed(ip+"/type", "type is a JSON %s, not a string", it.kind)
+	it := items.At("type")
+	if it != nil && it.Kind != tree.KindString && it.Kind != tree.KindArray {
+		b.malformed(ip+"/type", "type is a JSON %s, not a string", it.Kind)
 		return
 	}
-	if (it != nil && it.kind == jString && it.str == "object") || items.get("properties") != nil {
+	if (it != nil && it.Kind == tree.KindString && it.Str == "object") || items.At("properties") != nil {
 		b.warn(path, CodeArrayOfObjects, "property %q is an array of objects, which elicitation forms do not allow; it is answered as raw JSON", fld.Name)
 		return
 	}
-	stringItems := it == nil || (it.kind == jString && it.str == "string")
-	switch enum, anyOf := items.get("enum"), items.get("anyOf"); {
+	stringItems := it == nil || (it.Kind == tree.KindString && it.Str == "string")
+	switch enum, anyOf := items.At("enum"), items.At("anyOf"); {
 	case stringItems && enum != nil:
-		if enum.kind != jArray {
-			b.malformed(ip+"/enum", "enum is a JSON %s, not an array", enum.kind)
+		if enum.Kind != tree.KindArray {
+			b.malformed(ip+"/enum", "enum is a JSON %s, not an array", enum.Kind)
 			return
 		}
 		fld.Kind = KindMulti
@@ -402,7 +410,7 @@ func (b *builder) arrayField(fld *Field, n *jnode, path string) {
 		b.warn(path, CodeUnsupportedShape, "array property %q has no items.enum or items.anyOf choices; it is answered as raw JSON", fld.Name)
 		return
 	}
-	for _, k := range items.keys {
+	for _, k := range items.Keys {
 		if k != "type" && k != "enum" && k != "anyOf" && k != "title" && k != "description" {
 			b.warn(ip+"/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q in items is ignored", k)
 		}
@@ -418,59 +426,60 @@ func (b *builder) arrayField(fld *Field, n *jnode, path string) {
 }
 
 // keywords reports keywords the field's kind does not use.
-func (b *builder) keywords(fld *Field, n *jnode, path string) {
+func (b *builder) keywords(fld *Field, n *tree.Node, path string) {
 	if fld.Kind == KindRaw {
 		return
 	}
-	for _, k := range n.keys {
-		if !allowedKeyword(fld.Kind, k) {
+	shape := shapeOf(fld.Kind, n.At("oneOf") != nil)
+	for _, k := range n.Keys {
+		if ShapeKeyword(shape, k) == 0 {
 			b.warn(path+"/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q is not part of the elicitation vocabulary for this field and is ignored", k)
 		}
 	}
 }
 
-func (b *builder) str(n *jnode, key, path string) string {
-	v := n.get(key)
+func (b *builder) str(n *tree.Node, key, path string) string {
+	v := n.At(key)
 	if v == nil {
 		return ""
 	}
-	if v.kind != jString {
-		b.malformed(path+"/"+key, "%s is a JSON %s, not a string", key, v.kind)
+	if v.Kind != tree.KindString {
+		b.malformed(path+"/"+key, "%s is a JSON %s, not a string", key, v.Kind)
 		return ""
 	}
-	return v.str
+	return v.Str
 }
 
-func (b *builder) num(n *jnode, key, path string) *float64 {
-	v := n.get(key)
+func (b *builder) num(n *tree.Node, key, path string) *float64 {
+	v := n.At(key)
 	if v == nil {
 		return nil
 	}
-	if v.kind != jNumber {
-		b.malformed(path+"/"+key, "%s is a JSON %s, not a number", key, v.kind)
+	if v.Kind != tree.KindNumber {
+		b.malformed(path+"/"+key, "%s is a JSON %s, not a number", key, v.Kind)
 		return nil
 	}
-	f, err := strconv.ParseFloat(string(v.num), 64)
+	f, err := strconv.ParseFloat(v.Str, 64)
 	if err != nil || math.IsInf(f, 0) {
-		b.malformed(path+"/"+key, "%s %s is out of range", key, v.num)
+		b.malformed(path+"/"+key, "%s %s is out of range", key, v.Str)
 		return nil
 	}
 	return &f
 }
 
 // count reads a non-negative integer keyword (minLength, maxItems, ...).
-func (b *builder) count(n *jnode, key, path string) *int {
-	v := n.get(key)
+func (b *builder) count(n *tree.Node, key, path string) *int {
+	v := n.At(key)
 	if v == nil {
 		return nil
 	}
-	if v.kind != jNumber {
-		b.malformed(path+"/"+key, "%s is a JSON %s, not a number", key, v.kind)
+	if v.Kind != tree.KindNumber {
+		b.malformed(path+"/"+key, "%s is a JSON %s, not a number", key, v.Kind)
 		return nil
 	}
-	f, err := strconv.ParseFloat(string(v.num), 64)
+	f, err := strconv.ParseFloat(v.Str, 64)
 	if err != nil || f < 0 || f != math.Trunc(f) || f > math.MaxInt32 {
-		b.malformed(path+"/"+key, "%s %s is not a non-negative integer", key, v.num)
+		b.malformed(path+"/"+key, "%s %s is not a non-negative integer", key, v.Str)
 		return nil
 	}
 	c := int(f)

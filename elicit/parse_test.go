@@ -325,9 +325,9 @@ func TestParseSanitizesDisplayText(t *testing.T) {
 	}
 }
 
-func TestFormOfOutsideEngineParses(t *testing.T) {
+func TestParsedFormOutsideEngineParses(t *testing.T) {
 	req := formReq(deploySchema)
-	if f := FormOf(t.Context(), req); len(f.Fields) != 2 {
-		t.Errorf("FormOf = %+v", f)
+	if f := req.ParsedForm(); len(f.Fields) != 2 {
+		t.Errorf("ParsedForm = %+v", f)
 	}
 }

@@ -92,6 +92,23 @@ type Request struct {
 	Repeat int
 	// URLDeclared reports whether the client declared URL mode to this server.
 	URLDeclared bool
+	// Form is the parsed Schema of a form-mode request. The Engine sets it on the
+	// request it hands to its inner Answerer, so the schema is parsed once; nil
+	// elsewhere (ParsedForm then parses).
+	Form *Form
+	// NoValidate reports that content failing the schema is sent anyway (--no-validate,
+	// or validation: false for the server): a form lets the user accept it. The Engine
+	// sets it from its options.
+	NoValidate bool
+}
+
+// ParsedForm returns the form of a form-mode request: Form when the Engine set it,
+// else the Schema parsed now.
+func (r *Request) ParsedForm() *Form {
+	if r.Form != nil {
+		return r.Form
+	}
+	return Parse(r.Schema, r.Protocol)
 }
 
 // Response is the user's answer. Content is set only with Accept on a form.

@@ -7,10 +7,11 @@ import (
 	"io"
 	"math"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 
-	"go.yaml.in/yaml/v3"
+	"github.com/elicitty/elicitty/tree"
 )
 
 // ScriptEntry is one entry of an answers file (docs/architecture.md, "Answers files").
@@ -122,241 +123,261 @@ func (e *scriptError) Error() string {
 	return b.String()
 }
 
+// maxScriptNodes bounds the values an answers file may expand to, so YAML aliases
+// cannot expand exponentially.
+const maxScriptNodes = 100_000
+
 // ParseScript parses an answers file's bytes (YAML, or JSON which is YAML too); name is
 // used in errors, which name the file, line, entry (1-based) and key.
 func ParseScript(data []byte, name string) (*Script, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	r, err := tree.ParseYAML(data, &tree.Options{MaxNodes: maxScriptNodes})
+	if err != nil {
+		var te *tree.Error
+		switch {
+		case errors.As(err, &te) && te.Kind == tree.Syntax && te.Err != nil:
+			return nil, fmt.Errorf("%s: %w", name, te.Err)
+		case errors.As(err, &te) && te.Kind == tree.Limit:
+			return nil, &scriptError{name: name, line: te.Loc.Line, msg: "value too large (aliases expand to too many nodes)"}
+		case errors.As(err, &te):
+			return nil, &scriptError{name: name, line: te.Loc.Line, msg: te.Msg}
+		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if doc.Kind == 0 || len(doc.Content) == 0 {
+	root := r.Root
+	if root == nil {
 		return nil, &scriptError{name: name, line: 1, msg: "answers file is empty; want a list of entries"}
 	}
-	root := doc.Content[0]
-	if root.Kind != yaml.SequenceNode {
-		return nil, &scriptError{name: name, line: root.Line, msg: "answers file must be a list of entries"}
+	if root.Kind != tree.KindArray {
+		return nil, &scriptError{name: name, line: root.Loc.Line, msg: "answers file must be a list of entries"}
 	}
 	s := &Script{name: name, retries: map[*Request]string{}}
-	for i, n := range root.Content {
-		e, err := parseEntry(n, name, i+1)
+	for i, n := range root.Items {
+		p := entryParser{name: name, idx: i + 1}
+		e, err := p.parse(n)
 		if err != nil {
 			return nil, err
 		}
 		s.entries = append(s.entries, e)
-		s.lines = append(s.lines, n.Line)
+		s.lines = append(s.lines, n.Loc.Line)
 	}
 	s.used = make([]int, len(s.entries))
 	return s, nil
 }
 
-func parseEntry(n *yaml.Node, name string, idx int) (ScriptEntry, error) {
+// entryParser parses one entry of an answers file; its errors name the entry.
+type entryParser struct {
+	name string
+	idx  int
+}
+
+func (p entryParser) fail(at *tree.Node, field, format string, args ...any) error {
+	return &scriptError{name: p.name, line: at.Loc.Line, entry: p.idx, field: field, msg: fmt.Sprintf(format, args...)}
+}
+
+// parse reads the keys of entry n, then checks that they fit together.
+func (p entryParser) parse(n *tree.Node) (ScriptEntry, error) {
 	var e ScriptEntry
-	fail := func(at *yaml.Node, field, format string, args ...any) error {
-		return &scriptError{name: name, line: at.Line, entry: idx, field: field, msg: fmt.Sprintf(format, args...)}
+	if n.Kind != tree.KindObject {
+		return e, p.fail(n, "", "an entry must be a mapping with match and action, not %s", nodeKind(n))
 	}
-	if n.Kind != yaml.MappingNode {
-		return e, fail(n, "", "an entry must be a mapping with match and action, not %s", nodeKind(n))
-	}
-	haveAction := false
-	var contentNode *yaml.Node
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], n.Content[i+1]
-		switch k.Value {
+	var contentNode *tree.Node
+	for i, k := range n.Keys {
+		v := n.Values[i]
+		var err error
+		switch k {
 		case "match":
-			if isNull(v) {
-				continue
-			}
-			if v.Kind != yaml.MappingNode {
-				return e, fail(v, "match", "must be a mapping, not %s", nodeKind(v))
-			}
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				mk, mv := v.Content[j], v.Content[j+1]
-				field := "match." + mk.Value
-				switch mk.Value {
-				case "server", "tool", "message":
-					if mv.Kind != yaml.ScalarNode || isNull(mv) {
-						return e, fail(mv, field, "must be a string, not %s", nodeKind(mv))
-					}
-					switch mk.Value {
-					case "server":
-						e.Match.Server = mv.Value
-					case "tool":
-						e.Match.Tool = mv.Value
-					default:
-						e.Match.Message = mv.Value
-					}
-				case "mode":
-					if mv.Kind != yaml.ScalarNode || (mv.Value != "form" && mv.Value != "url") {
-						return e, fail(mv, field, "must be form or url, not %s", describeNode(mv))
-					}
-					e.Match.Mode = Mode(mv.Value)
-				case "fields":
-					if mv.Kind != yaml.SequenceNode {
-						return e, fail(mv, field, "must be a list of property names, not %s", nodeKind(mv))
-					}
-					for _, f := range mv.Content {
-						if f.Kind != yaml.ScalarNode || isNull(f) {
-							return e, fail(f, field, "must be a list of property names, not a list of %s", nodeKind(f))
-						}
-						e.Match.Fields = append(e.Match.Fields, f.Value)
-					}
-				default:
-					return e, fail(mk, "match", "unknown key %q (want server, tool, message, mode or fields)", mk.Value)
-				}
-			}
+			e.Match, err = p.match(v)
 		case "action":
-			switch Action(v.Value) {
-			case Accept, Decline, Cancel:
-				if v.Kind == yaml.ScalarNode {
-					e.Action = Action(v.Value)
-					haveAction = true
-					continue
-				}
-			}
-			return e, fail(v, "action", "must be accept, decline or cancel, not %s", describeNode(v))
+			e.Action, err = p.action(v)
 		case "content":
-			if isNull(v) {
-				continue
-			}
-			if v.Kind != yaml.MappingNode {
-				return e, fail(v, "content", "must be a mapping of property names to values, not %s", nodeKind(v))
-			}
-			contentNode = v
-			budget := maxContentNodes
-			e.Content = make(map[string]any, len(v.Content)/2)
-			for j := 0; j+1 < len(v.Content); j += 2 {
-				ck, cv := v.Content[j], v.Content[j+1]
-				if ck.Kind != yaml.ScalarNode {
-					return e, fail(ck, "content", "property names must be strings, not %s", nodeKind(ck))
-				}
-				val, err := nodeValue(cv, &budget)
-				if err != nil {
-					return e, fail(cv, "content."+ck.Value, "%v", err)
-				}
-				e.Content[ck.Value] = val
+			if v.Kind != tree.KindNull {
+				contentNode = v
+				e.Content, err = p.content(v)
 			}
 		case "times":
-			var t int
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || v.Decode(&t) != nil || t < 1 {
-				return e, fail(v, "times", "must be a positive whole number, not %s", describeNode(v))
-			}
-			e.Times = t
+			e.Times, err = p.times(v)
 		case "open":
-			var b bool
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" || v.Decode(&b) != nil {
-				return e, fail(v, "open", "must be true or false, not %s", describeNode(v))
+			if v.Kind != tree.KindBool {
+				err = p.fail(v, "open", "must be true or false, not %s", nodeKind(v))
 			}
-			e.Open = &b
+			e.Open = &v.Bool
 		case "retry":
-			if v.Kind != yaml.ScalarNode || (v.Value != "complete" && v.Value != "now") {
-				return e, fail(v, "retry", "must be complete or now, not %s", describeNode(v))
+			if !isScalar(v) || (v.Str != "complete" && v.Str != "now") {
+				err = p.fail(v, "retry", "must be complete or now, not %s", nodeKind(v))
 			}
-			e.Retry = v.Value
+			e.Retry = v.Str
 		default:
-			return e, fail(k, "", "unknown key %q (want match, action, content, times, open or retry)", k.Value)
+			err = &scriptError{name: p.name, line: n.KeyLocs[i].Line, entry: p.idx,
+				msg: fmt.Sprintf("unknown key %q (want match, action, content, times, open or retry)", k)}
+		}
+		if err != nil {
+			return e, err
 		}
 	}
-	if !haveAction {
-		return e, fail(n, "action", "missing (want accept, decline or cancel)")
-	}
-	if len(e.Content) == 0 {
-		e.Content = nil // content: {} is an accept without content
+	return e, p.check(n, e, contentNode)
+}
+
+// check applies the rules between keys: an action is required, only an accept of a
+// form carries content.
+func (p entryParser) check(n *tree.Node, e ScriptEntry, contentNode *tree.Node) error {
+	if e.Action == "" {
+		return p.fail(n, "action", "missing (want accept, decline or cancel)")
 	}
 	if contentNode != nil && e.Action != Accept {
-		return e, fail(contentNode, "content", "only an accept carries content, this entry says %s", e.Action)
+		return p.fail(contentNode, "content", "only an accept carries content, this entry says %s", e.Action)
 	}
 	if contentNode != nil && e.Match.Mode == ModeURL {
-		return e, fail(contentNode, "content", "a url-mode answer carries no content")
+		return p.fail(contentNode, "content", "a url-mode answer carries no content")
 	}
-	return e, nil
+	return nil
 }
 
-func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
-
-func nodeKind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return "a list"
-	case yaml.AliasNode:
-		return "an alias"
+// match reads the match mapping of an entry.
+func (p entryParser) match(v *tree.Node) (ScriptMatch, error) {
+	var m ScriptMatch
+	if v.Kind == tree.KindNull {
+		return m, nil
 	}
-	if isNull(n) {
+	if v.Kind != tree.KindObject {
+		return m, p.fail(v, "match", "must be a mapping, not %s", nodeKind(v))
+	}
+	for i, k := range v.Keys {
+		mv := v.Values[i]
+		field := "match." + k
+		switch k {
+		case "server", "tool", "message":
+			if !isScalar(mv) {
+				return m, p.fail(mv, field, "must be a string, not %s", nodeKind(mv))
+			}
+			switch k {
+			case "server":
+				m.Server = mv.Str
+			case "tool":
+				m.Tool = mv.Str
+			default:
+				m.Message = mv.Str
+			}
+		case "mode":
+			if !isScalar(mv) || (mv.Str != "form" && mv.Str != "url") {
+				return m, p.fail(mv, field, "must be form or url, not %s", nodeKind(mv))
+			}
+			m.Mode = Mode(mv.Str)
+		case "fields":
+			if mv.Kind != tree.KindArray {
+				return m, p.fail(mv, field, "must be a list of property names, not %s", nodeKind(mv))
+			}
+			for _, f := range mv.Items {
+				if !isScalar(f) {
+					return m, p.fail(f, field, "must be a list of property names, not a list of %s", nodeKind(f))
+				}
+				m.Fields = append(m.Fields, f.Str)
+			}
+		default:
+			return m, &scriptError{name: p.name, line: v.KeyLocs[i].Line, entry: p.idx, field: "match",
+				msg: fmt.Sprintf("unknown key %q (want server, tool, message, mode or fields)", k)}
+		}
+	}
+	return m, nil
+}
+
+// action reads accept, decline or cancel.
+func (p entryParser) action(v *tree.Node) (Action, error) {
+	if isScalar(v) {
+		switch a := Action(v.Str); a {
+		case Accept, Decline, Cancel:
+			return a, nil
+		}
+	}
+	return "", p.fail(v, "action", "must be accept, decline or cancel, not %s", nodeKind(v))
+}
+
+// content reads the content mapping of an accept; content: {} is an accept without
+// content (nil).
+func (p entryParser) content(v *tree.Node) (map[string]any, error) {
+	if v.Kind != tree.KindObject {
+		return nil, p.fail(v, "content", "must be a mapping of property names to values, not %s", nodeKind(v))
+	}
+	if len(v.Keys) == 0 {
+		return nil, nil
+	}
+	out := make(map[string]any, len(v.Keys))
+	for i, k := range v.Keys {
+		val, err := nodeValue(v.Values[i])
+		if err != nil {
+			return nil, p.fail(v.Values[i], "content."+k, "%v", err)
+		}
+		out[k] = val
+	}
+	return out, nil
+}
+
+// times reads a positive whole number.
+func (p entryParser) times(v *tree.Node) (int, error) {
+	if v.Kind != tree.KindNumber || v.Tag != "!!int" || !v.IsInt() || v.Num < 1 || v.Num > math.MaxInt32 {
+		return 0, p.fail(v, "times", "must be a positive whole number, not %s", nodeKind(v))
+	}
+	return int(v.Num), nil
+}
+
+// isScalar reports whether n is a string, number or boolean (not null).
+func isScalar(n *tree.Node) bool {
+	return n.Kind == tree.KindString || n.Kind == tree.KindNumber || n.Kind == tree.KindBool
+}
+
+// nodeKind describes a value in errors: "a mapping", "a list", "null" or the value.
+func nodeKind(n *tree.Node) string {
+	switch n.Kind {
+	case tree.KindObject:
+		return "a mapping"
+	case tree.KindArray:
+		return "a list"
+	case tree.KindNull:
 		return "null"
 	}
-	return fmt.Sprintf("the value %q", n.Value)
+	return fmt.Sprintf("the value %q", n.Str)
 }
 
-func describeNode(n *yaml.Node) string { return nodeKind(n) }
-
-// maxContentNodes bounds the values of one entry's content, so YAML aliases cannot
-// expand exponentially.
-const maxContentNodes = 10000
-
-// nodeValue converts a YAML node to the JSON-shaped values the engine validates:
+// nodeValue converts a YAML value to the JSON-shaped values the engine validates:
 // strings (timestamps stay the text written), int64, float64, bool, nil, []any and
 // map[string]any.
-func nodeValue(n *yaml.Node, budget *int) (any, error) {
-	*budget--
-	if *budget < 0 {
-		return nil, errors.New("value too large (aliases expand to too many nodes)")
-	}
+func nodeValue(n *tree.Node) (any, error) {
 	switch n.Kind {
-	case yaml.DocumentNode:
-		if len(n.Content) == 0 {
-			return nil, nil
+	case tree.KindNull:
+		return nil, nil
+	case tree.KindBool:
+		return n.Bool, nil
+	case tree.KindString:
+		return n.Str, nil
+	case tree.KindNumber:
+		if n.Tag == "!!int" {
+			if i, err := strconv.ParseInt(n.Str, 0, 64); err == nil {
+				return i, nil
+			}
 		}
-		return nodeValue(n.Content[0], budget)
-	case yaml.AliasNode:
-		return nodeValue(n.Alias, budget)
-	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, err := nodeValue(c, budget)
+		if math.IsInf(n.Num, 0) || math.IsNaN(n.Num) {
+			return nil, fmt.Errorf("%s is not a JSON number", n.Str)
+		}
+		return n.Num, nil
+	case tree.KindArray:
+		out := make([]any, 0, len(n.Items))
+		for _, c := range n.Items {
+			v, err := nodeValue(c)
 			if err != nil {
 				return nil, err
 			}
 			out = append(out, v)
 		}
 		return out, nil
-	case yaml.MappingNode:
-		out := make(map[string]any, len(n.Content)/2)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			v, err := nodeValue(n.Content[i+1], budget)
-			if err != nil {
-				return nil, err
-			}
-			out[n.Content[i].Value] = v
-		}
-		return out, nil
 	}
-	switch n.ShortTag() {
-	case "!!null":
-		return nil, nil
-	case "!!bool":
-		var b bool
-		err := n.Decode(&b)
-		return b, err
-	case "!!int":
-		var i int64
-		if err := n.Decode(&i); err == nil {
-			return i, nil
-		}
-		var f float64
-		err := n.Decode(&f)
-		return f, err
-	case "!!float":
-		var f float64
-		if err := n.Decode(&f); err != nil {
+	out := make(map[string]any, len(n.Keys))
+	for i, k := range n.Keys {
+		v, err := nodeValue(n.Values[i])
+		if err != nil {
 			return nil, err
 		}
-		if math.IsInf(f, 0) || math.IsNaN(f) {
-			return nil, fmt.Errorf("%s is not a JSON number", n.Value)
-		}
-		return f, nil
+		out[k] = v
 	}
-	return n.Value, nil
+	return out, nil
 }
 
 // Answer implements Answerer. A request no entry matches returns an error wrapping
@@ -373,7 +394,7 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 		if e.Times > 0 && s.used[i] >= e.Times {
 			continue
 		}
-		if e.Match.matches(ctx, req) {
+		if e.Match.matches(req) {
 			idx = i
 			s.used[i]++
 			break
@@ -443,7 +464,7 @@ func (s *Script) RetryPolicy(req *Request) string {
 	return r
 }
 
-func (m ScriptMatch) matches(ctx context.Context, req *Request) bool {
+func (m ScriptMatch) matches(req *Request) bool {
 	if m.Server != "" && !glob(m.Server, req.Server) {
 		return false
 	}
@@ -464,7 +485,7 @@ func (m ScriptMatch) matches(ctx context.Context, req *Request) bool {
 		if mode != ModeForm {
 			return false
 		}
-		form := FormOf(ctx, req)
+		form := req.ParsedForm()
 		for _, name := range m.Fields {
 			found := false
 			for _, f := range form.Fields {

@@ -32,7 +32,7 @@ type lineMode struct {
 // runAccessible runs the line mode until "quit", end of input or ctx is done.
 func runAccessible(ctx context.Context, opts Options, in io.Reader, out io.Writer) error {
 	lm := &lineMode{ctx: ctx, opts: opts, in: in, out: out, sess: map[string]session{}}
-	var ans elicit.Answerer = form.NewPrompter(in, out, &form.PrompterOptions{Accessible: true, NoColor: true, NoValidate: opts.NoValidate,
+	var ans elicit.Answerer = form.NewPrompter(in, out, &form.PrompterOptions{Accessible: true, NoColor: true,
 		URL: consent.NewAnswerer(in, out, consent.AnswererOptions{Accessible: true, NoColor: true, Opener: opts.Opener,
 			PolicyFor: func(server string) (consent.ServerPolicy, bool) {
 				for _, s := range opts.Servers {

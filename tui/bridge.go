@@ -68,7 +68,7 @@ func (b *Bridge) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 	reply := make(chan elicit.Response, 1)
 	var form *elicit.Form
 	if req.Mode != elicit.ModeURL {
-		form = elicit.FormOf(ctx, req) // the engine's parse when it called us, else a fresh one
+		form = req.ParsedForm() // the engine's parse when it called us, else a fresh one
 	}
 	call, _ := ctx.Value(callKey{}).(callID)
 	send(elicitRequestMsg{id: id, req: req, form: form, reply: reply, call: call})

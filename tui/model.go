@@ -173,7 +173,7 @@ func (m *Model) helpHeight() int {
 }
 
 func (m *Model) screenSize() ScreenOptions {
-	return ScreenOptions{Width: m.w - m.servers.w, Height: m.bodyHeight() - 1, Accessible: m.opts.Accessible, NoColor: m.opts.NoColor, NoValidate: m.opts.NoValidate}
+	return ScreenOptions{Width: m.w - m.servers.w, Height: m.bodyHeight() - 1, Accessible: m.opts.Accessible, NoColor: m.opts.NoColor}
 }
 
 func (p *pending) setSize(w, h int) {

@@ -57,7 +57,6 @@ type ScreenOptions struct {
 	Width, Height int
 	Accessible    bool
 	NoColor       bool
-	NoValidate    bool
 }
 
 // FormScreen is an embedded form: an elicitation form or a tool's argument form. It
@@ -108,8 +107,6 @@ type Options struct {
 	// NoColor drops colour (NO_COLOR). Accessible replaces the full-screen program by a
 	// line mode for screen readers (commands on In, prompts and results on Out).
 	NoColor, Accessible bool
-	// NoValidate lets forms accept content that fails its schema (--no-validate).
-	NoValidate bool
 	// In and Out are the terminal; nil means stdin and stdout.
 	In  io.Reader
 	Out io.Writer
@@ -168,7 +165,7 @@ func (o *Options) defaults() {
 
 // newForm is the default NewForm: tui/form's FormModel.
 func newForm(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen {
-	return form.NewFormModel(req, f, form.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor, NoValidate: o.NoValidate})
+	return form.NewFormModel(req, f, form.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor})
 }
 
 // newConsentScreen builds tui/consent's screen for req under its server's URL policy.
@@ -179,15 +176,9 @@ func newConsentScreen(req *elicit.Request, pol config.URLPolicy, o ScreenOptions
 }
 
 func defaultConnect(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event), wl *wire.Log) (*transport.Session, error) {
-	return transport.Connect(ctx, srv, transport.Options{
-		ClientName: "elicitty",
-		Answerer:   elicit.NewEngine(a, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()}),
-		URLMode:    !srv.URLPolicy.Disabled,
-		Protocol:   srv.Protocol,
-		MaxRounds:  srv.MaxRounds,
-		Log:        wl,
-		OnEvent:    onEvent,
-	})
+	opts := transport.ForServer(srv, a)
+	opts.ClientName, opts.Log, opts.OnEvent = "elicitty", wl, onEvent
+	return transport.Connect(ctx, srv, opts)
 }
 
 // Run starts the program and blocks until the user quits or ctx is done. The wire log

@@ -7,7 +7,8 @@
 // the text and JSON reports of `elicitty desc lint`.
 //
 // It does not render forms, talk to servers or fetch URLs: a declared url is checked for
-// syntax only. Its form-schema rules are its own, strict and per protocol version; the
-// runtime parser in package elicit is deliberately lenient and is not consulted for
-// verdicts.
+// syntax only. Its form-schema rules are strict and per protocol version; the keyword
+// vocabulary itself is package elicit's one table (elicit.ShapeKeyword), of which the
+// lint accepts only what the specification lists, while the lenient run-time parser
+// also honours elicitty's extensions (pattern).
 package desc

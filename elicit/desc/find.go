@@ -79,7 +79,7 @@ func Find(doc *Document, primitive, declaration string) (*Declaration, error) {
 func declOf(doc *Document, d *Node, primitive string, scope []string) (*Declaration, error) {
 	text := func(k string) string {
 		v, _ := d.Get(k)
-		s, _ := v.str()
+		s, _ := v.AsString()
 		return s
 	}
 	out := &Declaration{
@@ -106,7 +106,7 @@ func declOf(doc *Document, d *Node, primitive string, scope []string) (*Declarat
 func follow(root *Node, n *Node) (*Node, error) {
 	comps, _ := root.Get("components")
 	schemas, _ := comps.Get("schemas")
-	for hops := 0; n.Kind == KindObject && n.has("$componentRef"); hops++ {
+	for hops := 0; n.Kind == KindObject && n.Has("$componentRef"); hops++ {
 		v, _ := n.Get("$componentRef")
 		m := refPattern.FindStringSubmatch(v.Str)
 		if m == nil || m[1] != "schemas" || hops > len(schemas.Keys) {
@@ -135,7 +135,7 @@ func stringsOf(n *Node, key string, def []string) []string {
 	}
 	out := make([]string, 0, len(v.Items))
 	for _, it := range v.Items {
-		if s, ok := it.str(); ok {
+		if s, ok := it.AsString(); ok {
 			out = append(out, s)
 		}
 	}

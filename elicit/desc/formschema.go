@@ -1,30 +1,29 @@
 package desc
 
-// This file holds the closed vocabulary of a requestedSchema (rule 9, the union of
-// every protocol version: 2025-11-25 and 2026-07-28 allow the whole table), the
-// per-version narrowing (rule 11) and the consistency checks (rule 12).
+import "github.com/elicitty/elicitty/elicit"
+
+// This file checks the closed vocabulary of a requestedSchema (rule 9, the union of
+// every protocol version: 2025-11-25 and 2026-07-28 allow the whole table, which is
+// package elicit's), the per-version narrowing (rule 11) and the consistency checks
+// (rule 12).
 
 var formRootMembers = map[string]bool{"type": true, "properties": true, "required": true, "$schema": true}
 
-// Members allowed per property kind; title and description are always allowed.
-var (
-	stringMembers  = map[string]bool{"type": true, "minLength": true, "maxLength": true, "format": true, "default": true}
-	enumMembers    = map[string]bool{"type": true, "enum": true, "enumNames": true, "default": true}
-	oneOfMembers   = map[string]bool{"type": true, "oneOf": true, "default": true}
-	numberMembers  = map[string]bool{"type": true, "minimum": true, "maximum": true, "default": true}
-	booleanMembers = map[string]bool{"type": true, "default": true}
-	arrayMembers   = map[string]bool{"type": true, "items": true, "minItems": true, "maxItems": true, "default": true}
-	stringFormats  = map[string]bool{"email": true, "uri": true, "date": true, "date-time": true}
-)
+// allowedIn reports whether keyword k may appear in a property of shape: the shared
+// vocabulary table of package elicit, without its run-time extensions (pattern), which
+// are not in the specification's schema.ts.
+func allowedIn(shape elicit.Shape, k string) bool {
+	return elicit.ShapeKeyword(shape, k) == elicit.InSpec
+}
 
-// anyKindMember reports whether k is allowed in some property kind.
+// anyKindMember reports whether k is allowed in some property shape.
 func anyKindMember(k string) bool {
-	for _, set := range []map[string]bool{stringMembers, enumMembers, oneOfMembers, numberMembers, booleanMembers, arrayMembers} {
-		if set[k] {
+	for _, s := range elicit.Shapes {
+		if allowedIn(s, k) {
 			return true
 		}
 	}
-	return k == "title" || k == "description"
+	return false
 }
 
 type reportFunc func(loc Location, path Path, format string, args ...any)
@@ -88,26 +87,26 @@ func property(p *Node, path Path, rep reportFunc) {
 		rep(t.Loc, path.with(Key("type")), "must be a string, not %s", t.Kind)
 		return
 	}
-	var allowed map[string]bool
+	var shape elicit.Shape
 	switch t.Str {
 	case "string":
 		switch {
-		case p.has("enum") && p.has("oneOf"):
-			rep(p.keyLoc("oneOf"), path.with(Key("oneOf")), "must not appear beside enum")
+		case p.Has("enum") && p.Has("oneOf"):
+			rep(p.KeyLoc("oneOf"), path.with(Key("oneOf")), "must not appear beside enum")
 			return
-		case p.has("enum"):
-			allowed = enumMembers
-		case p.has("oneOf"):
-			allowed = oneOfMembers
+		case p.Has("enum"):
+			shape = elicit.ShapeEnum
+		case p.Has("oneOf"):
+			shape = elicit.ShapeOneOf
 		default:
-			allowed = stringMembers
+			shape = elicit.ShapeString
 		}
 	case "number", "integer":
-		allowed = numberMembers
+		shape = elicit.ShapeNumber
 	case "boolean":
-		allowed = booleanMembers
+		shape = elicit.ShapeBoolean
 	case "array":
-		allowed = arrayMembers
+		shape = elicit.ShapeArray
 	default:
 		rep(t.Loc, path.with(Key("type")), "%q is not allowed: properties are flat strings, numbers, integers, booleans or multi-select arrays", t.Str)
 		return
@@ -119,16 +118,16 @@ func property(p *Node, path Path, rep reportFunc) {
 			}
 			continue
 		}
-		if !allowed[k] {
+		if !allowedIn(shape, k) {
 			rep(p.KeyLocs[i], path.with(Key(k)), "is not allowed in a %s property of a requestedSchema", kindName(t.Str, p))
 		}
 	}
 	get := func(k string) (*Node, bool) {
 		v, ok := p.Get(k)
-		return v, ok && allowed[k]
+		return v, ok && allowedIn(shape, k)
 	}
 	for _, k := range []string{"minLength", "maxLength", "minItems", "maxItems"} {
-		if v, ok := get(k); ok && (!v.isInt() || v.Num < 0) {
+		if v, ok := get(k); ok && (!v.IsInt() || v.Num < 0) {
 			rep(v.Loc, path.with(Key(k)), "must be a non-negative integer")
 		}
 	}
@@ -138,7 +137,7 @@ func property(p *Node, path Path, rep reportFunc) {
 		}
 	}
 	if v, ok := get("format"); ok {
-		if v.Kind != KindString || !stringFormats[v.Str] {
+		if v.Kind != KindString || !elicit.StringFormats[v.Str] {
 			rep(v.Loc, path.with(Key("format")), "must be one of email, uri, date, date-time")
 		}
 	}
@@ -171,7 +170,7 @@ func property(p *Node, path Path, rep reportFunc) {
 		switch {
 		case v.Kind != want:
 			rep(v.Loc, path.with(Key("default")), "must be a %s, not %s", want, v.Kind)
-		case t.Str == "integer" && !v.isInt():
+		case t.Str == "integer" && !v.IsInt():
 			rep(v.Loc, path.with(Key("default")), "must be an integer")
 		case want == KindArray:
 			stringArray(v, path.with(Key("default")), false, false, rep)
@@ -181,9 +180,9 @@ func property(p *Node, path Path, rep reportFunc) {
 
 func kindName(typ string, p *Node) string {
 	switch {
-	case p.has("enum"):
+	case p.Has("enum"):
 		return "enum"
-	case p.has("oneOf"):
+	case p.Has("oneOf"):
 		return "titled single-select"
 	case typ == "array":
 		return "multi-select"
@@ -197,7 +196,7 @@ func items(n *Node, path Path, rep reportFunc) {
 		rep(n.Loc, path, "must be an object, not %s", n.Kind)
 		return
 	}
-	if n.has("anyOf") {
+	if n.Has("anyOf") {
 		for i, k := range n.Keys {
 			if k != "anyOf" {
 				rep(n.KeyLocs[i], path.with(Key(k)), "is not allowed beside anyOf in multi-select items")
@@ -282,15 +281,15 @@ func (l *linter) versionVocabulary(n *Node, path Path, version string) {
 	if version != "2025-06-18" {
 		return
 	}
-	if n.has("$schema") {
-		l.add(CodeFormVersionMismatch, SevError, n.keyLoc("$schema"), path.with(Key("$schema")), "is not defined for MCP %s", version)
+	if n.Has("$schema") {
+		l.add(CodeFormVersionMismatch, SevError, n.KeyLoc("$schema"), path.with(Key("$schema")), "is not defined for MCP %s", version)
 	}
 	props, _ := n.Get("properties")
 	for i, name := range props.Keys {
 		p := props.Values[i]
 		pp := path.with(Key("properties"), Key(name))
 		t, _ := p.Get("type")
-		if t.Str == "array" || p.has("oneOf") {
+		if t.Str == "array" || p.Has("oneOf") {
 			l.add(CodeFormVersionMismatch, SevError, p.Loc, pp, "uses an enum form introduced after MCP %s", version)
 		}
 		if d, ok := p.Get("default"); ok && t.Str != "boolean" {
@@ -304,7 +303,7 @@ func (l *linter) consistency(n *Node, path Path) {
 	props, _ := n.Get("properties")
 	if req, ok := n.Get("required"); ok {
 		for i, r := range req.Items {
-			if !props.has(r.Str) {
+			if !props.Has(r.Str) {
 				l.add(CodeRequiredUnknown, SevError, r.Loc, path.with(Key("required"), Index(i)), "names %q, which is not declared in properties", r.Str)
 			}
 		}

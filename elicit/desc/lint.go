@@ -181,12 +181,12 @@ func resolveSpec(root *Node, selector string) (string, bool) {
 		return selector, true
 	}
 	v, _ := root.Get("mcpdesc")
-	ver, ok := v.str()
+	ver, ok := v.AsString()
 	if !ok {
 		return "", false
 	}
 	sch, hasSchema := root.Get("$schema")
-	schema, _ := sch.str()
+	schema, _ := sch.AsString()
 	switch ver {
 	case "0.9.0-rc.3":
 		return Specification, true

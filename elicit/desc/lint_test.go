@@ -51,8 +51,8 @@ func TestLocations(t *testing.T) {
 			name: "yaml duplicate name at the later value",
 			file: "testdata/invalid/duplicate-name.mcpdesc.yaml",
 			want: []found{
-				{CodeDuplicateName, "$.tools[0].elicitations[1].name", Location{11, 16}},
-				{CodeDuplicateName, "$.tools[0].elicitations[2].name", Location{12, 16}},
+				{CodeDuplicateName, "$.tools[0].elicitations[1].name", Location{Line: 11, Column: 16}},
+				{CodeDuplicateName, "$.tools[0].elicitations[2].name", Location{Line: 12, Column: 16}},
 			},
 		},
 		{
@@ -61,7 +61,7 @@ func TestLocations(t *testing.T) {
 				"\"protocolVersions\": [\"2025-11-25\"],\n" +
 				"\"tools\": [{\"name\": \"é\", \"inputSchema\": {\"type\": \"object\"}, \"elicitations\": [\n" +
 				"  {\"name\": \"a\", \"mode\": \"url\", \"message\": \"ü\", \"url\": \"nope\"}]}]}",
-			want: []found{{CodeSchema, "$.tools[0].elicitations[0].url", Location{4, 55}}},
+			want: []found{{CodeSchema, "$.tools[0].elicitations[0].url", Location{Line: 4, Column: 55}}},
 		},
 		{
 			name: "json missing member reported at its object",
@@ -69,12 +69,12 @@ func TestLocations(t *testing.T) {
 				"\"protocolVersions\": [\"2025-11-25\"],\n" +
 				"\"tools\": [{\"name\": \"t\", \"inputSchema\": {\"type\": \"object\"}, \"elicitations\": [\n" +
 				"    {\"name\": \"a\", \"message\": \"m\", \"mode\": \"form\"}]}]}",
-			want: []found{{CodeSchema, "$.tools[0].elicitations[0].requestedSchema", Location{4, 5}}},
+			want: []found{{CodeSchema, "$.tools[0].elicitations[0].requestedSchema", Location{Line: 4, Column: 5}}},
 		},
 		{
 			name: "json duplicate key",
 			data: "{\"a\": 1,\n \"a\": 2}",
-			want: []found{{CodeParse, "$", Location{2, 2}}},
+			want: []found{{CodeParse, "$", Location{Line: 2, Column: 2}}},
 		},
 		{
 			name: "yaml syntax error line",

@@ -308,3 +308,11 @@ func sortDiagnostics(ds []Diagnostic) []Diagnostic {
 	}
 	return out
 }
+
+// appendString appends s as a JSON string, without HTML escaping.
+func appendString(buf *bytes.Buffer, s string) {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	buf.Truncate(buf.Len() - 1)
+}

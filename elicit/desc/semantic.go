@@ -80,7 +80,7 @@ func (l *linter) declSemantic(d *Node, path Path, parentScope []string, names ma
 	rs, _ := d.Get("requestedSchema")
 	sp := path.with(Key("requestedSchema"))
 	schema := rs
-	if rs.has("$componentRef") {
+	if rs.Has("$componentRef") {
 		var ok bool
 		if schema, ok = l.resolve(rs, sp); !ok {
 			return
@@ -124,7 +124,7 @@ func (l *linter) resolve(ref *Node, usePath Path) (*Node, bool) {
 		}
 		seen[target] = true
 		cur, curPath = target, Path{Key("components"), Key("schemas"), Key(name)}
-		if !target.has("$componentRef") {
+		if !target.Has("$componentRef") {
 			break
 		}
 		// A chained component must itself be a well-formed Reference Object.

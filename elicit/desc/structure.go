@@ -178,11 +178,11 @@ func (l *linter) declaration(n *Node, path Path) {
 			l.bad(n.Loc, path.with(Key("requestedSchema")), "is required in form mode")
 		}
 		if hasURL {
-			l.bad(n.keyLoc("url"), path.with(Key("url")), "must not appear in form mode")
+			l.bad(n.KeyLoc("url"), path.with(Key("url")), "must not appear in form mode")
 		}
 	}
 	if modeOK && mode == "url" && hasSchema {
-		l.bad(n.keyLoc("requestedSchema"), path.with(Key("requestedSchema")), "must not appear in url mode")
+		l.bad(n.KeyLoc("requestedSchema"), path.with(Key("requestedSchema")), "must not appear in url mode")
 	}
 	if hasURL && !(modeOK && mode == "form") {
 		if s, ok := l.stringValue(u, path.with(Key("url"))); ok && !validURI(s) {
@@ -192,7 +192,7 @@ func (l *linter) declaration(n *Node, path Path) {
 	if hasSchema && !(modeOK && mode == "url") {
 		sp := path.with(Key("requestedSchema"))
 		if l.object(rs, sp) {
-			if rs.has("$componentRef") {
+			if rs.Has("$componentRef") {
 				l.reference(rs, sp)
 			} else {
 				l.formSchema(rs, sp, l.bad)

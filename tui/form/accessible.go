@@ -95,14 +95,14 @@ func (p *Prompter) accessibleFlow(req *elicit.Request, f *elicit.Form, out io.Wr
 	mask := isTerminal(p.in)
 	for {
 		if len(f.Fields) > 0 {
-			fields := a.fields(buildOptions{accessible: true, mask: mask, width: defaultWidth, theme: theme})
+			fields := a.fields(buildOptions{accessible: true, mask: mask, width: defaultWidth, theme: theme, noValidate: req.NoValidate})
 			form := huh.NewForm(huh.NewGroup(fields...)).
 				WithAccessible(true).WithInput(p.in).WithOutput(out).WithTheme(theme)
 			if err := form.Run(); err != nil {
 				return elicit.Response{}, fmt.Errorf("ui: run form: %w", err)
 			}
 		}
-		content, problems := reviewContent(f, a, p.opts.NoValidate)
+		content, problems := reviewContent(f, a, req.NoValidate)
 		b, err := reviewJSON(f, content)
 		if err != nil {
 			return elicit.Response{}, fmt.Errorf("ui: encode response: %w", err)

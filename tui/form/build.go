@@ -63,6 +63,9 @@ type buildOptions struct {
 	// theme is set on each field as it is built, before options are added, so that
 	// huh never falls back to building its default theme.
 	theme huh.Theme
+	// noValidate checks only that a typed value parses as its kind, not the schema's
+	// constraints (the request's NoValidate: --no-validate).
+	noValidate bool
 }
 
 // newAnswers returns storage for f pre-filled from the fields' defaults.
@@ -166,7 +169,7 @@ func (a *answer) field(o buildOptions) huh.Field {
 		m := huh.NewMultiSelect[int]()
 		m.WithTheme(o.theme)
 		m = m.Key(a.fld.Name).Title(title).Description(desc).
-			Options(opts...).Value(&a.picks).Validate(a.validatePicks).Filterable(false)
+			Options(opts...).Value(&a.picks).Validate(a.picksValidator(o.noValidate)).Filterable(false)
 		if a.fld.MaxItems != nil && *a.fld.MaxItems > 0 {
 			m = m.Limit(*a.fld.MaxItems)
 		}
@@ -174,7 +177,11 @@ func (a *answer) field(o buildOptions) huh.Field {
 		// counts the title and description lines too.
 		return m.Height(len(opts) + textLines(title, o.width) + textLines(desc, o.width))
 	}
-	validate := a.validateText
+	check := a.validateText
+	if o.noValidate {
+		check = a.parseText
+	}
+	validate := check
 	if o.accessible {
 		// huh's accessible prompt keeps the current value on an empty line, so an
 		// empty line is fine once there is one (on a second pass after Edit).
@@ -182,7 +189,7 @@ func (a *answer) field(o buildOptions) huh.Field {
 			if strings.TrimSpace(s) == "" && a.inputText(a.text) != "" {
 				return nil
 			}
-			return a.validateText(s)
+			return check(s)
 		}
 	}
 	in := huh.NewInput()
@@ -375,6 +382,27 @@ func (a *answer) validateText(s string) error {
 		return errors.New(elicit.Sanitize(err.Error()))
 	}
 	return violationErr(a.fld.CheckValue(v))
+}
+
+// parseText is the huh validator of an Input without validation: a typed value must
+// still parse as its kind (the content is typed JSON), but may break the constraints.
+func (a *answer) parseText(s string) error {
+	if s = a.inputText(s); s == "" {
+		return nil
+	}
+	if _, err := a.fld.ParseText(s); err != nil {
+		return errors.New(elicit.Sanitize(err.Error()))
+	}
+	return nil
+}
+
+// picksValidator is the huh validator of a MultiSelect: validatePicks, or none
+// without validation.
+func (a *answer) picksValidator(noValidate bool) func([]int) error {
+	if noValidate {
+		return func([]int) error { return nil }
+	}
+	return a.validatePicks
 }
 
 // validatePicks is the huh validator of a MultiSelect.

@@ -22,8 +22,8 @@ const (
 	defaultHeight = 24
 )
 
-// FormOptions configures a FormModel. The zero value means 80x24, colour, not accessible,
-// validation on.
+// FormOptions configures a FormModel. The zero value means 80x24, colour, not accessible.
+// Whether content failing the schema may be accepted is the request's NoValidate.
 type FormOptions struct {
 	// Width and Height are the size of the area the form is drawn in.
 	Width, Height int
@@ -33,8 +33,6 @@ type FormOptions struct {
 	Accessible bool
 	// NoColor draws without colour.
 	NoColor bool
-	// NoValidate lets the user accept content that fails the schema (--no-validate).
-	NoValidate bool
 	// Editor is the command line ctrl+e runs on a text field's value; "" means
 	// $VISUAL, then $EDITOR, then vi.
 	Editor string
@@ -120,6 +118,9 @@ func NewFormModel(req *elicit.Request, f *elicit.Form, opts FormOptions) *FormMo
 	if f == nil {
 		f = &elicit.Form{}
 	}
+	if req == nil {
+		req = &elicit.Request{}
+	}
 	m := &FormModel{
 		req:    req,
 		form:   f,
@@ -151,7 +152,7 @@ func (m *FormModel) pages() int { return (len(m.ans.list) + pageSize - 1) / page
 func (m *FormModel) openPage(p int) {
 	m.page = p
 	page := &answers{form: m.form, list: m.ans.list[p*pageSize : min(len(m.ans.list), (p+1)*pageSize)]}
-	m.fields = page.fields(buildOptions{mask: true, width: m.contentWidth(), theme: m.styles.theme})
+	m.fields = page.fields(buildOptions{mask: true, width: m.contentWidth(), theme: m.styles.theme, noValidate: m.req.NoValidate})
 	hf := huh.NewForm(huh.NewGroup(m.fields...)).
 		WithTheme(m.styles.theme).
 		WithShowHelp(true).
@@ -337,7 +338,7 @@ func (m *FormModel) moveFocus(d int) button {
 func (m *FormModel) enabled(b button) bool {
 	switch b {
 	case buttonAccept:
-		return len(m.review.problems) == 0 || m.opts.NoValidate
+		return len(m.review.problems) == 0 || m.req.NoValidate
 	case buttonEdit:
 		return len(m.form.Fields) > 0
 	}
@@ -378,7 +379,7 @@ func (m *FormModel) finish(a elicit.Action) {
 func (m *FormModel) enterReview() {
 	m.phase = phaseReview
 	r := reviewState{focus: buttonAccept}
-	r.content, r.problems = reviewContent(m.form, m.ans, m.opts.NoValidate)
+	r.content, r.problems = reviewContent(m.form, m.ans, m.req.NoValidate)
 	b, jerr := reviewJSON(m.form, r.content)
 	if jerr != nil {
 		r.problems = append(r.problems, "✗ "+jerr.Error())

@@ -20,8 +20,6 @@ type PrompterOptions struct {
 	Accessible bool
 	// NoColor draws without colour.
 	NoColor bool
-	// NoValidate lets the user accept content that fails the schema (--no-validate).
-	NoValidate bool
 	// URL answers URL-mode requests. When nil they are cancelled, with a note.
 	URL elicit.Answerer
 }
@@ -69,7 +67,7 @@ func (p *Prompter) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 			headerServer(req))
 		return elicit.Response{Action: elicit.Cancel}, nil
 	}
-	f := elicit.FormOf(ctx, req)
+	f := req.ParsedForm()
 	if p.opts.Accessible {
 		return p.answerAccessible(ctx, req, f)
 	}
@@ -78,7 +76,7 @@ func (p *Prompter) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 
 // answerInline runs the FormModel as an inline bubbletea program on the terminal.
 func (p *Prompter) answerInline(ctx context.Context, req *elicit.Request, f *elicit.Form) (elicit.Response, error) {
-	m := NewFormModel(req, f, FormOptions{NoColor: p.opts.NoColor, NoValidate: p.opts.NoValidate})
+	m := NewFormModel(req, f, FormOptions{NoColor: p.opts.NoColor})
 	opts := []tea.ProgramOption{tea.WithInput(p.in), tea.WithOutput(p.out), tea.WithContext(ctx)}
 	if p.opts.NoColor {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))

@@ -11,10 +11,10 @@ import (
 )
 
 // Render previews a requestedSchema as the form it becomes (`elicitty render`): it writes
-// the lint findings for protocol to diag, asks a (normally a Prompter or an
-// elicit.Script behind an *elicit.Engine; any other Answerer is wrapped in a default
-// Engine, which merges defaults and validates), and writes the response JSON to out.
-// The engine's errors, such as *elicit.ViolationsError, are returned unwrapped.
+// the lint findings for protocol to diag, asks a, and writes the response JSON to out.
+// a answers as a session's answerer does: behind an *elicit.Engine, which merges
+// defaults and validates (or not: the engine's NoValidate). Its errors, such as
+// *elicit.ViolationsError, are returned unwrapped.
 func Render(ctx context.Context, schema []byte, protocol string, a elicit.Answerer, out, diag io.Writer) error {
 	if !json.Valid(schema) {
 		return errors.New("ui: render: schema is not valid JSON")
@@ -27,7 +27,7 @@ func Render(ctx context.Context, schema []byte, protocol string, a elicit.Answer
 		Message:  "Preview of a requestedSchema",
 		Schema:   json.RawMessage(schema),
 	}
-	resp, err := engine(a).Answer(ctx, req)
+	resp, err := a.Answer(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -41,9 +41,9 @@ type PreviewText struct {
 }
 
 // Preview shows a declared elicitation as the user would meet it (`elicitty desc
-// preview`): the prose of text on diag, then the request through a (wrapped in a default
-// Engine unless it is one), then the response JSON on out and, on diag, what the
-// declaration says follows from a decline or cancel.
+// preview`): the prose of text on diag, then the request through a (behind an Engine,
+// as for Render), then the response JSON on out and, on diag, what the declaration says
+// follows from a decline or cancel.
 func Preview(ctx context.Context, req *elicit.Request, text PreviewText, a elicit.Answerer, out, diag io.Writer) error {
 	if req.Mode != elicit.ModeURL && len(req.Schema) > 0 {
 		writeFindings(diag, elicit.Parse(req.Schema, req.Protocol).Findings)
@@ -51,7 +51,7 @@ func Preview(ctx context.Context, req *elicit.Request, text PreviewText, a elici
 	if diag != nil && text.When != "" {
 		fmt.Fprintf(diag, "asked when: %s\n", elicit.Sanitize(text.When))
 	}
-	resp, err := engine(a).Answer(ctx, req)
+	resp, err := a.Answer(ctx, req)
 	if err != nil {
 		return err
 	}
@@ -64,14 +64,6 @@ func Preview(ctx context.Context, req *elicit.Request, text PreviewText, a elici
 		}
 	}
 	return writeResponse(out, resp)
-}
-
-// engine returns a itself when it is an Engine, else a wrapped in a default one.
-func engine(a elicit.Answerer) elicit.Answerer {
-	if e, ok := a.(*elicit.Engine); ok {
-		return e
-	}
-	return elicit.NewEngine(a, nil)
 }
 
 func writeFindings(diag io.Writer, findings []elicit.Finding) {

@@ -24,6 +24,7 @@ func TestRender(t *testing.T) {
 		wantOut  string
 		wantDiag string // a substring of the diagnostics
 		wantErr  bool
+		noValid  bool // the engine does not validate (--no-validate)
 	}{
 		{
 			name:     "defaults merged into the scripted answer",
@@ -41,6 +42,12 @@ func TestRender(t *testing.T) {
 			answers: "- match: {}\n  action: accept\n  content: {replicas: 0}\n",
 			wantErr: true,
 		},
+		{
+			name:    "an invalid answer is sent as it is without validation",
+			answers: "- match: {}\n  action: accept\n  content: {replicas: 0}\n",
+			noValid: true,
+			wantOut: "{\n  \"action\": \"accept\",\n  \"content\": {\n    \"env\": \"dev\",\n    \"replicas\": 0\n  }\n}\n",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,7 +56,8 @@ func TestRender(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out, diag bytes.Buffer
-			err = Render(t.Context(), []byte(renderSchema), "2025-11-25", s, &out, &diag)
+			e := elicit.NewEngine(s, &elicit.EngineOptions{NoValidate: tt.noValid})
+			err = Render(t.Context(), []byte(renderSchema), "2025-11-25", e, &out, &diag)
 			if tt.wantErr {
 				var ve *elicit.ViolationsError
 				if !errors.As(err, &ve) {
@@ -89,7 +97,7 @@ func TestPreview(t *testing.T) {
 		Message: "Confirm the deploy", Schema: []byte(`{"type":"object","properties":{}}`)}
 	var out, diag bytes.Buffer
 	text := PreviewText{When: "before deploying", OnDecline: "the deploy is skipped", OnCancel: "the call fails"}
-	if err := Preview(t.Context(), req, text, s, &out, &diag); err != nil {
+	if err := Preview(t.Context(), req, text, elicit.NewEngine(s, nil), &out, &diag); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff("{\n  \"action\": \"decline\"\n}\n", out.String()); diff != "" {

@@ -1,0 +1,97 @@
+package main
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/wire"
+)
+
+// frontEnd says who answers a session's elicitations and sees its events. The zero
+// value is the headless commands' front end: an answers file, an inline prompt on a
+// terminal, else the unanswered report (answerer chooses); completions and server
+// cancellations printed on stderr.
+type frontEnd struct {
+	// answerer, when set, answers every elicitation (the TUI's Bridge).
+	answerer elicit.Answerer
+	// onEvent, when set, receives the session's events (the TUI).
+	onEvent func(transport.Event)
+}
+
+// plan is what one server runs with once the config and the common flags are resolved.
+type plan struct {
+	// server is the config entry with the flags applied.
+	server config.Server
+	// options are the session's options; OAuth is left to the caller (it depends on
+	// whether a browser can be shown, and render and desc preview have no session).
+	options transport.Options
+}
+
+// plan resolves the config entry srv and the common flags into what a session to srv,
+// its forms and its answerer use. It is the one place where a flag turns into an
+// option: every command that asks elicitations (the TUI, call/prompt/read, list,
+// render, desc preview) goes through it, so a flag means the same on every path.
+//
+// The answerer is front's, or the headless choice; it is recorded with --record and
+// wrapped in the Engine, whose validation switch (--no-validate, or validation: false
+// for the server) then travels on each request to the form (Request.NoValidate).
+func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, error) {
+	srv = a.resolveServer(srv)
+	inner := front.answerer
+	if inner == nil {
+		var err error
+		if inner, err = a.answerer(srv); err != nil {
+			return plan{}, err
+		}
+	}
+	opts := transport.ForServer(srv, a.record(inner))
+	opts.ClientName, opts.ClientVersion = "elicitty", version
+	opts.Log, opts.OnEvent = log, front.onEvent
+	if front.answerer == nil {
+		opts.Answerer = a.reportProtocolErrors(opts.Answerer)
+		if a.script != nil {
+			script := a.script
+			opts.RetryNow = func(r *elicit.Request) bool { return script.RetryPolicy(r) == "now" }
+		}
+		// Without a terminal nobody can press "retry now" or answer again: the wait
+		// for a -32042 completion is bounded by the request timeout, so a scripted
+		// run never hangs on it, and an invalid MRTR answer fails at once.
+		if !a.isTTY() {
+			opts.URLWait = srv.Timeout
+			opts.NoReask = true
+		}
+		if opts.OnEvent == nil {
+			opts.OnEvent = func(ev transport.Event) {
+				if ev.Kind == "elicitation-complete" || ev.Kind == "cancelled" {
+					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", elicit.Sanitize(ev.Server), ev.Kind, elicit.Sanitize(ev.Text))
+				}
+			}
+		}
+	}
+	return plan{server: srv, options: opts}, nil
+}
+
+// resolveServer applies the common flags to a server's config entry: --protocol,
+// --timeout, --no-validate and --no-url override what the config says.
+func (a *app) resolveServer(srv config.Server) config.Server {
+	if a.protocol != "" {
+		srv.Protocol = a.protocol
+	}
+	if a.timeout > 0 {
+		srv.Timeout = a.timeout
+	}
+	if a.noValidate {
+		off := false
+		srv.Validation = &off
+	}
+	if a.noURL {
+		srv.URLPolicy.Disabled = true
+	}
+	return srv
+}
+
+// noColor reports whether output must be drawn without colour (NO_COLOR).
+func noColor() bool { return os.Getenv("NO_COLOR") != "" }

@@ -1,0 +1,21 @@
+package transport
+
+import (
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+)
+
+// ForServer returns the session options a server's config entry asks for: URL mode
+// unless its URL policy disables it, its protocol and MRTR round limit, and answerer
+// wrapped in an elicit.Engine that validates accepted content unless the entry says
+// validation: false (the Engine puts that switch on each request it hands answerer).
+// Apply command-line flags to srv first. Callers add what only they know: the client's
+// identity, the wire log, events, OAuth.
+func ForServer(srv config.Server, answerer elicit.Answerer) Options {
+	return Options{
+		Answerer:  elicit.NewEngine(answerer, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()}),
+		URLMode:   !srv.URLPolicy.Disabled,
+		Protocol:  srv.Protocol,
+		MaxRounds: srv.MaxRounds,
+	}
+}

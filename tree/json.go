@@ -1,0 +1,458 @@
+package tree
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/tailscale/hujson"
+)
+
+// ErrorKind classifies a parse failure.
+type ErrorKind int
+
+// The kinds of parse failure.
+const (
+	// Syntax is malformed input.
+	Syntax ErrorKind = iota + 1
+	// Duplicate is an object key given twice (Key, First).
+	Duplicate
+	// Limit is input nested deeper than Options.MaxDepth or with more values than
+	// Options.MaxNodes.
+	Limit
+	// Unsupported is well-formed input the options refuse (YAML aliases, tags, ...).
+	Unsupported
+)
+
+// Error is a parse failure at a position. Its message is lower case and starts with
+// "invalid JSON: " or "invalid YAML: " for syntax errors.
+type Error struct {
+	Kind ErrorKind
+	// Loc is where the problem is; zero when unknown.
+	Loc Location
+	// Offset is the byte offset of Loc (JSON only; -1 when unknown).
+	Offset int
+	// Msg says what is wrong.
+	Msg string
+	// Key and First are the duplicated key and the position of its first occurrence.
+	Key   string
+	First Location
+	// Err is the underlying error, if any.
+	Err error
+}
+
+// Error returns "line:col: message", or the message alone when the position is unknown.
+func (e *Error) Error() string {
+	if e.Loc.Line == 0 {
+		return e.Msg
+	}
+	if e.Loc.Column == 0 {
+		return fmt.Sprintf("%d: %s", e.Loc.Line, e.Msg)
+	}
+	return fmt.Sprintf("%d:%d: %s", e.Loc.Line, e.Loc.Column, e.Msg)
+}
+
+// Unwrap returns the underlying error.
+func (e *Error) Unwrap() error { return e.Err }
+
+// Options tunes a parse. The zero value means: depth 64, no node limit, duplicate keys
+// rejected, no raw bytes, permissive YAML.
+type Options struct {
+	// MaxDepth bounds the nesting of arrays and objects; zero means 64.
+	MaxDepth int
+	// MaxNodes bounds the number of values (YAML aliases count each time they are
+	// expanded); zero means no bound.
+	MaxNodes int
+	// KeepLastDuplicate accepts duplicate keys as encoding/json does: the member keeps
+	// its first position and takes the last value; Result.Duplicates lists the keys.
+	// Otherwise a duplicate key is an Error of kind Duplicate.
+	KeepLastDuplicate bool
+	// Raw keeps each JSON value's bytes in Node.Raw.
+	Raw bool
+	// StrictYAML restricts YAML to what JSON can say: one document, no aliases,
+	// anchors or tags, string keys, finite numbers (written canonically in Str), dates
+	// as strings. Otherwise aliases are expanded (counted against MaxNodes), merge keys
+	// are refused and scalars keep their text.
+	StrictYAML bool
+}
+
+func (o *Options) depth() int {
+	if o == nil || o.MaxDepth <= 0 {
+		return 64
+	}
+	return o.MaxDepth
+}
+
+// Result is a parsed document.
+type Result struct {
+	// Root is the top-level value; nil for an empty YAML document.
+	Root *Node
+	// Duplicates are the keys given more than once, with Options.KeepLastDuplicate.
+	Duplicates []string
+}
+
+// ParseJSON parses one JSON (RFC 8259) value; nothing but whitespace may follow it.
+// Errors are *Error with the line and column of the problem.
+func ParseJSON(data []byte, opts *Options) (*Result, error) {
+	p := &jsonParser{data: data, loc: locator{line: 1, col: 1}}
+	if opts != nil {
+		p.opts = *opts
+	}
+	p.maxDepth = p.opts.depth()
+	p.ws()
+	n, err := p.value(0)
+	if err != nil {
+		return nil, err
+	}
+	p.ws()
+	if p.pos < len(p.data) {
+		return nil, p.fail(p.pos, "unexpected data after the top-level value")
+	}
+	return &Result{Root: n, Duplicates: p.dups}, nil
+}
+
+// ParseJSONC parses JSON with comments and trailing commas (VS Code's and Cursor's
+// config files). The comments are blanked out by hujson, which keeps every offset, so
+// positions are those of the file as written.
+func ParseJSONC(data []byte, opts *Options) (*Result, error) {
+	std, err := hujson.Standardize(append([]byte(nil), data...))
+	if err != nil {
+		// Report the error at the place hujson found it.
+		return nil, hujsonError(data, err)
+	}
+	return ParseJSON(std, opts)
+}
+
+// hujsonError converts a hujson parse error; the offset is found by parsing as JSON
+// when hujson does not say.
+func hujsonError(data []byte, err error) error {
+	var line, col int
+	var msg string
+	if _, scanErr := fmt.Sscanf(err.Error(), "hujson: line %d, column %d: ", &line, &col); scanErr == nil {
+		prefix := fmt.Sprintf("hujson: line %d, column %d: ", line, col)
+		msg = err.Error()[len(prefix):]
+		// hujson counts columns in bytes; ours are characters.
+		off := offsetOf(data, line, col)
+		return &Error{Kind: Syntax, Loc: locationAt(data, off), Offset: off, Msg: "invalid JSON: " + msg, Err: err}
+	}
+	return &Error{Kind: Syntax, Offset: -1, Msg: "invalid JSON: " + err.Error(), Err: err}
+}
+
+// offsetOf returns the byte offset of a 1-based line and byte column.
+func offsetOf(data []byte, line, col int) int {
+	off := 0
+	for l := 1; l < line && off < len(data); off++ {
+		if data[off] == '\n' {
+			l++
+		}
+	}
+	off += col - 1
+	if off > len(data) {
+		off = len(data)
+	}
+	if off < 0 {
+		off = 0
+	}
+	return off
+}
+
+// LocationAt converts a byte offset into a position (in time linear in the offset).
+func LocationAt(data []byte, off int) Location { return locationAt(data, off) }
+
+func locationAt(data []byte, off int) Location {
+	l := locator{line: 1, col: 1}
+	return l.at(data, off)
+}
+
+// locator converts increasing byte offsets to positions in time linear in the input.
+type locator struct {
+	off, line, col int
+}
+
+func (l *locator) at(data []byte, off int) Location {
+	if off > len(data) {
+		off = len(data)
+	}
+	if off < l.off {
+		l.off, l.line, l.col = 0, 1, 1
+	}
+	for l.off < off {
+		c := data[l.off]
+		if c < utf8.RuneSelf {
+			l.off++
+			if c == '\n' {
+				l.line++
+				l.col = 1
+			} else {
+				l.col++
+			}
+			continue
+		}
+		_, size := utf8.DecodeRune(data[l.off:])
+		l.off += size
+		l.col++
+	}
+	return Location{Line: l.line, Column: l.col}
+}
+
+// jsonParser is a recursive-descent JSON parser that records the position of every
+// value and key, finds duplicate keys and bounds nesting. It defers to encoding/json
+// only to decode strings that contain escapes.
+type jsonParser struct {
+	data     []byte
+	pos      int
+	opts     Options
+	maxDepth int
+	nodes    int
+	loc      locator
+	dups     []string
+}
+
+func (p *jsonParser) locAt(off int) Location { return p.loc.at(p.data, off) }
+
+func (p *jsonParser) fail(off int, format string, args ...any) *Error {
+	return &Error{Kind: Syntax, Loc: p.locAt(off), Offset: off, Msg: "invalid JSON: " + fmt.Sprintf(format, args...)}
+}
+
+func (p *jsonParser) ws() {
+	for p.pos < len(p.data) {
+		switch p.data[p.pos] {
+		case ' ', '\t', '\r', '\n':
+			p.pos++
+		default:
+			return
+		}
+	}
+}
+
+func (p *jsonParser) unexpected() *Error {
+	if p.pos >= len(p.data) {
+		return p.fail(p.pos, "unexpected end of input")
+	}
+	r, _ := utf8.DecodeRune(p.data[p.pos:])
+	return p.fail(p.pos, "unexpected character %q", r)
+}
+
+func (p *jsonParser) value(depth int) (*Node, error) {
+	if p.pos >= len(p.data) {
+		return nil, p.unexpected()
+	}
+	p.nodes++
+	if p.opts.MaxNodes > 0 && p.nodes > p.opts.MaxNodes {
+		return nil, &Error{Kind: Limit, Loc: p.locAt(p.pos), Offset: p.pos, Msg: fmt.Sprintf("the document has more than %d values", p.opts.MaxNodes)}
+	}
+	start := p.pos
+	n, err := p.bare(depth)
+	if err != nil {
+		return nil, err
+	}
+	if p.opts.Raw {
+		n.Raw = p.data[start:p.pos:p.pos]
+	}
+	return n, nil
+}
+
+func (p *jsonParser) bare(depth int) (*Node, error) {
+	start := p.pos
+	switch c := p.data[p.pos]; {
+	case c == '{' || c == '[':
+		if depth >= p.maxDepth {
+			return nil, &Error{Kind: Limit, Loc: p.locAt(start), Offset: start, Msg: fmt.Sprintf("the document nests deeper than %d levels", p.maxDepth)}
+		}
+		if c == '{' {
+			return p.object(depth)
+		}
+		return p.array(depth)
+	case c == '"':
+		s, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		return &Node{Kind: KindString, Str: s, Loc: p.locAt(start)}, nil
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	case c == 't':
+		return p.literal("true", &Node{Kind: KindBool, Bool: true})
+	case c == 'f':
+		return p.literal("false", &Node{Kind: KindBool})
+	case c == 'n':
+		return p.literal("null", &Node{Kind: KindNull})
+	}
+	return nil, p.unexpected()
+}
+
+func (p *jsonParser) literal(word string, n *Node) (*Node, error) {
+	if len(p.data)-p.pos < len(word) || string(p.data[p.pos:p.pos+len(word)]) != word {
+		return nil, p.unexpected()
+	}
+	n.Loc = p.locAt(p.pos)
+	p.pos += len(word)
+	return n, nil
+}
+
+func (p *jsonParser) object(depth int) (*Node, error) {
+	n := &Node{Kind: KindObject, Loc: p.locAt(p.pos)}
+	p.pos++ // {
+	p.ws()
+	if p.pos < len(p.data) && p.data[p.pos] == '}' {
+		p.pos++
+		return n, nil
+	}
+	for {
+		if p.pos >= len(p.data) || p.data[p.pos] != '"' {
+			if p.pos < len(p.data) {
+				return nil, p.fail(p.pos, "object key is not a string")
+			}
+			return nil, p.unexpected()
+		}
+		kpos := p.pos
+		key, err := p.str()
+		if err != nil {
+			return nil, err
+		}
+		kloc := p.locAt(kpos)
+		p.ws()
+		if p.pos >= len(p.data) || p.data[p.pos] != ':' {
+			return nil, p.unexpected()
+		}
+		p.pos++
+		p.ws()
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		if first := n.addMember(key, kloc, v); first >= 0 {
+			if !p.opts.KeepLastDuplicate {
+				return nil, &Error{Kind: Duplicate, Loc: kloc, Offset: kpos, Key: key, First: n.KeyLocs[first],
+					Msg: fmt.Sprintf("duplicate key %q", key)}
+			}
+			n.Values[first] = v
+			p.dups = append(p.dups, key)
+		}
+		p.ws()
+		if p.pos >= len(p.data) {
+			return nil, p.unexpected()
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+			p.ws()
+		case '}':
+			p.pos++
+			return n, nil
+		default:
+			return nil, p.unexpected()
+		}
+	}
+}
+
+func (p *jsonParser) array(depth int) (*Node, error) {
+	n := &Node{Kind: KindArray, Loc: p.locAt(p.pos)}
+	p.pos++ // [
+	p.ws()
+	if p.pos < len(p.data) && p.data[p.pos] == ']' {
+		p.pos++
+		return n, nil
+	}
+	for {
+		v, err := p.value(depth + 1)
+		if err != nil {
+			return nil, err
+		}
+		n.Items = append(n.Items, v)
+		p.ws()
+		if p.pos >= len(p.data) {
+			return nil, p.unexpected()
+		}
+		switch p.data[p.pos] {
+		case ',':
+			p.pos++
+			p.ws()
+		case ']':
+			p.pos++
+			return n, nil
+		default:
+			return nil, p.unexpected()
+		}
+	}
+}
+
+// str reads a string starting at the opening quote.
+func (p *jsonParser) str() (string, error) {
+	start := p.pos
+	p.pos++
+	escaped := false
+	for p.pos < len(p.data) {
+		c := p.data[p.pos]
+		switch {
+		case c == '"':
+			p.pos++
+			raw := p.data[start:p.pos]
+			if !escaped {
+				return string(raw[1 : len(raw)-1]), nil
+			}
+			var s string
+			if err := json.Unmarshal(raw, &s); err != nil {
+				return "", p.fail(start, "bad string escape")
+			}
+			return s, nil
+		case c == '\\':
+			escaped = true
+			p.pos += 2
+		case c < 0x20:
+			return "", p.fail(p.pos, "control character in string")
+		default:
+			p.pos++
+		}
+	}
+	return "", p.fail(start, "unterminated string")
+}
+
+// number reads a JSON number, checking its grammar.
+func (p *jsonParser) number() (*Node, error) {
+	start := p.pos
+	d := p.data
+	i := p.pos
+	if i < len(d) && d[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(d) && d[i] == '0':
+		i++
+	case i < len(d) && d[i] >= '1' && d[i] <= '9':
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	default:
+		p.pos = i
+		return nil, p.unexpected()
+	}
+	if i < len(d) && d[i] == '.' {
+		i++
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			p.pos = i
+			return nil, p.unexpected()
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	if i < len(d) && (d[i] == 'e' || d[i] == 'E') {
+		i++
+		if i < len(d) && (d[i] == '+' || d[i] == '-') {
+			i++
+		}
+		if i >= len(d) || d[i] < '0' || d[i] > '9' {
+			p.pos = i
+			return nil, p.unexpected()
+		}
+		for i < len(d) && d[i] >= '0' && d[i] <= '9' {
+			i++
+		}
+	}
+	lit := string(d[start:i])
+	f, _ := strconv.ParseFloat(lit, 64) // out of range keeps ±Inf
+	p.pos = i
+	return &Node{Kind: KindNumber, Str: lit, Num: f, Loc: p.locAt(start)}, nil
+}
