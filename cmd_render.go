@@ -9,8 +9,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/tui/form"
 	"github.com/elicitty/elicitty/tree"
+	"github.com/elicitty/elicitty/tui/form"
 )
 
 func (a *app) renderCommand() *cobra.Command {
