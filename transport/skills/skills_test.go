@@ -130,7 +130,7 @@ var fm = map[string]any{"name": "pdf-processing", "description": "Extract, fill,
 func newServer(skillMD string, manifestMD string, entryFM map[string]any) *skillServer {
 	return &skillServer{
 		files: map[string]string{
-			"skill://pdf-processing/SKILL.md":           skillMD,
+			"skill://pdf-processing/SKILL.md":            skillMD,
 			"skill://pdf-processing/references/FORMS.md": formMD,
 			"skill://other/SKILL.md":                     "---\nname: other\ndescription: Another\n---\n",
 		},
