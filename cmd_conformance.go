@@ -103,6 +103,9 @@ func (a *app) runConformance(ctx context.Context, url string) error {
 		return err
 	}
 	defer s.Close()
+	if err := a.conformanceSkills(ctx, scenario, s); err != nil {
+		return err
+	}
 
 	// A call that the server answers with an error is the scenario's business (the suite
 	// scores it); only losing the connection fails the client.
