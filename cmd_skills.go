@@ -39,8 +39,8 @@ which file and which check failed, shows none of its content and exits 4.`,
 			if err != nil {
 				return err
 			}
-			if len(rest) == 0 && files {
-				return usagef("--files needs a skill NAME")
+			if files && len(rest) != 1 {
+				return usagef("--files takes a skill NAME and no FILE")
 			}
 			return a.withSession(cmd.Context(), srv, func(ctx context.Context, s *transport.Session) error {
 				if len(rest) == 0 {
@@ -145,6 +145,9 @@ func (a *app) printSkills(list []skills.Skill) error {
 			out = append(out, skillOut(sk))
 		}
 		return a.printJSON(out)
+	}
+	if len(list) == 0 {
+		fmt.Fprintln(a.stderr, "elicitty: the server lists no skills (a skill can still be named by its SKILL.md URI)")
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	for _, sk := range list {

@@ -61,3 +61,25 @@ func FuzzFrontmatter(f *testing.F) {
 		}
 	})
 }
+
+func FuzzParseEntry(f *testing.F) {
+	f.Add(`{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[{"uri":"skill://a/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":1}]}`)
+	f.Add(`{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":"dynamic"}`)
+	f.Fuzz(func(t *testing.T, raw string) {
+		s := parseEntry([]byte(raw))
+		if s.Problem != "" || s.Dynamic {
+			return
+		}
+		if _, ok := s.file(s.URI); !ok {
+			t.Fatalf("valid entry without its SKILL.md: %+v", s)
+		}
+		if len(s.Files) > MaxFiles || s.Size() > MaxTotalSize {
+			t.Fatalf("valid entry over the limits: %+v", s)
+		}
+		for _, f := range s.Files {
+			if f.URI != s.URI && !within(s.Root(), f.URI) {
+				t.Fatalf("valid entry lists %q outside %q", f.URI, s.Root())
+			}
+		}
+	})
+}

@@ -249,6 +249,8 @@ func parseEntry(raw json.RawMessage) Skill {
 			return problem("resources[%d] digest is not sha256:<64 lowercase hex>", i)
 		case f.Size < 0:
 			return problem("resources[%d] size is negative", i)
+		case f.Size > MaxTotalSize:
+			return problem("%q is %d bytes, more than the %d every host supports", f.URI, f.Size, MaxTotalSize)
 		case f.URI != s.URI && !within(s.Root(), f.URI):
 			return problem("resources lists %q, which is outside the skill", f.URI)
 		}

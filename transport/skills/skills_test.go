@@ -261,6 +261,7 @@ func TestInvalidEntriesAreNotLoaded(t *testing.T) {
 		{"outside", `{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[{"uri":"skill://a/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":1},{"uri":"skill://b/x","digest":"sha256:` + strings.Repeat("0", 64) + `","size":1}]}`, "outside"},
 		{"no SKILL.md listed", `{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[]}`, "SKILL.md"},
 		{"too big", `{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[{"uri":"skill://a/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":16777217}]}`, "bytes"},
+		{"sizes overflow", `{"uri":"skill://a/SKILL.md","frontmatter":{"name":"a","description":"d"},"resources":[{"uri":"skill://a/SKILL.md","digest":"sha256:` + strings.Repeat("0", 64) + `","size":9223372036854775807},{"uri":"skill://a/b","digest":"sha256:` + strings.Repeat("0", 64) + `","size":9223372036854775807}]}`, "bytes"},
 		{"no name", `{"uri":"skill://a/SKILL.md","frontmatter":{"description":"d"},"resources":"dynamic"}`, "name"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
