@@ -151,14 +151,17 @@ func (a *app) printSkills(list []skills.Skill) error {
 	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 	for _, sk := range list {
-		desc := firstLine(sk.Description())
+		desc := cell(sk.Description())
 		if sk.Problem != "" {
-			desc = "[cannot load: " + firstLine(sk.Problem) + "] " + desc
+			desc = "[cannot load: " + cell(sk.Problem) + "] " + desc
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", firstLine(sk.Name()), skillSize(sk), firstLine(sk.URI), desc)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", cell(sk.Name()), skillSize(sk), cell(sk.URI), desc)
 	}
 	return tw.Flush()
 }
+
+// cell renders a server string as one table cell: sanitized, first line, no tabs.
+func cell(s string) string { return strings.ReplaceAll(firstLine(s), "\t", " ") }
 
 // skillSize renders a skill's manifest size for the listing.
 func skillSize(sk skills.Skill) string {
@@ -258,7 +261,7 @@ func (a *app) loadSkill(ctx context.Context, s *transport.Session, sk skills.Ski
 		root := sk.Root() + "/"
 		tw := tabwriter.NewWriter(a.stdout, 0, 0, 2, ' ', 0)
 		for _, f := range sup {
-			fmt.Fprintf(tw, "%s\t%s\n", firstLine(strings.TrimPrefix(f.URI, root)), bytesText(f.Size))
+			fmt.Fprintf(tw, "%s\t%s\n", cell(strings.TrimPrefix(f.URI, root)), bytesText(f.Size))
 		}
 		if err := tw.Flush(); err != nil {
 			return err
