@@ -76,6 +76,20 @@ func (a *app) runConformance(ctx context.Context, url string) error {
 		fmt.Fprintf(a.stderr, "conformance: %s: %s elicitation %q: %s\n", scenario, modeOf(req), elicit.Sanitize(req.Message), resp.Action)
 		return resp, nil
 	})
+	// The suite's authorization servers redirect at once: a client that follows
+	// the redirects down to the loopback listener plays the browser.
+	auth := &oauth.Options{
+		Browser:           oauth.FollowBrowser{},
+		ClientID:          cc.ClientID,
+		ClientSecret:      cc.ClientSecret,
+		ClientMetadataURL: conformanceClientMetadataURL,
+		Wait:              15 * time.Second,
+	}
+	cleanup, err := conformanceGrant(scenario, os.Getenv("MCP_CONFORMANCE_CONTEXT"), auth)
+	if err != nil {
+		return err
+	}
+	defer cleanup()
 	s, err := transport.Connect(ctx, srv, transport.Options{
 		ClientName:    "elicitty",
 		ClientVersion: version,
@@ -83,20 +97,15 @@ func (a *app) runConformance(ctx context.Context, url string) error {
 		URLMode:       !a.noURL,
 		Protocol:      protocol,
 		Log:           log,
-		// The suite's authorization servers redirect at once: a client that follows
-		// the redirects down to the loopback listener plays the browser.
-		OAuth: &oauth.Options{
-			Browser:           oauth.FollowBrowser{},
-			ClientID:          cc.ClientID,
-			ClientSecret:      cc.ClientSecret,
-			ClientMetadataURL: conformanceClientMetadataURL,
-			Wait:              15 * time.Second,
-		},
+		OAuth:         auth,
 	})
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	if err := a.conformanceSkills(ctx, scenario, s); err != nil {
+		return err
+	}
 
 	// A call that the server answers with an error is the scenario's business (the suite
 	// scores it); only losing the connection fails the client.

@@ -284,11 +284,51 @@ func (sd *serverDecoder) oauth(field string, n *tree.Node) *OAuth {
 			o.Scopes = sd.strList(f, e.val)
 		case "redirectPort":
 			o.RedirectPort = sd.integer(f, e.val)
+		case "grant":
+			o.Grant = Grant(sd.str(f, e.val))
+		case "privateKeyFile":
+			o.PrivateKeyFile = sd.str(f, e.val)
+		case "identityTokenFile":
+			o.IdentityTokenFile = sd.str(f, e.val)
+		case "identityTokenEnv":
+			o.IdentityTokenEnv = sd.str(f, e.val)
+		case "idp":
+			o.IdP = sd.idp(f, e.val)
+		case "dpop":
+			o.DPoP, _ = sd.boolean(f, e.val)
 		default:
-			sd.fail(f, "unknown key (want clientId, clientSecret, clientMetadataUrl, scopes or redirectPort)")
+			sd.fail(f, "unknown key (want clientId, clientSecret, clientMetadataUrl, scopes, redirectPort, grant, privateKeyFile, identityTokenFile, identityTokenEnv, idp or dpop)")
 		}
 	}
 	return o
+}
+
+func (sd *serverDecoder) idp(field string, n *tree.Node) *IdP {
+	if n.Kind == tree.KindNull {
+		return nil
+	}
+	if n.Kind != tree.KindObject {
+		sd.fail(field, "must be an object, got "+kindName(n.Kind))
+		return nil
+	}
+	p := &IdP{}
+	for _, e := range members(n) {
+		f := field + "." + e.key
+		sd.at[f] = e.at
+		switch e.key {
+		case "issuer":
+			p.Issuer = sd.str(f, e.val)
+		case "tokenEndpoint":
+			p.TokenEndpoint = sd.str(f, e.val)
+		case "clientId":
+			p.ClientID = sd.str(f, e.val)
+		case "clientSecret":
+			p.ClientSecret = sd.str(f, e.val)
+		default:
+			sd.fail(f, "unknown key (want issuer, tokenEndpoint, clientId or clientSecret)")
+		}
+	}
+	return p
 }
 
 func (sd *serverDecoder) policy(field string, n *tree.Node) URLPolicy {

@@ -89,7 +89,54 @@ type OAuth struct {
 	Scopes []string `json:"scopes,omitempty" yaml:"scopes,omitempty"`
 	// RedirectPort fixes the loopback redirect port (127.0.0.1); zero picks a free one.
 	RedirectPort int `json:"redirectPort,omitempty" yaml:"redirectPort,omitempty"`
+	// Grant is how tokens are obtained; empty means GrantAuthorizationCode (a browser
+	// sign-in). The other grants need no browser.
+	Grant Grant `json:"grant,omitempty" yaml:"grant,omitempty"`
+	// PrivateKeyFile is a PEM private key (PKCS#8, EC or RSA) that signs an RFC 7523
+	// client assertion (private_key_jwt) instead of sending ClientSecret.
+	PrivateKeyFile string `json:"privateKeyFile,omitempty" yaml:"privateKeyFile,omitempty"`
+	// IdentityTokenFile and IdentityTokenEnv name where the identity token presented by
+	// GrantJWTBearer (the workload's token) or GrantTokenExchange (the ID token from
+	// the identity provider) is read, each time a token is needed.
+	IdentityTokenFile string `json:"identityTokenFile,omitempty" yaml:"identityTokenFile,omitempty"`
+	IdentityTokenEnv  string `json:"identityTokenEnv,omitempty" yaml:"identityTokenEnv,omitempty"`
+	// IdP is the identity provider of GrantTokenExchange.
+	IdP *IdP `json:"idp,omitempty" yaml:"idp,omitempty"`
+	// DPoP binds tokens to a key of this client (RFC 9449): a proof goes with every
+	// token request and every request that presents a DPoP-bound token.
+	DPoP bool `json:"dpop,omitempty" yaml:"dpop,omitempty"`
 }
+
+// IdP is the identity provider of an enterprise sign-in (GrantTokenExchange): the ID
+// token is exchanged there (RFC 8693) for an authorization grant for the server.
+type IdP struct {
+	// Issuer is the provider's issuer URL (its metadata names the token endpoint).
+	Issuer string `json:"issuer,omitempty" yaml:"issuer,omitempty"`
+	// TokenEndpoint skips the metadata lookup when set.
+	TokenEndpoint string `json:"tokenEndpoint,omitempty" yaml:"tokenEndpoint,omitempty"`
+	// ClientID and ClientSecret are this client's registration at the provider;
+	// ClientSecret is a secret and may be empty.
+	ClientID     string `json:"clientId,omitempty" yaml:"clientId,omitempty"`
+	ClientSecret string `json:"clientSecret,omitempty" yaml:"clientSecret,omitempty"`
+}
+
+// Grant is an OAuth grant type of OAuth.Grant.
+type Grant string
+
+// The grants elicitty can use.
+const (
+	// GrantAuthorizationCode signs in through the browser (with PKCE).
+	GrantAuthorizationCode Grant = "authorization_code"
+	// GrantClientCredentials uses the client's own credentials (no user).
+	GrantClientCredentials Grant = "client_credentials"
+	// GrantJWTBearer presents an identity token (workload identity federation,
+	// RFC 7523).
+	GrantJWTBearer Grant = "jwt_bearer"
+	// GrantTokenExchange exchanges the identity provider's ID token for an
+	// authorization grant (RFC 8693) and that for the server's token (enterprise
+	// sign-in).
+	GrantTokenExchange Grant = "token_exchange"
+)
 
 // EffectiveKind returns the transport kind, inferring it when Kind is empty.
 func (s Server) EffectiveKind() Kind {
@@ -126,6 +173,13 @@ func (s Server) Redacted() Server {
 		o.Scopes = append([]string(nil), s.OAuth.Scopes...)
 		if o.ClientSecret != "" {
 			o.ClientSecret = redactedValue
+		}
+		if s.OAuth.IdP != nil {
+			idp := *s.OAuth.IdP
+			if idp.ClientSecret != "" {
+				idp.ClientSecret = redactedValue
+			}
+			o.IdP = &idp
 		}
 		r.OAuth = &o
 	}

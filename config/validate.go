@@ -98,6 +98,7 @@ func validateServer(s Server) []fieldErr {
 				add("oauth.clientMetadataUrl", "must be an https URL with a path")
 			}
 		}
+		errs = append(errs, o.checkGrant()...)
 	}
 	for _, fe := range s.URLPolicy.check() {
 		errs = append(errs, fieldErr{"urlPolicy." + fe.field, fe.msg})

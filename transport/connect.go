@@ -215,6 +215,7 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 		return err
 	}
 	s.cs = cs
+	s.client = client
 	return nil
 }
 

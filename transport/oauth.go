@@ -35,6 +35,7 @@ func (s *Session) newAuth(st *mcp.StreamableClientTransport) error {
 	}
 	s.auth = h
 	s.http.auth = true
+	s.http.base = h.Transport(s.http.base)
 	st.OAuthHandler = h
 	return nil
 }

@@ -81,6 +81,7 @@ type Round struct {
 type Session struct {
 	server config.Server
 	cs     *mcp.ClientSession
+	client *mcp.Client // for Request's extension methods
 	opts   Options
 	tap    *tap
 	proc   *proc    // stdio only

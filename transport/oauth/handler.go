@@ -60,6 +60,22 @@ type Options struct {
 	// is called when the redirect has arrived (or the wait ended). The transport uses
 	// it to stop request timeouts while the user signs in.
 	Pause func() (resume func())
+
+	// Grant is how tokens are obtained; "" means GrantAuthorizationCode. The other
+	// grants need no Browser and store nothing: they run again when needed.
+	Grant Grant
+	// PrivateKeyPEM, when set, signs an RFC 7523 client assertion (private_key_jwt)
+	// instead of sending ClientSecret (grants other than the authorization code).
+	PrivateKeyPEM []byte
+	// IdentityToken returns the identity token that GrantJWTBearer presents (the
+	// workload's token) or GrantTokenExchange exchanges (the ID token); it is called
+	// each time a token is needed.
+	IdentityToken func(ctx context.Context) (string, error)
+	// IdP is the identity provider of GrantTokenExchange.
+	IdP *IdP
+	// DPoP binds tokens to a key of this handler (RFC 9449). Bound tokens are not
+	// stored: the key lives in memory only.
+	DPoP bool
 }
 
 // Handler is an auth.OAuthHandler that signs in with the authorization code flow. It
@@ -81,8 +97,11 @@ type Handler struct {
 	last      string   // the access token last handed out; "" when none is valid
 	ln        *loopback
 	secrets   []string
-	refresh   *Error // the last failed refresh, reported if the sign-in after it fails
-	failed    *Error // a failed sign-in is not started again by this handler
+	refresh   *Error             // the last failed refresh, reported if the sign-in after it fails
+	failed    *Error             // a failed sign-in is not started again by this handler
+	machine   oauth2.TokenSource // the grant's tokens (grants without a browser)
+	key       *signingKey        // from Options.PrivateKeyPEM
+	dpop      *dpop              // with Options.DPoP
 }
 
 var _ auth.OAuthHandler = (*Handler)(nil)
@@ -90,7 +109,7 @@ var _ auth.OAuthHandler = (*Handler)(nil)
 // NewHandler returns a Handler; a usable token in the store is used until the server
 // refuses it.
 func NewHandler(opts Options) (*Handler, error) {
-	if opts.Browser == nil {
+	if opts.Browser == nil && !opts.machineGrant() {
 		return nil, fmt.Errorf("oauth: no Browser")
 	}
 	if opts.MaxFlows <= 0 {
@@ -117,6 +136,30 @@ func NewHandler(opts Options) (*Handler, error) {
 	client.Transport = h.watch
 	h.client = client
 	h.addSecret(opts.ClientSecret)
+	if opts.IdP != nil {
+		h.addSecret(opts.IdP.ClientSecret)
+	}
+	if len(opts.PrivateKeyPEM) > 0 {
+		k, err := parsePrivateKey(opts.PrivateKeyPEM)
+		if err != nil {
+			return nil, fmt.Errorf("oauth: private key: %w", err)
+		}
+		h.key = k
+	}
+	if opts.DPoP {
+		d, err := newDPoP()
+		if err != nil {
+			return nil, fmt.Errorf("oauth: %w", err)
+		}
+		h.dpop = d
+		client.Transport = &tokenTransport{base: h.watch, d: d}
+	}
+	if opts.machineGrant() || opts.DPoP {
+		// Nothing to load: these tokens are obtained again (or bound to a key that
+		// did not outlive its run).
+		h.opts.Store = nil
+		return h, nil
+	}
 	if e, ok, err := opts.Store.Load(opts.Server, opts.Resource); err != nil {
 		h.notef("token store: %v", err)
 	} else if ok {
@@ -160,8 +203,11 @@ func (h *Handler) addSecret(ss ...string) {
 // TokenSource implements auth.OAuthHandler.
 func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	h.mu.Lock()
-	inner, stored := h.inner, h.stored
+	inner, stored, machine := h.inner, h.stored, h.machine
 	h.mu.Unlock()
+	if h.opts.machineGrant() {
+		return machine, nil
+	}
 	if inner != nil {
 		return inner.TokenSource(ctx)
 	}
@@ -174,6 +220,9 @@ func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.Response) error {
 	h.flow.Lock()
 	defer h.flow.Unlock()
+	if h.opts.machineGrant() {
+		return h.authorizeMachine(ctx, req, resp)
+	}
 	challenges, _ := oauthex.ParseWWWAuthenticate(resp.Header.Values("WWW-Authenticate"))
 	code, want := challengeError(challenges), challengeScopes(challenges)
 
@@ -357,6 +406,7 @@ func (h *Handler) save(c *oauth2.Config, t *oauth2.Token) {
 	h.addSecret(t.AccessToken, t.RefreshToken, c.ClientSecret)
 	h.last = t.AccessToken
 	h.refresh = nil
+	h.noteBound(t)
 	h.mu.Unlock()
 	err := h.opts.Store.Save(Entry{
 		Server: h.opts.Server, Resource: h.opts.Resource,

@@ -64,7 +64,8 @@ func connect(t *testing.T, srv *oauthtest.Server, opts oauth.Options) (*session,
 	c := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
-	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, OAuthHandler: h, DisableStandaloneSSE: true}, nil)
+	hc := &http.Client{Transport: h.Transport(http.DefaultTransport)}
+	cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: srv.URL, OAuthHandler: h, DisableStandaloneSSE: true, HTTPClient: hc}, nil)
 	s := &session{cs: cs, h: h, b: b, notes: notes}
 	if err == nil {
 		t.Cleanup(func() { cs.Close() })
