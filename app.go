@@ -120,8 +120,12 @@ func (a *app) openLog() (*wire.Log, func(), error) {
 
 // connect opens a session to srv with the command's answerer, the flags applied.
 func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*transport.Session, error) {
+	pinnedBy := ""
+	if srv.Protocol != "" {
+		pinnedBy = "the server's protocol: setting"
+	}
 	if a.protocol != "" {
-		srv.Protocol = a.protocol
+		srv.Protocol, pinnedBy = a.protocol, "--protocol"
 	}
 	if a.timeout > 0 {
 		srv.Timeout = a.timeout
@@ -154,6 +158,7 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 		Answerer:      answerer,
 		URLMode:       !a.noURL && !srv.URLPolicy.Disabled,
 		Protocol:      srv.Protocol,
+		PinnedBy:      pinnedBy,
 		Log:           log,
 		MaxRounds:     srv.MaxRounds,
 		RetryNow:      retryNow,

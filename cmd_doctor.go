@@ -125,6 +125,20 @@ func (a *app) runDoctor(ctx context.Context) error {
 		s.Close()
 		cancel()
 	}
+	// The era a user gets without --protocol, and why.
+	for _, srv := range []config.Server{stdio, httpSrv} {
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		s, err := transport.Connect(cctx, srv, transport.Options{ClientName: "elicitty-doctor", ClientVersion: version, URLMode: true})
+		if err != nil {
+			failed++
+			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): FAIL %v\n", srv.EffectiveKind(), err)
+		} else {
+			era := s.Era()
+			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): %s (%s)\n", srv.EffectiveKind(), era.Version, era.Reason)
+			s.Close()
+		}
+		cancel()
+	}
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "check")
 	for _, c := range cols {

@@ -145,7 +145,7 @@ func TestHTTPElicitationOnGETStream(t *testing.T) {
 func TestHTTPModernHeaders(t *testing.T) {
 	// go-sdk serves 2026-07-28 only from a stateless handler.
 	url, rec := startHTTPOpts(t, &fixture{}, nil, &mcp.StreamableHTTPOptions{Stateless: true})
-	s, err := Connect(context.Background(), httpServer(url), Options{})
+	s, err := Connect(context.Background(), httpServer(url), Options{Protocol: modern})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +353,7 @@ func TestHTTPParamHeadersForNumberProperty(t *testing.T) {
 		}
 	}))
 	defer ts.Close()
-	s, err := Connect(context.Background(), httpServer(ts.URL), Options{})
+	s, err := Connect(context.Background(), httpServer(ts.URL), Options{Protocol: modern})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -28,9 +28,12 @@ type Options struct {
 	Answerer elicit.Answerer
 	// URLMode declares URL-mode elicitation ({form:{}, url:{}}); otherwise {form:{}}.
 	URLMode bool
-	// Protocol pins the version; "" negotiates (2026-07-28 discover, then initialize).
+	// Protocol pins the version; "" chooses the era (see eraChoice).
 	// When empty, the server's configured Protocol is used.
 	Protocol string
+	// PinnedBy names what pinned Protocol ("--protocol", "the server's protocol: setting"),
+	// for Session.Era; "" with a pin says "the caller".
+	PinnedBy string
 	// Log receives every message; nil keeps none.
 	Log *wire.Log
 	// DiscoverTimeout bounds the server/discover probe; zero means 3 s.
@@ -89,6 +92,8 @@ type Session struct {
 	prompt pauser
 	urls   *pendingURLs
 	auth   *oauth.Handler // HTTP with Options.OAuth only
+	offer  string         // version offered when Options.Protocol pins none
+	era    Era            // set once connected
 
 	mu          sync.Mutex
 	calls       map[*callTrack]struct{}
@@ -134,6 +139,9 @@ func (s *Session) Protocol() string {
 	}
 	return ""
 }
+
+// Era returns the protocol version the session speaks and why it was chosen.
+func (s *Session) Era() Era { return s.era }
 
 // ServerInfo returns the server's implementation info, or nil.
 func (s *Session) ServerInfo() *mcp.Implementation {
