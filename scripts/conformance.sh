@@ -22,7 +22,7 @@ ALPHA_VERSION=0.2.0-alpha.12
 # Scenarios run when none is named (what CI gates on).
 STABLE_SET=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
 ALPHA_SET=(request-metadata sep-2322-client-request-state http-standard-headers http-custom-headers
-  json-schema-ref-no-deref)
+  json-schema-ref-no-deref http-invalid-tool-headers json-schema-2020-12-preservation)
 
 me=conformance.sh
 fail_setup() { echo "$me: $*" >&2; exit 2; }

@@ -99,6 +99,7 @@ type Session struct {
 	calls       map[*callTrack]struct{}
 	toolsListed atomic.Bool
 	rawTools    []json.RawMessage // tools of the listing in progress, as sent
+	badHeaders  map[string]string // tool -> why its x-mcp-header annotations are invalid
 	tokens      atomic.Int64      // progress tokens, new for every request and retry
 }
 
@@ -185,7 +186,9 @@ func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 		out = append(out, t)
 	}
 	s.toolsListed.Store(true)
-	return s.restoreDropped(out), nil
+	out = s.restoreDropped(out)
+	s.noteHeaderProblems(out)
+	return out, nil
 }
 
 // noteToolsList sees every raw tools/list result (from the tap).
@@ -285,6 +288,9 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		// go-sdk writes Mcp-Param-* headers (x-mcp-header) only for tools it has seen
 		// in a tools/list result.
 		_, _ = s.Tools(ctx)
+	}
+	if err := s.headerRefusal(name); err != nil {
+		return nil, nil, err
 	}
 	return drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
 		// Fresh params every round: go-sdk writes _meta into them.
