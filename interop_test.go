@@ -54,10 +54,12 @@ func noSurvivors(t *testing.T, marker string) {
 }
 
 // startServer runs an HTTP server command, waits until addr accepts connections, and
-// stops it (and checks it is gone) when the test ends.
-func startServer(t *testing.T, addr string, name string, args ...string) {
+// stops it when the test ends, checking that no process whose command line holds
+// marker (a word unique to this test among its arguments) survives.
+func startServer(t *testing.T, addr, marker string, env []string, name string, args ...string) {
 	t.Helper()
 	cmd := exec.Command(name, args...)
+	cmd.Env = append(os.Environ(), env...)
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stderr, &stderr
 	if err := cmd.Start(); err != nil {
@@ -66,7 +68,7 @@ func startServer(t *testing.T, addr string, name string, args ...string) {
 	t.Cleanup(func() {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		noSurvivors(t, name)
+		noSurvivors(t, marker)
 	})
 	deadline := time.Now().Add(20 * time.Second)
 	for {
@@ -115,7 +117,7 @@ func TestFieldGoSDKEverything(t *testing.T) {
 	// Registered first, so it runs last: neither the HTTP server nor a stdio one survives.
 	t.Cleanup(func() { noSurvivors(t, filepath.Dir(exe)) })
 	addr := freeAddr(t)
-	startServer(t, addr, exe, "-http", addr)
+	startServer(t, addr, exe, nil, exe, "-http", addr)
 	targets := map[string][]string{
 		"stdio": {"elicit (form)", "--", exe},
 		"http":  {"http://" + addr, "elicit (form)"},
@@ -134,4 +136,84 @@ func TestFieldGoSDKEverything(t *testing.T) {
 			}
 		})
 	}
+}
+
+// tsExamples returns the folder of the TypeScript SDK's example servers that
+// scripts/setup.sh installs (ELICITTY_TS_SDK_EXAMPLES), or skips the test.
+func tsExamples(t *testing.T) string {
+	t.Helper()
+	dir := os.Getenv("ELICITTY_TS_SDK_EXAMPLES")
+	if dir == "" {
+		t.Skip("ELICITTY_TS_SDK_EXAMPLES is not set: run scripts/setup.sh (scripts/test.sh sets it) to install @modelcontextprotocol/sdk's example servers")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "elicitationFormExample.js")); err != nil {
+		t.Fatalf("ELICITTY_TS_SDK_EXAMPLES=%s has no elicitationFormExample.js: %v", dir, err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed (scripts/setup.sh installs it)")
+	}
+	return dir
+}
+
+// TestFieldTypeScriptFormExample runs the TypeScript SDK's form elicitation example
+// server (Streamable HTTP, its default flags) and checks what its tools received:
+// the accepted content field by field with its types (a digits-only ZIP code stays a
+// string), and decline and cancel told apart.
+func TestFieldTypeScriptFormExample(t *testing.T) {
+	dir := tsExamples(t)
+	marker := "--elicitty-test=" + t.TempDir()
+	addr := freeAddr(t)
+	_, port, _ := net.SplitHostPort(addr)
+	startServer(t, addr, marker, []string{"PORT=" + port}, "node", filepath.Join(dir, "elicitationFormExample.js"), marker)
+	url := "http://localhost:" + port + "/mcp"
+
+	t.Run("accept", func(t *testing.T) {
+		out, r := callWithAnswers(t, "- match: {tool: update_shipping_address}\n  action: accept\n"+
+			"  content: {name: Ada, street: 1 Main St, city: Springfield, state: IL, zipCode: \"62701\"}\n",
+			url, "update_shipping_address")
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		text := resultText(out)
+		_, body, ok := strings.Cut(text, "\n\n")
+		var got map[string]any
+		if !ok || json.Unmarshal([]byte(body), &got) != nil {
+			t.Fatalf("the server's answer does not carry the content it received: %q", text)
+		}
+		want := map[string]any{"name": "Ada", "street": "1 Main St", "city": "Springfield", "state": "IL", "zipCode": "62701"}
+		if len(got) != len(want) {
+			t.Errorf("the server received %v, want %v", got, want)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("the server received %s = %#v, want %#v", k, got[k], v)
+			}
+		}
+	})
+	for action, want := range map[string]string{
+		"decline": "Registration cancelled by user.",
+		"cancel":  "Registration was cancelled.",
+	} {
+		t.Run(action, func(t *testing.T) {
+			out, r := callWithAnswers(t, "- match: {tool: register_user}\n  action: "+action+"\n", url, "register_user")
+			if r.code != 0 {
+				t.Fatalf("exit %d\n%s", r.code, r.stderr)
+			}
+			if got := resultText(out); got != want {
+				t.Errorf("the server answered %q, want %q", got, want)
+			}
+		})
+	}
+	t.Run("defaults merged", func(t *testing.T) {
+		out, r := callWithAnswers(t, "- match: {tool: register_user}\n  action: accept\n"+
+			"  content: {username: ada, email: ada@example.com, password: secret123, interests: [ai]}\n",
+			url, "register_user")
+		if r.code != 0 {
+			t.Fatalf("exit %d\n%s", r.code, r.stderr)
+		}
+		// newsletter is not answered: its default (false) is what the server gets.
+		if got, want := resultText(out), "Registration successful!\n\nUsername: ada\nEmail: ada@example.com\nNewsletter: No"; got != want {
+			t.Errorf("the server answered %q, want %q", got, want)
+		}
+	})
 }

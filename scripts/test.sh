@@ -6,8 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-EVERYTHING_JS=$(bash scripts/setup.sh | tail -n 1)
+SETUP_OUT=$(bash scripts/setup.sh)
+EVERYTHING_JS=$(tail -n 1 <<<"$SETUP_OUT")
 export ELICITTY_EVERYTHING_JS=$EVERYTHING_JS
+# The TypeScript SDK's example servers, for the field interop tests.
+ELICITTY_TS_SDK_EXAMPLES=$(tail -n 2 <<<"$SETUP_OUT" | head -n 1)
+export ELICITTY_TS_SDK_EXAMPLES
 export PATH="$(go env GOPATH)/bin:$PATH"
 # The TUI's tmux end-to-end test builds the binary and drives it in a real terminal.
 export ELICITTY_E2E=1
