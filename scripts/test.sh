@@ -81,4 +81,10 @@ bash scripts/conformance.sh --suite stable \
   --scenario auth/scope-step-up --scenario auth/scope-retry-limit --scenario auth/token-endpoint-auth-basic \
   --scenario auth/token-endpoint-auth-post --scenario auth/token-endpoint-auth-none \
   --scenario auth/pre-registration --scenario auth/2025-03-26-oauth-metadata-backcompat \
-  --scenario auth/2025-03-26-oauth-endpoint-fallback
+  --scenario auth/2025-03-26-oauth-endpoint-fallback --scenario auth/resource-mismatch \
+  --scenario auth/offline-access-scope --scenario auth/offline-access-not-supported
+echo "== conformance (alpha: OAuth scenarios new in the alpha suite)"
+bash scripts/conformance.sh --suite alpha \
+  --scenario auth/authorization-server-migration --scenario auth/iss-supported \
+  --scenario auth/iss-not-advertised --scenario auth/iss-supported-missing --scenario auth/iss-wrong-issuer \
+  --scenario auth/iss-unexpected --scenario auth/iss-normalized --scenario auth/metadata-issuer-mismatch

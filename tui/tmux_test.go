@@ -60,9 +60,9 @@ func TestTmuxDemo(t *testing.T) {
 	s.selectTool("mrtr_one")
 	s.keys("Enter")
 	s.waitFor("Arguments for tool")
-	s.keys("a") // no arguments: accept at once
-	s.waitFor("input-request")
-	s.keys("Enter") // the first colour
+	s.keys("a")                // no arguments: accept at once
+	s.waitFor("Pick a colour") // a pushed form (2025-11-25, the default era) or an input request
+	s.keys("Enter")            // the first colour
 	s.waitFor(`"action": "accept"`)
 	s.keys("a")
 	s.waitFor("tools/call mrtr_one · done")
