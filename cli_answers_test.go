@@ -22,6 +22,30 @@ type callOutput struct {
 		Kind string   `json:"kind"`
 		Keys []string `json:"keys"`
 	} `json:"rounds"`
+	Protocol struct {
+		Version string `json:"version"`
+		Reason  string `json:"reason"`
+	} `json:"protocol"`
+}
+
+// TestJSONSaysWhichEraAndWhy: without --protocol the demo (which speaks both eras) gets
+// 2025-11-25 and the output says why; --protocol pins and says so.
+func TestJSONSaysWhichEraAndWhy(t *testing.T) {
+	target := []string{"--", bin, "serve-demo"}
+	out, r := callJSON(t, target, "confirm_only")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if out.Protocol.Version != "2025-11-25" || !strings.Contains(out.Protocol.Reason, "accepts initialize") {
+		t.Errorf("protocol = %+v, want 2025-11-25 chosen because the server accepts initialize", out.Protocol)
+	}
+	out, r = callJSON(t, target, "confirm_only", "--protocol", "2026-07-28")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	if out.Protocol.Version != "2026-07-28" || out.Protocol.Reason != "pinned by --protocol" {
+		t.Errorf("protocol = %+v, want 2026-07-28 pinned by --protocol", out.Protocol)
+	}
 }
 
 func callJSON(t *testing.T, target []string, tool string, extra ...string) (callOutput, result) {

@@ -74,6 +74,9 @@ func TestDoctor(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, "all checks passed") {
 		t.Fatalf("doctor: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
+	if !strings.Contains(r.stdout, "protocol without --protocol (stdio): 2025-11-25 (the server accepts initialize") {
+		t.Errorf("doctor does not say which era a server gets without --protocol:\n%s", r.stdout)
+	}
 	if strings.Contains(r.stdout, "FAIL") {
 		t.Errorf("doctor printed a failure:\n%s", r.stdout)
 	}

@@ -52,7 +52,7 @@ func (a *app) callCommand() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					if err := a.printJSON(map[string]any{"result": res, "rounds": nonNilRounds(rounds)}); err != nil {
+					if err := a.printJSON(map[string]any{"result": res, "rounds": nonNilRounds(rounds), "protocol": s.Era()}); err != nil {
 						return err
 					}
 				} else {
@@ -99,7 +99,7 @@ func (a *app) promptCommand() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(map[string]any{"result": res, "rounds": nonNilRounds(rounds)})
+					return a.printJSON(map[string]any{"result": res, "rounds": nonNilRounds(rounds), "protocol": s.Era()})
 				}
 				if res.Description != "" {
 					fmt.Fprintf(a.stdout, "# %s\n", firstLine(res.Description))
@@ -133,7 +133,7 @@ func (a *app) readCommand() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(map[string]any{"result": res, "rounds": nonNilRounds(rounds)})
+					return a.printJSON(map[string]any{"result": res, "rounds": nonNilRounds(rounds), "protocol": s.Era()})
 				}
 				for _, c := range res.Contents {
 					if c.Text != "" {

@@ -79,6 +79,7 @@ func (a *app) runDoctor(ctx context.Context) error {
 		}
 		failed += n
 	}
+	failed += a.printDefaultEras(ctx, []config.Server{cols[0].srv, cols[2].srv})
 	if err := a.printDoctorMatrix(cols, results); err != nil {
 		return err
 	}
@@ -88,6 +89,25 @@ func (a *app) runDoctor(ctx context.Context) error {
 	}
 	fmt.Fprintln(a.stdout, "all checks passed")
 	return nil
+}
+
+// printDefaultEras prints the era a user gets from each server without --protocol, and
+// why; it returns how many servers could not be reached.
+func (a *app) printDefaultEras(ctx context.Context, servers []config.Server) (failed int) {
+	for _, srv := range servers {
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		s, err := transport.Connect(cctx, srv, transport.Options{ClientName: "elicitty-doctor", ClientVersion: version, URLMode: true})
+		if err != nil {
+			failed++
+			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): FAIL %v\n", srv.EffectiveKind(), err)
+		} else {
+			era := s.Era()
+			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): %s (%s)\n", srv.EffectiveKind(), era.Version, era.Reason)
+			s.Close()
+		}
+		cancel()
+	}
+	return failed
 }
 
 // startDoctorServers starts the demo server over Streamable HTTP on loopback (the

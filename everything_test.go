@@ -114,3 +114,26 @@ func TestEverythingFormElicitation(t *testing.T) {
 		})
 	}
 }
+
+// TestEverythingDeclineAndCancel: server-everything tells a decline from a cancel, so
+// what it answers shows which one it received.
+func TestEverythingDeclineAndCancel(t *testing.T) {
+	targets := everythingTargets(t)
+	for action, want := range map[string]string{
+		"decline": "User declined to provide the requested information.",
+		"cancel":  "User cancelled the elicitation dialog.",
+	} {
+		answers := writeFile(t, action+".yaml", "- match: {tool: trigger-elicitation-request}\n  action: "+action+"\n")
+		for name, target := range targets {
+			t.Run(action+"/"+name, func(t *testing.T) {
+				r := runArgv(t, target("call", "trigger-elicitation-request", "--answers", answers))
+				if r.code != 0 {
+					t.Fatalf("exit %d: %s", r.code, r.stderr)
+				}
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("the server answered %q, want %q", r.stdout, want)
+				}
+			})
+		}
+	}
+}

@@ -39,6 +39,13 @@ type plan struct {
 // wrapped in the Engine, whose validation switch (--no-validate, or validation: false
 // for the server) then travels on each request to the form (Request.NoValidate).
 func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, error) {
+	pinnedBy := ""
+	if srv.Protocol != "" {
+		pinnedBy = "the server's protocol: setting"
+	}
+	if a.protocol != "" {
+		pinnedBy = "--protocol"
+	}
 	srv = a.resolveServer(srv)
 	inner := front.answerer
 	if inner == nil {
@@ -50,6 +57,7 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 	opts := transport.ForServer(srv, a.record(inner))
 	opts.ClientName, opts.ClientVersion = "elicitty", version
 	opts.Log, opts.OnEvent = log, front.onEvent
+	opts.PinnedBy = pinnedBy
 	if front.answerer == nil {
 		opts.Answerer = a.reportProtocolErrors(opts.Answerer)
 		if a.script != nil {

@@ -36,4 +36,17 @@ if [ ! -f "$EVERYTHING_DIR/.done" ]; then
     "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION" >/dev/null
   touch "$EVERYTHING_DIR/.done"
 fi
+# The TypeScript SDK's example servers (form elicitation and others), for the field
+# interop tests.
+TS_SDK_VERSION=1.32.2
+TS_SDK_DIR=$CACHE/ts-sdk-$TS_SDK_VERSION
+if [ ! -f "$TS_SDK_DIR/.done" ]; then
+  echo "setup: installing @modelcontextprotocol/sdk@$TS_SDK_VERSION" >&2
+  mkdir -p "$TS_SDK_DIR"
+  npm install --prefix "$TS_SDK_DIR" --no-audit --no-fund --loglevel=error \
+    "@modelcontextprotocol/sdk@$TS_SDK_VERSION" >/dev/null
+  touch "$TS_SDK_DIR/.done"
+fi
+# Stdout: the TypeScript SDK's example folder, then (last line) server-everything.
+echo "$TS_SDK_DIR/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server"
 echo "$EVERYTHING_DIR/node_modules/@modelcontextprotocol/server-everything/dist/index.js"

@@ -6,8 +6,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-EVERYTHING_JS=$(bash scripts/setup.sh | tail -n 1)
+SETUP_OUT=$(bash scripts/setup.sh)
+EVERYTHING_JS=$(tail -n 1 <<<"$SETUP_OUT")
 export ELICITTY_EVERYTHING_JS=$EVERYTHING_JS
+# The TypeScript SDK's example servers, for the field interop tests.
+ELICITTY_TS_SDK_EXAMPLES=$(tail -n 2 <<<"$SETUP_OUT" | head -n 1)
+export ELICITTY_TS_SDK_EXAMPLES
 export PATH="$(go env GOPATH)/bin:$PATH"
 # Kept for tests that gate end-to-end runs on it (the tmux tests build the binary themselves).
 export ELICITTY_E2E=1
@@ -46,21 +50,41 @@ done < <(grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do
   grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //' | while read -r t; do echo "./${d#./} $t"; done
 done | sort -u)
 
-# The conformance harness lives beside the repository (../shared); sse-retry is timing
-# sensitive, so nothing else runs while it does.
-CONF_OUT=${TMPDIR:-/tmp}/elicitty-conformance
+# A fresh clone has no folders beside it: copy what a commit would hold (tracked and new,
+# unignored files) into an empty temporary folder and run set-up, build, the
+# self-containment test and one conformance scenario there.
+echo "== fresh copy in an empty folder"
+fresh=$(mktemp -d -t elicitty-fresh.XXXXXX)
+trap 'rm -rf "$fresh"' EXIT
+git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
+  if [ -e "$f" ]; then mkdir -p "$fresh/elicitty/$(dirname "$f")" && cp -p "$f" "$fresh/elicitty/$f"; fi
+done
+(
+  cd "$fresh/elicitty"
+  bash scripts/setup.sh >/dev/null
+  go build -o bin/elicitty .
+  go test -count=1 -run 'TestRepositoryIsSelfContained' .
+  bash scripts/conformance.sh --suite stable --scenario initialize
+)
+
+# The repository's own conformance runner; results stay in a temporary folder. sse-retry is
+# timing sensitive, so nothing else runs while it does.
 echo "== conformance (alpha: 2026-07-28 scenarios)"
-bash ../shared/conformance/run.sh --suite alpha --out "$CONF_OUT" -- ./bin/elicitty conformance
+bash scripts/conformance.sh --suite alpha
 echo "== conformance (stable)"
-bash ../shared/conformance/run.sh --out "$CONF_OUT" \
-  --scenario initialize --scenario tools_call --scenario sse-retry \
-  --scenario elicitation-sep1034-client-defaults -- ./bin/elicitty conformance
+bash scripts/conformance.sh --suite stable
 echo "== conformance (stable: OAuth)"
-bash ../shared/conformance/run.sh --out "$CONF_OUT/auth" \
+bash scripts/conformance.sh --suite stable \
   --scenario auth/metadata-default --scenario auth/metadata-var1 --scenario auth/metadata-var2 \
   --scenario auth/metadata-var3 --scenario auth/basic-cimd --scenario auth/scope-from-www-authenticate \
   --scenario auth/scope-from-scopes-supported --scenario auth/scope-omitted-when-undefined \
   --scenario auth/scope-step-up --scenario auth/scope-retry-limit --scenario auth/token-endpoint-auth-basic \
   --scenario auth/token-endpoint-auth-post --scenario auth/token-endpoint-auth-none \
   --scenario auth/pre-registration --scenario auth/2025-03-26-oauth-metadata-backcompat \
-  --scenario auth/2025-03-26-oauth-endpoint-fallback -- ./bin/elicitty conformance
+  --scenario auth/2025-03-26-oauth-endpoint-fallback --scenario auth/resource-mismatch \
+  --scenario auth/offline-access-scope --scenario auth/offline-access-not-supported
+echo "== conformance (alpha: OAuth scenarios new in the alpha suite)"
+bash scripts/conformance.sh --suite alpha \
+  --scenario auth/authorization-server-migration --scenario auth/iss-supported \
+  --scenario auth/iss-not-advertised --scenario auth/iss-supported-missing --scenario auth/iss-wrong-issuer \
+  --scenario auth/iss-unexpected --scenario auth/iss-normalized --scenario auth/metadata-issuer-mismatch

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -18,8 +20,33 @@ const defaultDiscoverTimeout = 3 * time.Second
 // defaultMaxRounds caps MRTR rounds (docs/protocol.md, "MRTR").
 const defaultMaxRounds = 16
 
-// Connect starts or reaches srv and negotiates a session.
+// Connect starts or reaches srv and negotiates a session. Without a pinned protocol it
+// chooses the era as chooseEra describes.
 func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, error) {
+	if opts.Protocol == "" && srv.Protocol != "" {
+		opts.Protocol = srv.Protocol
+		if opts.PinnedBy == "" {
+			opts.PinnedBy = "the server's protocol: setting"
+		}
+	}
+	if opts.Protocol != "" {
+		if opts.PinnedBy == "" {
+			opts.PinnedBy = "the caller"
+		}
+		s, err := dial(ctx, srv, opts, "")
+		if err != nil {
+			return nil, err
+		}
+		s.era = Era{Version: s.Protocol(), Reason: "pinned by " + opts.PinnedBy}
+		s.noteEra()
+		return s, nil
+	}
+	return chooseEra(ctx, srv, opts)
+}
+
+// dial starts or reaches srv and negotiates a session; offer is the version proposed
+// when opts.Protocol pins none.
+func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*Session, error) {
 	if opts.DiscoverTimeout <= 0 {
 		opts.DiscoverTimeout = defaultDiscoverTimeout
 	}
@@ -28,9 +55,6 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 	}
 	if opts.MaxRounds <= 0 {
 		opts.MaxRounds = defaultMaxRounds
-	}
-	if opts.Protocol == "" {
-		opts.Protocol = srv.Protocol
 	}
 	if opts.Protocol == "2025-06-18" {
 		opts.URLMode = false // URL mode arrived in 2025-11-25
@@ -48,6 +72,7 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 		urls:   newPendingURLs(),
 		calls:  map[*callTrack]struct{}{},
 		kind:   srv.EffectiveKind(),
+		offer:  offer,
 	}
 	s.prompt.init()
 	s.tap.toolsList = s.noteToolsList
@@ -75,6 +100,13 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 			_ = p.stop(context.Background())
 			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", cause)}
 		}
+		var rpc *jsonrpc.Error
+		if err != nil && errors.As(err, &rpc) {
+			// The server answered: its error, not the exit status after we closed
+			// its stdin, is the cause (and tells the era choice what to do).
+			_ = p.stop(context.Background())
+			return nil, &ConnError{Server: srv.Name, Err: err}
+		}
 		if err != nil {
 			_ = p.stop(context.Background())
 			if ee := p.waitExit(time.Second); ee != nil {
@@ -95,7 +127,6 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 	default:
 		return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("unknown transport %q", s.kind)}
 	}
-	s.tap.log.Notef(srv.Name, "connected over %s, protocol %s", s.kind, s.Protocol())
 	return s, nil
 }
 
@@ -131,7 +162,9 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 			s.http.takeErr()
 			return &ConnError{Server: s.server.Name, Err: fmt.Errorf("initialize: %w", cause)}
 		}
-		if !s.http.wantsFallback() {
+		if !s.http.wantsFallback() || s.offer == eraLegacy {
+			// A refused initialize offered by the era choice may come from a server
+			// that speaks only 2026-07-28: chooseEra tries that before legacy SSE.
 			return s.httpConnError(err)
 		}
 		s.tap.log.Notef(s.server.Name, "Streamable HTTP refused; trying legacy HTTP+SSE")
@@ -207,8 +240,8 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	})
 	client.AddReceivingMiddleware(s.elicitMiddleware)
 	var sopts *mcp.ClientSessionOptions
-	if s.opts.Protocol != "" {
-		sopts = &mcp.ClientSessionOptions{ProtocolVersion: s.opts.Protocol}
+	if v := cmp.Or(s.opts.Protocol, s.offer); v != "" {
+		sopts = &mcp.ClientSessionOptions{ProtocolVersion: v}
 	}
 	cs, err := client.Connect(ctx, t, sopts)
 	if err != nil {

@@ -18,6 +18,9 @@ import (
 
 const legacy = "2025-11-25"
 
+// modern pins the 2026-07-28 era (an unpinned session prefers legacy when offered).
+const modern = "2026-07-28"
+
 // orderedSchema is a requestedSchema whose property order (zeta, alpha, mid) differs
 // from sorted order, so a lost order shows.
 func orderedSchema(t testing.TB) json.RawMessage {

@@ -145,7 +145,7 @@ func TestHTTPElicitationOnGETStream(t *testing.T) {
 func TestHTTPModernHeaders(t *testing.T) {
 	// go-sdk serves 2026-07-28 only from a stateless handler.
 	url, rec := startHTTPOpts(t, &fixture{}, nil, &mcp.StreamableHTTPOptions{Stateless: true})
-	s, err := Connect(context.Background(), httpServer(url), Options{})
+	s, err := Connect(context.Background(), httpServer(url), Options{Protocol: modern})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -322,7 +322,7 @@ func TestHeaderValue(t *testing.T) {
 	}
 }
 
-func TestHTTPParamHeadersForNumberProperty(t *testing.T) {
+func TestToolWithInvalidHeaderListedNotCalled(t *testing.T) {
 	// go-sdk refuses to mirror any header of a tool with a "number" annotated property
 	// (its own server even panics on such a tool); our RoundTripper fills them in.
 	var mu sync.Mutex
@@ -353,7 +353,7 @@ func TestHTTPParamHeadersForNumberProperty(t *testing.T) {
 		}
 	}))
 	defer ts.Close()
-	s, err := Connect(context.Background(), httpServer(ts.URL), Options{})
+	s, err := Connect(context.Background(), httpServer(ts.URL), Options{Protocol: modern})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,21 +362,15 @@ func TestHTTPParamHeadersForNumberProperty(t *testing.T) {
 	if err != nil || len(tools) != 1 || tools[0].Name != "price" {
 		t.Errorf("Tools() = %v, %v; want the price tool go-sdk drops", tools, err)
 	}
-	if _, _, err := s.CallTool(context.Background(), "price", map[string]any{"amount": 9.5, "note": "", "plain": "x", "gone": nil}); err != nil {
-		t.Fatal(err)
+	// SEP-2243: an x-mcp-header on a number is invalid, so the tool is shown but not called.
+	_, _, err = s.CallTool(context.Background(), "price", map[string]any{"amount": 9.5, "note": "", "plain": "x", "gone": nil})
+	var he *ToolHeaderError
+	if !errors.As(err, &he) || he.Tool != "price" || !strings.Contains(he.Problem, `"amount"`) {
+		t.Fatalf("CallTool(price) = %v, want a ToolHeaderError naming amount", err)
 	}
 	mu.Lock()
 	defer mu.Unlock()
-	if got := call.Get("Mcp-Param-Amount"); got != "9.5" {
-		t.Errorf("Mcp-Param-Amount = %q", got)
-	}
-	if v, ok := call["Mcp-Param-Note"]; !ok || len(v) != 1 || v[0] != "" {
-		t.Errorf("Mcp-Param-Note = %v, want present and empty", v)
-	}
-	if _, ok := call["Mcp-Param-Gone"]; ok {
-		t.Error("null argument mirrored")
-	}
-	if _, ok := call["Mcp-Param-Plain"]; ok {
-		t.Error("unannotated argument mirrored")
+	if call != nil {
+		t.Errorf("the server received a tools/call for a tool with an invalid annotation: %v", call)
 	}
 }

@@ -46,7 +46,7 @@ func TestMRTRByteExactStateAndNewIDs(t *testing.T) {
 		}
 		return elicit.Response{Action: elicit.Decline}, nil
 	})
-	s := connectRaw(t, tr, Options{Answerer: a, URLMode: true})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: a, URLMode: true})
 	if s.Protocol() != "2026-07-28" {
 		t.Fatalf("Protocol() = %q", s.Protocol())
 	}
@@ -132,7 +132,7 @@ func TestMRTRReasksInvalidAnswer(t *testing.T) {
 		}
 		return elicit.Response{Action: elicit.Accept, Content: map[string]any{"n": 3}}, nil
 	})
-	s := connectRaw(t, tr, Options{Answerer: a})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: a})
 	if _, _, err := s.CallTool(context.Background(), "t", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +151,7 @@ func TestMRTRInvalidAnswerFailsLocally(t *testing.T) {
 	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
 		return elicit.Response{}, &elicit.ViolationsError{Violations: []elicit.Violation{{Path: "/n", Keyword: "type", Message: "not an integer"}}}
 	})
-	s := connectRaw(t, tr, Options{Answerer: a})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: a})
 	_, _, err := s.CallTool(context.Background(), "t", nil)
 	var ve *elicit.ViolationsError
 	if !errors.As(err, &ve) {
@@ -175,7 +175,7 @@ func TestMRTRUnansweredWrapsErr(t *testing.T) {
 	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
 		return elicit.Response{}, elicit.ErrUnanswered
 	})
-	s := connectRaw(t, tr, Options{Answerer: a})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: a})
 	_, _, err := s.GetPrompt(context.Background(), "p", nil)
 	if !errors.Is(err, elicit.ErrUnanswered) {
 		t.Fatalf("err = %v", err)
@@ -189,7 +189,7 @@ func TestMRTRRoundCap(t *testing.T) {
 		}
 		rs.reply(m.ID, `{"resultType":"input_required","requestState":"s-42","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"again","requestedSchema":{"type":"object","properties":{}}}}}}`)
 	})
-	s := connectRaw(t, tr, Options{Answerer: newAnswerer(accept(nil)), MaxRounds: 3})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: newAnswerer(accept(nil)), MaxRounds: 3})
 	_, rounds, err := s.CallTool(context.Background(), "t", nil)
 	if err == nil || !strings.Contains(err.Error(), "3 input_required rounds") || !strings.Contains(err.Error(), "s-42") {
 		t.Fatalf("err = %v, want the round count and last state", err)
@@ -207,7 +207,7 @@ func TestMRTRUnknownResultType(t *testing.T) {
 		}
 		rs.reply(m.ID, `{"resultType":"partial","contents":[]}`)
 	})
-	s := connectRaw(t, tr, Options{Log: log})
+	s := connectRaw(t, tr, Options{Protocol: modern, Log: log})
 	_, _, err := s.ReadResource(context.Background(), "file:///x")
 	if err == nil || !strings.Contains(err.Error(), `unknown resultType "partial"`) {
 		t.Fatalf("err = %v", err)
@@ -231,7 +231,7 @@ func TestMRTRLoadSheddingBacksOff(t *testing.T) {
 		}
 		rs.reply(m.ID, `{"content":[]}`)
 	})
-	s := connectRaw(t, tr, Options{})
+	s := connectRaw(t, tr, Options{Protocol: modern})
 	_, rounds, err := s.CallTool(context.Background(), "t", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -282,7 +282,7 @@ func TestMRTRNoLeakAcrossConcurrentCalls(t *testing.T) {
 		wg.Wait()
 		return elicit.Response{Action: elicit.Accept}, nil
 	})
-	s := connectRaw(t, tr, Options{Answerer: a})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: a})
 	var cw sync.WaitGroup
 	for _, name := range []string{"one", "two"} {
 		cw.Add(1)
@@ -379,7 +379,7 @@ func TestDiscoverTimeoutFallsBack(t *testing.T) {
 		}
 	})
 	start := time.Now()
-	s := connectRaw(t, tr, Options{Log: log, DiscoverTimeout: 100 * time.Millisecond})
+	s := connectRaw(t, tr, Options{Protocol: modern, Log: log, DiscoverTimeout: 100 * time.Millisecond})
 	if got := s.Protocol(); got != legacy {
 		t.Errorf("Protocol() = %q, want %q", got, legacy)
 	}
@@ -418,7 +418,7 @@ func TestMRTRURLRepeatMarked(t *testing.T) {
 		rs.reply(m.ID, r)
 	})
 	a := newAnswerer(accept(nil))
-	s := connectRaw(t, tr, Options{Answerer: a, URLMode: true})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: a, URLMode: true})
 	if _, _, err := s.CallTool(context.Background(), "t", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -452,7 +452,7 @@ func TestMRTRURLRepeatNeedsAccept(t *testing.T) {
 	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
 		return elicit.Response{Action: elicit.Decline}, nil
 	})
-	s := connectRaw(t, tr, Options{Answerer: a, URLMode: true})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: a, URLMode: true})
 	if _, _, err := s.CallTool(context.Background(), "t", nil); err != nil {
 		t.Fatal(err)
 	}

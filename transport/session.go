@@ -28,9 +28,12 @@ type Options struct {
 	Answerer elicit.Answerer
 	// URLMode declares URL-mode elicitation ({form:{}, url:{}}); otherwise {form:{}}.
 	URLMode bool
-	// Protocol pins the version; "" negotiates (2026-07-28 discover, then initialize).
+	// Protocol pins the version; "" chooses the era (see eraChoice).
 	// When empty, the server's configured Protocol is used.
 	Protocol string
+	// PinnedBy names what pinned Protocol ("--protocol", "the server's protocol: setting"),
+	// for Session.Era; "" with a pin says "the caller".
+	PinnedBy string
 	// Log receives every message; nil keeps none.
 	Log *wire.Log
 	// DiscoverTimeout bounds the server/discover probe; zero means 3 s.
@@ -90,11 +93,14 @@ type Session struct {
 	prompt pauser
 	urls   *pendingURLs
 	auth   *oauth.Handler // HTTP with Options.OAuth only
+	offer  string         // version offered when Options.Protocol pins none
+	era    Era            // set once connected
 
 	mu          sync.Mutex
 	calls       map[*callTrack]struct{}
 	toolsListed atomic.Bool
 	rawTools    []json.RawMessage // tools of the listing in progress, as sent
+	badHeaders  map[string]string // tool -> why its x-mcp-header annotations are invalid
 	tokens      atomic.Int64      // progress tokens, new for every request and retry
 }
 
@@ -135,6 +141,9 @@ func (s *Session) Protocol() string {
 	}
 	return ""
 }
+
+// Era returns the protocol version the session speaks and why it was chosen.
+func (s *Session) Era() Era { return s.era }
 
 // ServerInfo returns the server's implementation info, or nil.
 func (s *Session) ServerInfo() *mcp.Implementation {
@@ -178,7 +187,9 @@ func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 		out = append(out, t)
 	}
 	s.toolsListed.Store(true)
-	return s.restoreDropped(out), nil
+	out = s.restoreDropped(out)
+	s.noteHeaderProblems(out)
+	return out, nil
 }
 
 // noteToolsList sees every raw tools/list result (from the tap).
@@ -278,6 +289,9 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		// go-sdk writes Mcp-Param-* headers (x-mcp-header) only for tools it has seen
 		// in a tools/list result.
 		_, _ = s.Tools(ctx)
+	}
+	if err := s.headerRefusal(name); err != nil {
+		return nil, nil, err
 	}
 	return drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
 		// Fresh params every round: go-sdk writes _meta into them.

@@ -169,17 +169,22 @@ func TestListsAndInfo(t *testing.T) {
 
 func TestProtocolPinAndNegotiation(t *testing.T) {
 	tests := []struct {
-		pin, want string
+		pin, want, reason string
 	}{
-		{legacy, legacy},
-		{"2025-06-18", "2025-06-18"},
-		{"", "2026-07-28"},
+		{legacy, legacy, "pinned by the caller"},
+		{"2025-06-18", "2025-06-18", "pinned by the caller"},
+		{modern, modern, "pinned by the caller"},
+		// A server that speaks both eras gets 2025-11-25, where tools can push requests.
+		{"", legacy, "the server accepts initialize: 2025-11-25 is preferred"},
 	}
 	for _, tt := range tests {
 		t.Run("pin="+tt.pin, func(t *testing.T) {
 			s := connectMem(t, newTestServer(&fixture{}), Options{Protocol: tt.pin})
 			if got := s.Protocol(); got != tt.want {
 				t.Errorf("Protocol() = %q, want %q", got, tt.want)
+			}
+			if era := s.Era(); era.Version != tt.want || !strings.HasPrefix(era.Reason, tt.reason) {
+				t.Errorf("Era() = %+v, want version %s and a reason starting %q", era, tt.want, tt.reason)
 			}
 			res, _, err := s.CallTool(context.Background(), "echo", map[string]any{"text": "hi"})
 			if err != nil {

@@ -32,6 +32,8 @@ func runFixtureServer(mode string) int {
 	case "exit":
 		fmt.Fprintln(os.Stderr, "cannot start: missing API key")
 		return 2
+	case "modern-only":
+		return runModernOnlyServer()
 	case "serve":
 	default:
 		return 1

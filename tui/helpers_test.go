@@ -26,6 +26,7 @@ var epoch = time.Date(2026, 7, 28, 12, 0, 0, 0, time.UTC)
 type fakeSession struct {
 	name     string
 	protocol string
+	era      string // why protocol was chosen; "" shows nothing
 	tools    []*mcp.Tool
 	prompts  []*mcp.Prompt
 	call     func(ctx context.Context, name string, args map[string]any) (*mcp.CallToolResult, error)
@@ -37,6 +38,9 @@ type fakeSession struct {
 
 func (s *fakeSession) Name() string     { return s.name }
 func (s *fakeSession) Protocol() string { return s.protocol }
+func (s *fakeSession) Era() transport.Era {
+	return transport.Era{Version: s.protocol, Reason: s.era}
+}
 func (s *fakeSession) Capabilities() *mcp.ServerCapabilities {
 	return &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{}, Prompts: &mcp.PromptCapabilities{}}
 }

@@ -208,7 +208,7 @@ func (m *Model) connect(idx, gen int) tea.Cmd {
 		if err != nil {
 			return connectedMsg{idx: idx, gen: gen, err: err}
 		}
-		return connectedMsg{idx: idx, gen: gen, sess: s, protocol: s.Protocol(), caps: capNames(s.Capabilities())}
+		return connectedMsg{idx: idx, gen: gen, sess: s, protocol: s.Protocol(), era: s.Era().Reason, caps: capNames(s.Capabilities())}
 	}
 }
 

@@ -64,6 +64,19 @@ func TestStartup(t *testing.T) {
 	}
 }
 
+func TestServersPaneSaysWhyThisEra(t *testing.T) {
+	sess := demoSession()
+	sess.era = "the server accepts initialize: 2025-11-25 is preferred because tools can push elicitation/create"
+	h := newHarness(t, Options{Servers: demoServers(), dial: connector(sess)})
+	h.run(h.m.Init())
+	got := strings.Join(strings.Fields(h.screen()), " ")
+	for _, want := range []string{"ready 2025-11-25", "preferred", "elicitation/crea"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("servers pane lacks %q:\n%s", want, h.screen())
+		}
+	}
+}
+
 func TestResize(t *testing.T) {
 	h := started(t, Options{})
 	for _, size := range [][2]int{{80, 24}, {120, 40}, {60, 16}, {80, 24}} {

@@ -36,6 +36,7 @@ type connectedMsg struct {
 	err  error
 	// Filled on success, read off the UI goroutine.
 	protocol string
+	era      string // why this protocol (transport.Era.Reason)
 	caps     []string
 }
 

@@ -23,6 +23,7 @@ import (
 type session interface {
 	Name() string
 	Protocol() string
+	Era() transport.Era
 	Capabilities() *mcp.ServerCapabilities
 	Tools(ctx context.Context) ([]*mcp.Tool, error)
 	Prompts(ctx context.Context) ([]*mcp.Prompt, error)

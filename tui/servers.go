@@ -29,6 +29,7 @@ type serverRow struct {
 	gen       int // bumps on reconnect; stale connectedMsgs are dropped
 	err       string
 	protocol  string
+	era       string // why this protocol was chosen
 	caps      []string
 	sess      session
 	signIn    bool   // the last attempt failed for want of an OAuth sign-in
@@ -75,7 +76,7 @@ func (p *serversPane) connected(msg connectedMsg) bool {
 		return true
 	}
 	r.state, r.err, r.sess, r.signIn = stateReady, "", msg.sess, false
-	r.protocol, r.caps = msg.protocol, msg.caps
+	r.protocol, r.era, r.caps = msg.protocol, msg.era, msg.caps
 	return true
 }
 
@@ -169,6 +170,11 @@ func (p serversPane) View() string {
 		switch r.state {
 		case stateReady:
 			lines = append(lines, p.st.Ok.Render(trunc("  "+state+" "+r.protocol, inner)))
+			if i == p.cursor && r.era != "" {
+				for _, l := range wrapWords(elicit.Sanitize(r.era), inner-2) {
+					lines = append(lines, p.st.Dim.Render("  "+l))
+				}
+			}
 			if len(r.caps) > 0 {
 				for _, l := range wrapWords(strings.Join(r.caps, " "), inner-2) {
 					lines = append(lines, p.st.Dim.Render("  "+l))
