@@ -101,7 +101,7 @@ func (a *app) runDoctor(ctx context.Context) error {
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		s, err := transport.Connect(cctx, srv, transport.Options{
 			ClientName: "elicitty-doctor", ClientVersion: version,
-			Answerer: elicit.NewEngine(auto, nil), URLMode: true, Protocol: c.proto,
+			Answerer: elicit.NewEngine(auto, nil), URLMode: true, Protocol: c.proto, Procs: a.procs,
 		})
 		if err != nil {
 			cancel()

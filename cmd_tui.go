@@ -112,6 +112,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 				MaxRounds:     srv.MaxRounds,
 				OnEvent:       onEvent,
 				OAuth:         auth,
+				Procs:         a.procs,
 			})
 		},
 		Log:        log,

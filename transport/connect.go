@@ -59,7 +59,7 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
 	case s.kind == config.KindStdio:
-		p, t, err := startStdio(srv, opts.Log)
+		p, t, err := startStdio(srv, opts.Log, opts.Procs)
 		if err != nil {
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
@@ -74,6 +74,11 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 			// We stopped it: its exit status would hide the reason.
 			_ = p.stop(context.Background())
 			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", cause)}
+		}
+		if err != nil && ctx.Err() != nil {
+			// Interrupted: the server's end is our doing, not the reason.
+			go func() { _ = p.stop(context.Background()) }()
+			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", context.Cause(ctx))}
 		}
 		if err != nil {
 			_ = p.stop(context.Background())
