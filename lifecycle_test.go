@@ -250,3 +250,46 @@ func TestNoServerOutlivesTUI(t *testing.T) {
 		requireNoneLeftWithin(t, pids, 3, 3*time.Second)
 	})
 }
+
+// TestTUIQuitWithCallInFlight quits the UI while a call waits on an open form: the
+// server is told (the call's notifications/cancelled, the form's cancel), no server
+// process is left, and elicitty is gone within the deadline although the server
+// ignores stdin EOF and SIGTERM.
+func TestTUIQuitWithCallInFlight(t *testing.T) {
+	cfg, pids := stubbornConfig(t, 1, "demo")
+	logFile := filepath.Join(t.TempDir(), "wire.jsonl")
+	tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports", "--protocol", "2025-11-25", "--log", logFile)
+	tm.waitFor("s00", "ready", "form_all_kinds")
+	selectTool(t, tm, "form_all_kinds")
+	tm.keys("Enter")
+	tm.waitFor(`Arguments for tool "form_all_kinds"`)
+	tm.keys("a")
+	tm.waitFocus("Full name *")
+	tm.keys("C-b") // set the form aside: q now quits
+	tm.waitFor("set aside")
+	start := time.Now()
+	tm.keys("q")
+	code, _ := tm.wait()
+	if took := time.Since(start); took > 2500*time.Millisecond {
+		t.Errorf("elicitty took %s to exit after q", took.Round(time.Millisecond))
+	}
+	if code != 0 {
+		t.Errorf("exit code %d, want 0", code)
+	}
+	requireNoneLeft(t, pids, 1)
+	b, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cancelled, formCancel bool
+	for _, line := range strings.Split(string(b), "\n") {
+		if !strings.Contains(line, `"dir":"out"`) {
+			continue
+		}
+		cancelled = cancelled || strings.Contains(line, `"method":"notifications/cancelled"`)
+		formCancel = formCancel || strings.Contains(line, `"action":"cancel"`)
+	}
+	if !cancelled || !formCancel {
+		t.Errorf("the server was not told: notifications/cancelled sent %v, form answered cancel %v; log:\n%s", cancelled, formCancel, b)
+	}
+}

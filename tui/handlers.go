@@ -285,7 +285,12 @@ func (m *Model) startCall(kind catKind, it catItem, content map[string]any) tea.
 	m.status = "calling " + callName(kind, it)
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancels[id] = cancel
-	return runCall(ctx, s, id, kind, it, content)
+	call, inflight := runCall(ctx, s, id, kind, it, content), m.inflight
+	inflight.Add(1)
+	return func() tea.Msg {
+		defer inflight.Done()
+		return call()
+	}
 }
 
 func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
