@@ -361,7 +361,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.tab == tabLog && m.log.editing {
 		return m.onFilterKey(msg)
 	}
+	if m.details && !key.Matches(msg, m.keys.Quit) && !key.Matches(msg, m.keys.Servers) && !key.Matches(msg, m.keys.Reconnect) {
+		m.details = false // any other key closes the details
+		return nil
+	}
 	switch {
+	case key.Matches(msg, m.keys.Details):
+		m.details = true
 	case key.Matches(msg, m.keys.Quit):
 		return tea.Quit
 	case key.Matches(msg, m.keys.NextTab):
