@@ -16,7 +16,7 @@ import (
 
 // stubbornConfig writes a config of n stubborn servers of mode and returns its path and
 // the directory where they write their pids.
-func stubbornConfig(t *testing.T, n int, mode string) (cfg, pids string) {
+func stubbornConfig(t *testing.T, n int, mode string, extra ...string) (cfg, pids string) {
 	t.Helper()
 	dir := t.TempDir()
 	pids = filepath.Join(dir, "pids")
@@ -28,6 +28,9 @@ func stubbornConfig(t *testing.T, n int, mode string) (cfg, pids string) {
 	for i := range n {
 		fmt.Fprintf(&b, "  s%02d:\n    command: %s\n    env:\n      %s: %s\n      %s: %s\n",
 			i, strconv.Quote(os.Args[0]), stubbornEnv, mode, stubbornDirEnv, strconv.Quote(pids))
+		for _, kv := range extra {
+			fmt.Fprintf(&b, "    %s\n", kv)
+		}
 	}
 	cfg = filepath.Join(dir, "config.yaml")
 	if err := os.WriteFile(cfg, []byte(b.String()), 0o644); err != nil {
@@ -293,4 +296,35 @@ func TestTUIQuitWithCallInFlight(t *testing.T) {
 	if !cancelled || !formCancel {
 		t.Errorf("the server was not told: notifications/cancelled sent %v, form answered cancel %v; log:\n%s", cancelled, formCancel, b)
 	}
+}
+
+// TestTUIRestartResendsLostRequest: a 2026-07-28 server with restart: on-failure
+// crashes on purpose under a call; elicitty restarts it on its own, re-sends the lost
+// request, says which, and the call completes.
+func TestTUIRestartResendsLostRequest(t *testing.T) {
+	cfg, pids := stubbornConfig(t, 1, "crash-once", "restart: on-failure", "maxRestarts: 2")
+	tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports", "--protocol", "2026-07-28")
+	tm.waitFor("s00", "ready 2026-07-28", "add")
+	selectTool(t, tm, "slow")
+	tm.keys("Enter")
+	tm.waitFor(`Arguments for tool "slow"`)
+	tm.waitFocus("interval_ms")
+	tm.keys("Enter") // the defaults: 3 steps of 100 ms
+	tm.waitFocus("steps")
+	tm.keys("Enter")
+	tm.waitFor("[ Accept ]")
+	tm.keys("a")
+	// The re-sent call completes; the lost one says what happened to it.
+	tm.waitFor("Result 2/2", "tools/call slow · done", "finished 3 steps")
+	tm.keys("[")
+	tm.waitFor("Result 1/2", "lost in the server's crash; it will be sent again", "crashing on purpose")
+	if _, err := os.Stat(filepath.Join(pids, "crashed")); err != nil {
+		t.Fatalf("the server never crashed: %v", err)
+	}
+	if n := len(stubbornPids(t, pids)); n != 2 {
+		t.Errorf("%d server processes started, want 2 (the first, the restart)", n)
+	}
+	tm.keys("q")
+	tm.wait()
+	requireNoneLeft(t, pids, 2)
 }

@@ -5,10 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -33,6 +35,32 @@ func stubbornServer(mode string) int {
 		return 1
 	}
 	switch mode {
+	case "crash-once":
+		// The demo server, except that the first tools/call of all its runs kills it.
+		srv, err := demo.New(nil)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			return 1
+		}
+		marker := filepath.Join(os.Getenv(stubbornDirEnv), "crashed")
+		pr, pw := io.Pipe()
+		go func() {
+			sc := bufio.NewScanner(os.Stdin)
+			sc.Buffer(nil, 1<<20)
+			for sc.Scan() {
+				if strings.Contains(sc.Text(), `"tools/call"`) {
+					if _, err := os.Stat(marker); err != nil {
+						_ = os.WriteFile(marker, nil, 0o644)
+						fmt.Fprintln(os.Stderr, "crashing on purpose")
+						os.Exit(3)
+					}
+				}
+				fmt.Fprintln(pw, sc.Text())
+			}
+			pw.Close()
+		}()
+		_ = srv.ServeStdio(context.Background(), pr, os.Stdout)
+		return 0
 	case "demo":
 		srv, err := demo.New(nil)
 		if err != nil {

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -66,6 +67,8 @@ type Model struct {
 	cancels map[callID]context.CancelFunc
 	// cancelled marks the calls the user cancelled, for their result.
 	cancelled map[callID]bool
+	// specs remembers what each call in flight asked, to re-send it after a restart.
+	specs map[callID]callSpec
 
 	status string
 	now    time.Time
@@ -88,6 +91,7 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.inbox = inbox{st: &m.st}
 	m.cancels = map[callID]context.CancelFunc{}
 	m.cancelled = map[callID]bool{}
+	m.specs = map[callID]callSpec{}
 	m.now = opts.Now()
 	m.status = fmt.Sprintf("connecting to %d server(s)", len(opts.Servers))
 	m.SetSize(80, 24)
@@ -121,6 +125,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onElicit(msg)
 	case elicitGoneMsg:
 		return m, m.onGone(msg)
+	case restartMsg:
+		return m, m.onRestart(msg)
 	case connectedMsg:
 		return m, m.onConnected(msg)
 	case catalogMsg:
@@ -339,10 +345,11 @@ func runCall(ctx context.Context, s session, id callID, kind catKind, item catIt
 			r, rounds, err = s.ReadResource(ctx, item.name)
 			text = renderResourceResult(r)
 		}
+		var ee *transport.ExitError
 		if err != nil {
 			text, isErr = err.Error(), true
 		}
-		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds)}
+		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds), lost: errors.As(err, &ee)}
 	}
 }
 

@@ -31,9 +31,12 @@ type serverRow struct {
 	protocol  string
 	caps      []string
 	sess      session
-	signIn    bool   // the last attempt failed for want of an OAuth sign-in
-	signInWhy string // why, when it is more than "no sign-in yet"
-	restarts  int    // connection attempts after the first (reconnects, restarts)
+	signIn    bool       // the last attempt failed for want of an OAuth sign-in
+	signInWhy string     // why, when it is more than "no sign-in yet"
+	restarts  int        // connection attempts after the first (reconnects, restarts)
+	auto      int        // automatic restarts so far (config restart: on-failure)
+	resend    []callSpec // 2026-07-28 calls lost in a crash, to re-send once restarted
+	lost      []string   // calls lost in a crash that are not re-sent, to report
 }
 
 // serversPane lists the servers with their state, era and capabilities.
@@ -94,13 +97,17 @@ func (p *serversPane) selected() *serverRow {
 	return &p.rows[p.cursor]
 }
 
-// exited marks a server whose process or connection ended as failed.
-func (p *serversPane) exited(name, why string) {
+// exited marks a server whose process or connection ended as failed and returns the
+// rows it changed.
+func (p *serversPane) exited(name, why string) []int {
+	var out []int
 	for i := range p.rows {
 		if r := &p.rows[i]; r.srv.Name == name && r.state == stateReady {
 			r.state, r.err = stateFailed, "exited: "+why // the session stays for reconnect to close
+			out = append(out, i)
 		}
 	}
+	return out
 }
 
 // reconnect marks the selected row connecting and returns it (nil when none).
@@ -108,11 +115,16 @@ func (p *serversPane) reconnect() (idx int, row *serverRow) {
 	if len(p.rows) == 0 {
 		return -1, nil
 	}
-	r := &p.rows[p.cursor]
+	return p.cursor, p.restart(p.cursor)
+}
+
+// restart marks row idx connecting again and returns it.
+func (p *serversPane) restart(idx int) *serverRow {
+	r := &p.rows[idx]
 	r.gen++
 	r.restarts++
 	r.state, r.err = stateConnecting, ""
-	return p.cursor, r
+	return r
 }
 
 // session returns the ready session of server name, or nil.

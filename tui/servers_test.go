@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // manyServers is a TUI over 32 servers at 80x24: every third fails with a long reason
@@ -96,5 +98,67 @@ func TestServersPaneRestartingCount(t *testing.T) {
 	}
 	if got := h.screen(); !strings.Contains(got, "restarting (1)") {
 		t.Errorf("screen lacks restarting (1):\n%s", got)
+	}
+}
+
+// TestRestartLegacyReportsLostCalls: in a 2025 era, a call lost when its server
+// crashed is not re-sent; restarting (r) starts a new session and says what was lost.
+func TestRestartLegacyReportsLostCalls(t *testing.T) {
+	dials := 0
+	crash := &transport.ConnError{Server: "demo", Err: fmt.Errorf("tools/call t: %w", &transport.ExitError{Status: 3})}
+	h := newHarness(t, Options{
+		Servers: []config.Server{{Name: "demo", Command: "x"}},
+		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, _ func(transport.Event)) (session, error) {
+			dials++
+			s := &fakeSession{name: "demo", protocol: "2025-11-25"}
+			if dials == 1 {
+				s.call = func(context.Context, string, map[string]any) (*mcp.CallToolResult, error) { return nil, crash }
+			}
+			return s, nil
+		},
+	})
+	h.run(h.m.Init())
+	h.run(h.m.startCall(catTools, catItem{server: "demo", name: "t"}, nil))
+	h.send(eventMsg(transport.Event{Server: "demo", Kind: "exit", Text: "server process exited with status 3"}))
+	if got := h.screen(); !strings.Contains(got, "lost in the server's crash") || !strings.Contains(got, "failed") {
+		t.Errorf("screen after the crash:\n%s", got)
+	}
+	h.keys("r")
+	if dials != 2 {
+		t.Fatalf("dialled %d times, want 2", dials)
+	}
+	if got := h.m.status; got != "demo restarted with a new session; 1 call(s) in flight were lost: tools/call t" {
+		t.Errorf("status %q", got)
+	}
+	if len(h.m.servers.rows[0].resend) != 0 {
+		t.Errorf("a 2025 call was queued for re-sending")
+	}
+}
+
+// TestAutoRestartCapAndBackoff: restart: on-failure restarts a server that keeps
+// crashing with a growing wait, and gives up after maxRestarts in a row, saying so.
+func TestAutoRestartCapAndBackoff(t *testing.T) {
+	dials := 0
+	h := newHarness(t, Options{
+		Servers: []config.Server{{Name: "demo", Command: "x", Restart: config.RestartOnFailure, MaxRestarts: 2}},
+		dial: func(context.Context, config.Server, elicit.Answerer, func(transport.Event)) (session, error) {
+			dials++
+			return nil, &transport.ConnError{Server: "demo", Err: &transport.ExitError{Status: 1}}
+		},
+	})
+	// The harness follows the scheduled restarts (their backoff timers included).
+	h.run(h.m.Init())
+	if dials != 3 {
+		t.Errorf("dialled %d times, want 3 (the start and 2 restarts)", dials)
+	}
+	r := h.m.servers.rows[0]
+	if !strings.Contains(r.err, "gave up after 2 automatic restarts") {
+		t.Errorf("failure text %q does not say it gave up", r.err)
+	}
+	if !strings.Contains(h.screen(), "failed") {
+		t.Errorf("the pane does not show the failure:\n%s", h.screen())
+	}
+	if a, b, c := restartBackoff(1), restartBackoff(2), restartBackoff(10); !(a < b && c == 8*time.Second) {
+		t.Errorf("backoff %v, %v, ..., %v: want growing up to 8s", a, b, c)
 	}
 }
