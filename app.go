@@ -38,10 +38,80 @@ type app struct {
 	recMu     sync.Mutex
 	recorders []*elicit.Recorder
 	script    *elicit.Script
+
+	// procs holds every stdio server process this run started; stopServers ends them.
+	procs *transport.Procs
+	// logMu guards log, the command's wire log while it is open (for stopServers' note).
+	logMu sync.Mutex
+	log   *wire.Log
+	noted bool // the log says the servers were stopped
+	// deadline arms the hard exit deadline once.
+	deadline sync.Once
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, procs: transport.NewProcs()}
+}
+
+// stopGrace is how long each step of the final shutdown waits: after closing a
+// server's stdin, and after SIGTERM, before SIGKILL.
+const stopGrace = 400 * time.Millisecond
+
+// orderlyStart is how long the orderly shutdown runs alone before the servers are
+// stopped regardless.
+const orderlyStart = 300 * time.Millisecond
+
+// exitDeadline bounds how long elicitty takes to exit once asked to (q, a signal).
+const exitDeadline = 2 * time.Second
+
+// stopServers ends every server process still running (whatever the exit path) and
+// says so in the wire log, when one is open. Concurrent calls wait for the first.
+func (a *app) stopServers() {
+	rep := a.procs.Stop(stopGrace)
+	if rep.Stopped == 0 {
+		return
+	}
+	a.logMu.Lock()
+	defer a.logMu.Unlock()
+	if a.log == nil || a.noted {
+		return
+	}
+	a.noted = true
+	switch {
+	case rep.Left > 0:
+		a.log.Notef("", "exiting: %d server process(es) still running after SIGKILL", rep.Left)
+	case rep.Killed > 0:
+		a.log.Notef("", "exiting: stopped %d server process(es), %d of them with SIGKILL", rep.Stopped, rep.Killed)
+	default:
+		a.log.Notef("", "exiting: stopped %d server process(es)", rep.Stopped)
+	}
+}
+
+// exitWithin makes sure the process ends within exitDeadline from now: the orderly
+// shutdown (calls cancelled, servers told) gets a head start, then the servers are
+// stopped, and if the run has still not returned the process exits with code. Only
+// the first call counts.
+func (a *app) exitWithin(finished <-chan struct{}, code int, exit func(int)) {
+	a.deadline.Do(func() {
+		go func() {
+			hard := time.NewTimer(exitDeadline - 200*time.Millisecond)
+			defer hard.Stop()
+			head := time.NewTimer(orderlyStart)
+			defer head.Stop()
+			select {
+			case <-finished:
+				return
+			case <-head.C:
+			}
+			go a.stopServers()
+			select {
+			case <-finished:
+			case <-hard.C:
+				a.stopServers()
+				exit(code)
+			}
+		}()
+	})
 }
 
 // isTTY reports whether r and the error stream are both terminals, so an interactive
@@ -106,14 +176,25 @@ func (a *app) splitTarget(cmd *cobra.Command, args []string) (config.Server, []s
 func (a *app) openLog() (*wire.Log, func(), error) {
 	log := wire.New(10000)
 	if a.logPath == "" {
-		return log, func() {}, nil
+		return log, a.stopServers, nil
 	}
 	f, err := os.OpenFile(a.logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, nil, usagef("open log file: %w", err)
 	}
 	log.SetFile(f)
-	return log, func() { log.SetFile(nil); f.Close() }, nil
+	a.logMu.Lock()
+	a.log = log
+	a.logMu.Unlock()
+	return log, func() {
+		// The servers stop before the log closes, so the log says they did.
+		a.stopServers()
+		a.logMu.Lock()
+		a.log = nil
+		a.logMu.Unlock()
+		log.SetFile(nil)
+		f.Close()
+	}, nil
 }
 
 // connect opens a session to srv with the headless answerer, the flags applied.

@@ -19,6 +19,9 @@ import (
 var bin string
 
 func TestMain(m *testing.M) {
+	if mode := os.Getenv(stubbornEnv); mode != "" {
+		os.Exit(stubbornServer(mode))
+	}
 	dir, err := os.MkdirTemp("", "elicitty-cli-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

@@ -96,7 +96,7 @@ func (a *app) runDoctor(ctx context.Context) error {
 func (a *app) printDefaultEras(ctx context.Context, servers []config.Server) (failed int) {
 	for _, srv := range servers {
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		s, err := transport.Connect(cctx, srv, transport.Options{ClientName: "elicitty-doctor", ClientVersion: version, URLMode: true})
+		s, err := transport.Connect(cctx, srv, transport.Options{ClientName: "elicitty-doctor", ClientVersion: version, URLMode: true, Procs: a.procs})
 		if err != nil {
 			failed++
 			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): FAIL %v\n", srv.EffectiveKind(), err)
@@ -159,7 +159,7 @@ func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) ([]string, in
 	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	opts := transport.ForServer(srv, elicit.AnswererFunc(doctorAnswer))
-	opts.ClientName, opts.ClientVersion = "elicitty-doctor", version
+	opts.ClientName, opts.ClientVersion, opts.Procs = "elicitty-doctor", version, a.procs
 	s, err := transport.Connect(cctx, srv, opts)
 	if err != nil {
 		for i := range cells {

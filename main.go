@@ -33,9 +33,22 @@ func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 // run executes the command line and returns the process exit code.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP: the terminal closed. Each ends the run like Ctrl-C.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
 	app := newApp(stdin, stdout, stderr)
+	// Whatever the exit path (an error, a panic in this goroutine), no server outlives
+	// the run; once interrupted, the run ends within exitDeadline even if stuck.
+	finished := make(chan struct{})
+	defer close(finished)
+	defer app.stopServers()
+	go func() {
+		select {
+		case <-ctx.Done():
+			app.exitWithin(finished, exitCancel, os.Exit)
+		case <-finished:
+		}
+	}()
 	root := app.rootCommand()
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)

@@ -58,6 +58,7 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 	opts.ClientName, opts.ClientVersion = "elicitty", version
 	opts.Log, opts.OnEvent = log, front.onEvent
 	opts.PinnedBy = pinnedBy
+	opts.Procs = a.procs
 	if front.answerer == nil {
 		opts.Answerer = a.reportProtocolErrors(opts.Answerer)
 		if a.script != nil {

@@ -252,12 +252,16 @@ func (sd *serverDecoder) own(s *Server, e entry) {
 		}
 	case "maxRounds":
 		s.MaxRounds = sd.integer(e.key, e.val)
+	case "restart":
+		s.Restart = RestartPolicy(sd.str(e.key, e.val))
+	case "maxRestarts":
+		s.MaxRestarts = sd.integer(e.key, e.val)
 	case "urlPolicy":
 		s.URLPolicy = sd.policy(e.key, e.val)
 	case "oauth":
 		s.OAuth = sd.oauth(e.key, e.val)
 	default:
-		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, validation, urlPolicy, maxRounds or oauth)")
+		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, validation, urlPolicy, maxRounds, restart, maxRestarts or oauth)")
 	}
 }
 

@@ -29,6 +29,8 @@
 //	    args: [serve-demo]
 //	    env: {DEMO_TOKEN: "${DEMO_TOKEN}"}
 //	    timeout: 30s
+//	    restart: on-failure # restart it when it crashes (never by default)
+//	    maxRestarts: 5      # restarts in a row before giving up
 //	  api:
 //	    url: https://mcp.example.com/mcp
 //	    headers: {Authorization: "Bearer ${API_TOKEN}"}

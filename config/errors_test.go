@@ -33,7 +33,7 @@ func TestLoadOwnFileErrors(t *testing.T) {
 			name: "unknown server key",
 			file: "config.yaml",
 			body: "servers:\n  demo:\n    command: x\n    comand: y\n",
-			want: `$ROOT/config/elicitty/config.yaml:4:5: servers.demo.comand: unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, validation, urlPolicy, maxRounds or oauth)`,
+			want: `$ROOT/config/elicitty/config.yaml:4:5: servers.demo.comand: unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, validation, urlPolicy, maxRounds, restart, maxRestarts or oauth)`,
 		},
 		{
 			name: "unknown top-level key",
@@ -196,6 +196,16 @@ func TestLoadOwnFileErrors(t *testing.T) {
 			want: strings.Join([]string{
 				`$ROOT/config/elicitty/config.yaml:4:5: servers.s.protocol: invalid protocol version "${P}" (want a date such as 2025-11-25)`,
 				`$ROOT/config/elicitty/config.yaml:5:17: servers.s.urlPolicy.open: invalid value "${O}" (want open or copy-only)`,
+			}, "\n"),
+		},
+		{
+			name: "bad restart policy",
+			file: "config.yaml",
+			body: "servers:\n  s:\n    command: x\n    restart: always\n    maxRestarts: -1\n  h: {url: \"https://x.test\", restart: on-failure}\n",
+			want: strings.Join([]string{
+				`$ROOT/config/elicitty/config.yaml:4:5: servers.s.restart: unknown policy "always" (want on-failure or never)`,
+				`$ROOT/config/elicitty/config.yaml:5:5: servers.s.maxRestarts: must be between 0 and 100`,
+				`$ROOT/config/elicitty/config.yaml:6:30: servers.h.restart: applies to stdio servers only`,
 			}, "\n"),
 		},
 		{

@@ -29,6 +29,21 @@ const (
 	URLCopyOnly URLOpen = "copy-only"
 )
 
+// RestartPolicy says when a stdio server is restarted automatically.
+type RestartPolicy string
+
+// Restart policies.
+const (
+	// RestartNever leaves a crashed server failed until the user restarts it (key r).
+	RestartNever RestartPolicy = "never"
+	// RestartOnFailure restarts a server that crashed or exited, with backoff, up to
+	// MaxRestarts times in a row.
+	RestartOnFailure RestartPolicy = "on-failure"
+)
+
+// DefaultMaxRestarts is MaxRestarts when zero.
+const DefaultMaxRestarts = 5
+
 // URLPolicy is the per-server policy for URL-mode elicitation.
 type URLPolicy struct {
 	// Disabled turns URL mode off: it is not declared to the server.
@@ -70,6 +85,11 @@ type Server struct {
 	URLPolicy URLPolicy `json:"urlPolicy,omitempty" yaml:"urlPolicy,omitempty"`
 	// MaxRounds caps 2026-07-28 multi round-trip rounds; zero means 16.
 	MaxRounds int `json:"maxRounds,omitempty" yaml:"maxRounds,omitempty"`
+	// Restart says when a stdio server that crashed or exited is restarted on its
+	// own (in the terminal UI): RestartOnFailure or "" (never).
+	Restart RestartPolicy `json:"restart,omitempty" yaml:"restart,omitempty"`
+	// MaxRestarts caps automatic restarts in a row; zero means 5.
+	MaxRestarts int `json:"maxRestarts,omitempty" yaml:"maxRestarts,omitempty"`
 	// OAuth holds pre-registered OAuth client settings for an HTTP server; nil means
 	// sign-in (when the server asks for it) registers a client dynamically.
 	OAuth *OAuth `json:"oauth,omitempty" yaml:"oauth,omitempty"`

@@ -22,6 +22,9 @@ type fieldErr struct{ field, msg string }
 // maxRoundsLimit bounds MaxRounds: a server that needs more rounds is misbehaving.
 const maxRoundsLimit = 1000
 
+// maxRestartsLimit bounds MaxRestarts: a server that crashes more often is broken.
+const maxRestartsLimit = 100
+
 var quoted = regexp.MustCompile(` ?"[^"]*"`)
 
 var protocolRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
@@ -82,6 +85,17 @@ func validateServer(s Server) []fieldErr {
 	}
 	if s.MaxRounds < 0 || s.MaxRounds > maxRoundsLimit {
 		add("maxRounds", "must be between 0 and %d", maxRoundsLimit)
+	}
+	switch s.Restart {
+	case "", RestartNever, RestartOnFailure:
+	default:
+		add("restart", "unknown policy %q (want on-failure or never)", s.Restart)
+	}
+	if s.Restart == RestartOnFailure && s.EffectiveKind() != KindStdio {
+		add("restart", "applies to stdio servers only")
+	}
+	if s.MaxRestarts < 0 || s.MaxRestarts > maxRestartsLimit {
+		add("maxRestarts", "must be between 0 and %d", maxRestartsLimit)
 	}
 	if o := s.OAuth; o != nil {
 		if s.EffectiveKind() == KindStdio {

@@ -84,7 +84,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
 	case s.kind == config.KindStdio:
-		p, t, err := startStdio(srv, opts.Log)
+		p, t, err := startStdio(srv, opts.Log, opts.Procs)
 		if err != nil {
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
@@ -99,6 +99,11 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 			// We stopped it: its exit status would hide the reason.
 			_ = p.stop(context.Background())
 			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", cause)}
+		}
+		if err != nil && ctx.Err() != nil {
+			// Interrupted: the server's end is our doing, not the reason.
+			go func() { _ = p.stop(context.Background()) }()
+			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", context.Cause(ctx))}
 		}
 		var rpc *jsonrpc.Error
 		if err != nil && errors.As(err, &rpc) {

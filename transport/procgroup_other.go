@@ -1,23 +1,24 @@
-//go:build !unix
+//go:build !unix && !windows
 
 package transport
 
-import (
-	"os/exec"
-	"syscall"
-)
+import "os/exec"
+
+// procGroup is the server process alone where neither process groups nor job objects
+// are available.
+type procGroup struct{ cmd *exec.Cmd }
 
 // ownGroup does nothing where process groups are not available.
 func ownGroup(*exec.Cmd) {}
 
-// signalGroup signals the server process itself where process groups are not available.
-func signalGroup(cmd *exec.Cmd, sig syscall.Signal) {
-	if cmd.Process == nil {
-		return
-	}
-	if sig == syscall.SIGKILL {
-		_ = cmd.Process.Kill()
-		return
-	}
-	_ = cmd.Process.Signal(sig)
-}
+// attachGroup returns the started cmd as its own group.
+func attachGroup(cmd *exec.Cmd) (*procGroup, error) { return &procGroup{cmd: cmd}, nil }
+
+// term kills the process: there is no portable polite signal.
+func (g *procGroup) term() { g.kill() }
+
+// kill ends the process.
+func (g *procGroup) kill() { _ = g.cmd.Process.Kill() }
+
+// release does nothing.
+func (g *procGroup) release() {}

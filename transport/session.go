@@ -54,6 +54,9 @@ type Options struct {
 	// URLWait bounds the wait for -32042 completions; zero waits until the call's
 	// context ends or Session.RetryNow is called.
 	URLWait time.Duration
+	// Procs, when set, registers the stdio server process so that Procs.Stop ends it
+	// whatever happens to this session; nil leaves stopping it to Close.
+	Procs *Procs
 	// HTTPClient is the base client for HTTP servers; nil means http.DefaultTransport.
 	HTTPClient *http.Client
 	// OAuth signs in to HTTP servers that answer 401 (Streamable HTTP only); nil means

@@ -62,6 +62,8 @@ func (e *ExitError) Error() string {
 type proc struct {
 	server string
 	cmd    *exec.Cmd
+	group  *procGroup
+	log    *wire.Log
 	stdin  io.WriteCloser
 	done   chan struct{} // closed once Wait returned
 	state  *os.ProcessState
@@ -71,11 +73,21 @@ type proc struct {
 }
 
 // startStdio starts srv's command with our pipes and returns the process and an
-// mcp.Transport reading its filtered stdout.
-func startStdio(srv config.Server, log *wire.Log) (*proc, mcp.Transport, error) {
+// mcp.Transport reading its filtered stdout. The process is registered in procs (nil:
+// none) until it ends.
+func startStdio(srv config.Server, log *wire.Log, procs *Procs) (*proc, mcp.Transport, error) {
 	if srv.Command == "" {
 		return nil, nil, errors.New("no command configured")
 	}
+	if !procs.begin() {
+		return nil, nil, errStopping
+	}
+	started := false
+	defer func() {
+		if !started {
+			procs.abort()
+		}
+	}()
 	cmd := exec.Command(srv.Command, srv.Args...)
 	ownGroup(cmd)
 	cmd.Dir = srv.Cwd
@@ -112,7 +124,18 @@ func startStdio(srv config.Server, log *wire.Log) (*proc, mcp.Transport, error) 
 	}
 	outW.Close()
 	errW.Close()
-	p := &proc{server: srv.Name, cmd: cmd, stdin: stdin, done: make(chan struct{})}
+	group, gerr := attachGroup(cmd)
+	p := &proc{server: srv.Name, cmd: cmd, group: group, log: log, stdin: stdin, done: make(chan struct{})}
+	if gerr != nil {
+		// Not stoppable as a whole: better not run at all.
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		outR.Close()
+		errR.Close()
+		return nil, nil, fmt.Errorf("start %s: %w", srv.Command, gerr)
+	}
+	procs.add(p)
+	started = true
 	var pumps sync.WaitGroup
 	pumps.Add(1)
 	go func() {
@@ -139,6 +162,7 @@ func startStdio(srv config.Server, log *wire.Log) (*proc, mcp.Transport, error) 
 		t.Stop()
 		p.state = cmd.ProcessState
 		close(p.done)
+		procs.remove(p)
 	}()
 	return p, &mcp.IOTransport{Reader: pr, Writer: stdin}, nil
 }
@@ -241,8 +265,28 @@ func (p *proc) waitExit(d time.Duration) *ExitError {
 
 // stop ends the process: stdin closed, then SIGTERM, then SIGKILL, each bounded.
 func (p *proc) stop(ctx context.Context) error {
+	p.stopCtx(ctx, closeGrace, termGrace, -1)
+	return nil
+}
+
+// stopWithin is stop with the given graces after closing stdin and after SIGTERM, and
+// a bound on the wait after SIGKILL; it reports whether SIGKILL was needed.
+func (p *proc) stopWithin(closeWait, termWait, killWait time.Duration) bool {
+	return p.stopCtx(context.Background(), closeWait, termWait, killWait)
+}
+
+// stopCtx stops the process; killWait < 0 waits for it without bound after SIGKILL.
+func (p *proc) stopCtx(ctx context.Context, closeWait, termWait, killWait time.Duration) (killed bool) {
 	_ = p.stdin.Close()
 	wait := func(d time.Duration) bool {
+		if d <= 0 {
+			select {
+			case <-p.done:
+				return true
+			default:
+				return false
+			}
+		}
 		t := time.NewTimer(d)
 		defer t.Stop()
 		select {
@@ -254,18 +298,33 @@ func (p *proc) stop(ctx context.Context) error {
 			return false
 		}
 	}
-	if wait(closeGrace) {
+	if wait(closeWait) {
 		// The server is gone; whatever it started and left behind goes too.
-		signalGroup(p.cmd, syscall.SIGTERM)
-		return nil
+		p.group.term()
+		p.group.release()
+		p.log.Notef(p.server, "server process stopped: it exited when its stdin was closed")
+		return false
 	}
-	signalGroup(p.cmd, syscall.SIGTERM)
-	if wait(termGrace) {
-		return nil
+	p.group.term()
+	if wait(termWait) {
+		p.group.release()
+		p.log.Notef(p.server, "server process stopped: SIGTERM to its process group")
+		return false
 	}
-	signalGroup(p.cmd, syscall.SIGKILL)
-	<-p.done
-	return nil
+	p.group.kill()
+	defer p.log.Notef(p.server, "server process stopped: SIGKILL to its process group (it ignored stdin EOF and SIGTERM)")
+	if killWait < 0 {
+		<-p.done
+	} else {
+		t := time.NewTimer(killWait)
+		defer t.Stop()
+		select {
+		case <-p.done:
+		case <-t.C:
+		}
+	}
+	p.group.release()
+	return true
 }
 
 func truncate(s string, n int) string {

@@ -286,7 +286,13 @@ func (m *Model) startCall(kind catKind, it catItem, content map[string]any) tea.
 	m.status = "calling " + callName(kind, it)
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancels[id] = cancel
-	return runCall(ctx, s, id, kind, it, content)
+	m.specs[id] = callSpec{kind: kind, item: it, content: content}
+	call, inflight := runCall(ctx, s, id, kind, it, content), m.inflight
+	inflight.Add(1)
+	return func() tea.Msg {
+		defer inflight.Done()
+		return call()
+	}
 }
 
 func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
@@ -294,9 +300,15 @@ func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
 		cancel()
 		delete(m.cancels, msg.id)
 	}
+	spec, hasSpec := m.specs[msg.id]
+	delete(m.specs, msg.id)
 	if m.cancelled[msg.id] {
 		delete(m.cancelled, msg.id)
 		msg.text = "cancelled by you\n" + msg.text
+	} else if msg.lost && hasSpec {
+		if note := m.lostCall(spec); note != "" {
+			msg.text = note + "\n" + msg.text
+		}
 	}
 	m.inbox.dropFlows(func(f flow) bool { return f.call == msg.id })
 	m.status = m.calls.finish(msg)
@@ -314,10 +326,10 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	name := m.servers.rows[msg.idx].srv.Name
 	if msg.err != nil {
 		m.status = name + ": " + msg.err.Error()
-		return nil
+		return m.autoRestart(msg.idx)
 	}
 	m.status = name + " ready"
-	return listCatalog(m.ctx, msg.sess, msg.caps)
+	return tea.Batch(listCatalog(m.ctx, msg.sess, msg.caps), m.afterRestart(msg.idx))
 }
 
 func (m *Model) onCatalog(msg catalogMsg) tea.Cmd {
@@ -337,8 +349,12 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 		m.inbox.dropFlows(func(f flow) bool { return f.server == msg.Server && f.id == msg.ID })
 		m.status = msg.Server + ": URL flow completed"
 	case "exit":
-		m.servers.exited(msg.Server, msg.Text)
 		m.status = msg.Server + " exited: " + elicit.Sanitize(msg.Text)
+		var cmds []tea.Cmd
+		for _, idx := range m.servers.exited(msg.Server, msg.Text) {
+			cmds = append(cmds, m.autoRestart(idx))
+		}
+		return tea.Batch(cmds...)
 	default:
 		m.status = msg.Server + ": " + elicit.Sanitize(msg.Text)
 	}
@@ -357,7 +373,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.tab == tabLog && m.log.editing {
 		return m.onFilterKey(msg)
 	}
+	if m.details && !key.Matches(msg, m.keys.Quit) && !key.Matches(msg, m.keys.Servers) && !key.Matches(msg, m.keys.Reconnect) {
+		m.details = false // any other key closes the details
+		return nil
+	}
 	switch {
+	case key.Matches(msg, m.keys.Details):
+		m.details = true
 	case key.Matches(msg, m.keys.Quit):
 		return tea.Quit
 	case key.Matches(msg, m.keys.NextTab):
@@ -480,17 +502,13 @@ func (m *Model) signIn() tea.Cmd {
 	return cmd
 }
 
+// reconnect restarts the selected server (a stdio server's process is started anew)
+// and resets its count of automatic restarts.
 func (m *Model) reconnect() tea.Cmd {
-	idx, r := m.servers.reconnect()
+	r := m.servers.selected()
 	if r == nil {
 		return nil
 	}
-	old := r.sess
-	r.sess = nil
-	m.status = "reconnecting " + r.srv.Name
-	conn := m.connect(idx, r.gen)
-	if old == nil {
-		return conn
-	}
-	return tea.Sequence(func() tea.Msg { _ = old.Close(); return nil }, conn)
+	r.auto = 0
+	return m.restartRow(m.servers.cursor, "reconnecting "+r.srv.Name)
 }

@@ -20,6 +20,7 @@ type keyMap struct {
 	RetryNow         key.Binding
 	CancelCall       key.Binding
 	Help, Quit       key.Binding
+	Details          key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -32,7 +33,8 @@ func defaultKeys() keyMap {
 		PageDown:   key.NewBinding(key.WithKeys("pgdown"), key.WithHelp("pgdn", "scroll down")),
 		Enter:      key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "open")),
 		Servers:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
-		Reconnect:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "reconnect")),
+		Reconnect:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart/reconnect")),
+		Details:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "server details")),
 		SignIn:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "sign in")),
 		Inbox:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inbox")),
 		Aside:      key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "set aside")),
@@ -58,7 +60,7 @@ func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextTab, k.PrevTab, k.Up, k.Down, k.PageUp, k.PageDown},
 		{k.Enter, k.Inbox, k.Aside, k.Copy, k.PrevCall, k.NextCall, k.RetryNow},
-		{k.Servers, k.Reconnect, k.SignIn, k.Filter, k.Follow, k.CancelCall},
+		{k.Servers, k.Reconnect, k.Details, k.SignIn, k.Filter, k.Follow, k.CancelCall},
 		{k.Help, k.Quit},
 	}
 }

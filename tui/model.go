@@ -2,8 +2,10 @@ package tui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -38,12 +40,16 @@ type argForm struct {
 // Model is the root model. It routes messages to its panes and owns the inbox. Create
 // it with New; it is not safe for use outside the program's goroutine.
 type Model struct {
-	ctx    context.Context
-	opts   Options
-	bridge *Bridge
-	keys   keyMap
-	st     styles
-	help   help.Model
+	ctx  context.Context
+	stop context.CancelFunc // ends ctx: every call and connection attempt
+	// inflight counts the calls running, so that quitting lets each tell its server
+	// it is cancelled before the sessions close.
+	inflight *sync.WaitGroup
+	opts     Options
+	bridge   *Bridge
+	keys     keyMap
+	st       styles
+	help     help.Model
 
 	servers serversPane
 	cats    [3]catalogPane
@@ -52,14 +58,17 @@ type Model struct {
 	inbox   inbox
 	tab     tab
 
-	active *pending // the request being answered, or nil
-	args   *argForm // the argument form being filled, or nil
-	unseen int      // requests that arrived while something else was open
+	active  *pending // the request being answered, or nil
+	args    *argForm // the argument form being filled, or nil
+	unseen  int      // requests that arrived while something else was open
+	details bool     // the selected server's details fill the main area (key e)
 
 	// cancels stops the calls in flight (the originating call of a URL flow).
 	cancels map[callID]context.CancelFunc
 	// cancelled marks the calls the user cancelled, for their result.
 	cancelled map[callID]bool
+	// specs remembers what each call in flight asked, to re-send it after a restart.
+	specs map[callID]callSpec
 
 	status string
 	now    time.Time
@@ -70,7 +79,9 @@ type Model struct {
 // New returns the root model for opts; b is the bridge the sessions answer through.
 func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	opts.defaults()
-	m := &Model{ctx: ctx, opts: opts, bridge: b, keys: defaultKeys(), st: newStyles(opts.NoColor), help: help.New(), ticks: true}
+	m := &Model{opts: opts, bridge: b, keys: defaultKeys(), st: newStyles(opts.NoColor), help: help.New(), ticks: true}
+	m.ctx, m.stop = context.WithCancel(ctx)
+	m.inflight = &sync.WaitGroup{}
 	m.servers = newServersPane(opts.Servers, &m.st)
 	for i := range m.cats {
 		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st}
@@ -80,6 +91,7 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.inbox = inbox{st: &m.st}
 	m.cancels = map[callID]context.CancelFunc{}
 	m.cancelled = map[callID]bool{}
+	m.specs = map[callID]callSpec{}
 	m.now = opts.Now()
 	m.status = fmt.Sprintf("connecting to %d server(s)", len(opts.Servers))
 	m.SetSize(80, 24)
@@ -113,6 +125,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onElicit(msg)
 	case elicitGoneMsg:
 		return m, m.onGone(msg)
+	case restartMsg:
+		return m, m.onRestart(msg)
 	case connectedMsg:
 		return m, m.onConnected(msg)
 	case catalogMsg:
@@ -185,17 +199,45 @@ func (p *pending) setSize(w, h int) {
 	}
 }
 
-// closeAll answers what is still pending with cancel and closes the sessions. It runs
-// after the program has ended.
+// closeBudget bounds closeAll: the user quit, and elicitty must be gone within 2 s of
+// that, servers stopped included.
+const closeBudget = 800 * time.Millisecond
+
+// closeAll runs after the program has ended: it cancels every call in flight (each
+// server gets notifications/cancelled), answers every pending request with cancel, and
+// closes the sessions, all at once and within closeBudget; a server still running
+// after that is left to the caller's process set (transport.Procs) to stop.
 func (m *Model) closeAll() {
+	m.stop()
+	m.bridge.Detach()
 	for _, p := range m.inbox.items {
 		p.answer(elicit.Response{Action: elicit.Cancel})
 	}
 	m.inbox.items = nil
+	deadline := time.Now().Add(closeBudget)
+	waitUntil(m.inflight, deadline.Add(-closeBudget/2))
+	var wg sync.WaitGroup
 	for _, r := range m.servers.rows {
 		if r.sess != nil {
-			_ = r.sess.Close()
+			wg.Add(1)
+			go func(s session) {
+				defer wg.Done()
+				_ = s.Close()
+			}(r.sess)
 		}
+	}
+	waitUntil(&wg, deadline)
+}
+
+// waitUntil waits for wg, or until the deadline.
+func waitUntil(wg *sync.WaitGroup, deadline time.Time) {
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	t := time.NewTimer(time.Until(deadline))
+	defer t.Stop()
+	select {
+	case <-done:
+	case <-t.C:
 	}
 }
 
@@ -303,10 +345,11 @@ func runCall(ctx context.Context, s session, id callID, kind catKind, item catIt
 			r, rounds, err = s.ReadResource(ctx, item.name)
 			text = renderResourceResult(r)
 		}
+		var ee *transport.ExitError
 		if err != nil {
 			text, isErr = err.Error(), true
 		}
-		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds)}
+		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds), lost: errors.As(err, &ee)}
 	}
 }
 

@@ -59,7 +59,11 @@ type callDoneMsg struct {
 	text   string // rendered result
 	isErr  bool
 	rounds int
+	lost   bool // the server process ended under the call (a crash)
 }
+
+// restartMsg restarts server row idx automatically, if its generation is still gen.
+type restartMsg struct{ idx, gen int }
 
 // logTickMsg asks for the wire log's new entries.
 type logTickMsg struct{}

@@ -32,8 +32,12 @@ type serverRow struct {
 	era       string // why this protocol was chosen
 	caps      []string
 	sess      session
-	signIn    bool   // the last attempt failed for want of an OAuth sign-in
-	signInWhy string // why, when it is more than "no sign-in yet"
+	signIn    bool       // the last attempt failed for want of an OAuth sign-in
+	signInWhy string     // why, when it is more than "no sign-in yet"
+	restarts  int        // connection attempts after the first (reconnects, restarts)
+	auto      int        // automatic restarts so far (config restart: on-failure)
+	resend    []callSpec // 2026-07-28 calls lost in a crash, to re-send once restarted
+	lost      []string   // calls lost in a crash that are not re-sent, to report
 }
 
 // serversPane lists the servers with their state, era and capabilities.
@@ -94,24 +98,26 @@ func (p *serversPane) selected() *serverRow {
 	return &p.rows[p.cursor]
 }
 
-// exited marks a server whose process or connection ended as failed.
-func (p *serversPane) exited(name, why string) {
+// exited marks a server whose process or connection ended as failed and returns the
+// rows it changed.
+func (p *serversPane) exited(name, why string) []int {
+	var out []int
 	for i := range p.rows {
 		if r := &p.rows[i]; r.srv.Name == name && r.state == stateReady {
 			r.state, r.err = stateFailed, "exited: "+why // the session stays for reconnect to close
+			out = append(out, i)
 		}
 	}
+	return out
 }
 
-// reconnect marks the selected row connecting and returns it (nil when none).
-func (p *serversPane) reconnect() (idx int, row *serverRow) {
-	if len(p.rows) == 0 {
-		return -1, nil
-	}
-	r := &p.rows[p.cursor]
+// restart marks row idx connecting again and returns it.
+func (p *serversPane) restart(idx int) *serverRow {
+	r := &p.rows[idx]
 	r.gen++
+	r.restarts++
 	r.state, r.err = stateConnecting, ""
-	return p.cursor, r
+	return r
 }
 
 // session returns the ready session of server name, or nil.
@@ -149,70 +155,163 @@ func capNames(c *mcp.ServerCapabilities) []string {
 	return out
 }
 
-// View renders the pane, exactly p.h lines of at most p.w columns.
-func (p serversPane) View() string {
+// block renders row i: its name line, then (when full) its state, era, capabilities
+// or failure reason; compact rows are one line.
+func (p serversPane) block(i int, full bool) []string {
 	inner := max(p.w-2, 4)
-	var lines []string
-	lines = append(lines, p.st.Title.Render("Servers"))
-	for i, r := range p.rows {
-		mark, state := "○", "connecting…"
-		switch r.state {
-		case stateReady:
-			mark, state = "●", "ready"
-		case stateFailed:
-			mark, state = "✗", "failed"
-		}
-		name := trunc(fmt.Sprintf("%s %s", mark, r.srv.Name), inner)
-		if i == p.cursor {
-			name = p.st.Selected.Render(name)
-		}
-		lines = append(lines, name)
-		switch r.state {
-		case stateReady:
-			lines = append(lines, p.st.Ok.Render(trunc("  "+state+" "+r.protocol, inner)))
-			if i == p.cursor && r.era != "" {
-				for _, l := range wrapWords(elicit.Sanitize(r.era), inner-2) {
-					lines = append(lines, p.st.Dim.Render("  "+l))
-				}
-			}
-			if len(r.caps) > 0 {
-				for _, l := range wrapWords(strings.Join(r.caps, " "), inner-2) {
-					lines = append(lines, p.st.Dim.Render("  "+l))
-				}
-			}
-		case stateFailed:
-			if r.signIn {
-				lines = append(lines, p.st.Warn.Render(trunc("  sign-in needed", inner)))
-				if i == p.cursor {
-					lines = append(lines, p.st.Dim.Render(trunc("  l: sign in", inner)))
-				}
-				if r.signInWhy != "" {
-					for i, l := range wrapWords(r.signInWhy, inner-2) {
-						if i == 3 {
-							break
-						}
-						lines = append(lines, p.st.Dim.Render("  "+l))
-					}
-				}
-				break
-			}
-			lines = append(lines, p.st.Err.Render("  "+state))
-			reason := strings.TrimPrefix(r.err, "server "+strconv.Quote(r.srv.Name)+": ")
-			for i, l := range wrapWords(reason, inner-2) {
-				if i == 4 {
-					break
-				}
+	r := p.rows[i]
+	mark, state := "○", "starting…"
+	switch {
+	case r.state == stateReady:
+		mark, state = "●", "ready"
+	case r.state == stateFailed && r.signIn:
+		mark, state = "✗", "sign-in needed"
+	case r.state == stateFailed:
+		mark, state = "✗", "failed"
+	case r.restarts > 0:
+		state = fmt.Sprintf("restarting (%d)…", r.restarts)
+	}
+	name := trunc(fmt.Sprintf("%s %s", mark, oneLine(r.srv.Name)), inner)
+	if i == p.cursor {
+		name = p.st.Selected.Render(name)
+	}
+	if !full {
+		return []string{name}
+	}
+	lines := []string{name}
+	switch r.state {
+	case stateReady:
+		lines = append(lines, p.st.Ok.Render(trunc("  "+state+" "+r.protocol, inner)))
+		if i == p.cursor && r.era != "" {
+			for _, l := range wrapWords(oneLine(r.era), inner-2) {
 				lines = append(lines, p.st.Dim.Render("  "+l))
 			}
-		default:
-			lines = append(lines, p.st.Dim.Render("  "+state))
+		}
+		if len(r.caps) > 0 {
+			for _, l := range wrapWords(strings.Join(r.caps, " "), inner-2) {
+				lines = append(lines, p.st.Dim.Render("  "+l))
+			}
+		}
+	case stateFailed:
+		if r.signIn {
+			lines = append(lines, p.st.Warn.Render(trunc("  "+state, inner)))
+			if i == p.cursor {
+				lines = append(lines, p.st.Dim.Render(trunc("  l: sign in", inner)))
+			}
+			if r.signInWhy != "" {
+				for i, l := range wrapWords(oneLine(r.signInWhy), inner-2) {
+					if i == 3 {
+						break
+					}
+					lines = append(lines, p.st.Dim.Render("  "+l))
+				}
+			}
+			break
+		}
+		lines = append(lines, p.st.Err.Render("  "+state))
+		for i, l := range wrapWords(oneLine(p.reason(r)), inner-2) {
+			if i == 4 {
+				break
+			}
+			lines = append(lines, p.st.Dim.Render("  "+l))
+		}
+		if i == p.cursor {
+			lines = append(lines, p.st.Dim.Render(trunc("  e: full text · r: restart", inner)))
+		}
+	default:
+		lines = append(lines, p.st.Dim.Render(trunc("  "+state, inner)))
+	}
+	return lines
+}
+
+// reason is a failed row's error without the "server NAME:" prefix.
+func (p serversPane) reason(r serverRow) string {
+	return strings.TrimPrefix(r.err, "server "+strconv.Quote(r.srv.Name)+": ")
+}
+
+// View renders the pane, exactly p.h lines of at most p.w columns. When every server
+// does not fit in full, the other servers shrink to one line each, and the list
+// scrolls so that the selected server is always shown, with "↑ n more" and "↓ n more"
+// marks for what is cut.
+func (p serversPane) View() string {
+	inner := max(p.w-2, 4)
+	title := p.st.Title.Render("Servers")
+	var lines []string
+	if len(p.rows) == 0 {
+		lines = []string{title, p.st.Dim.Render("(none)")}
+		return p.st.Pane.Width(p.w).Height(p.h).MaxHeight(p.h).Render(fitLines(lines, p.h))
+	}
+	blocks := make([][]string, len(p.rows))
+	total := 0
+	for i := range p.rows {
+		blocks[i] = p.block(i, true)
+		total += len(blocks[i])
+	}
+	room := p.h - 1 // the title
+	if total > room {
+		total = 0
+		for i := range p.rows {
+			blocks[i] = p.block(i, i == p.cursor)
+			total += len(blocks[i])
 		}
 	}
-	if len(p.rows) == 0 {
-		lines = append(lines, p.st.Dim.Render("(none)"))
+	first, last := 0, len(p.rows) // rows shown: [first, last)
+	if total > room {
+		// Scroll: the selected server and as many after it as fit, then before it.
+		cur := min(max(p.cursor, 0), len(p.rows)-1)
+		avail := room - 2 // the two marks
+		used := len(blocks[cur])
+		first, last = cur, cur+1
+		for last < len(p.rows) && used+len(blocks[last]) <= avail && last-cur < avail/2 {
+			used += len(blocks[last])
+			last++
+		}
+		for first > 0 && used+len(blocks[first-1]) <= avail {
+			first--
+			used += len(blocks[first])
+		}
+		for last < len(p.rows) && used+len(blocks[last]) <= avail {
+			used += len(blocks[last])
+			last++
+		}
 	}
-	body := fitLines(lines, p.h)
-	return p.st.Pane.Width(p.w).Height(p.h).MaxHeight(p.h).Render(body)
+	lines = append(lines, title)
+	if first > 0 {
+		lines = append(lines, p.st.Dim.Render(trunc(fmt.Sprintf("↑ %d more", first), inner)))
+	} else if total > room {
+		lines = append(lines, "")
+	}
+	for i := first; i < last; i++ {
+		lines = append(lines, blocks[i]...)
+	}
+	if n := len(p.rows) - last; n > 0 {
+		lines = append(lines, p.st.Dim.Render(trunc(fmt.Sprintf("↓ %d more · s: next", n), inner)))
+	}
+	return p.st.Pane.Width(p.w).Height(p.h).MaxHeight(p.h).Render(fitLines(lines, p.h))
+}
+
+// detail is the selected server's full state, for the details screen (key e).
+func (p serversPane) detail() (title string, body string) {
+	r := p.selected()
+	if r == nil {
+		return "", ""
+	}
+	title = "Server " + r.srv.Name
+	var b strings.Builder
+	switch {
+	case r.state == stateReady:
+		fmt.Fprintf(&b, "ready, protocol %s\ncapabilities: %s\n", r.protocol, strings.Join(r.caps, " "))
+	case r.state == stateFailed:
+		b.WriteString("failed:\n\n" + p.reason(*r) + "\n")
+	case r.restarts > 0:
+		fmt.Fprintf(&b, "restarting (attempt %d)\n", r.restarts)
+	default:
+		b.WriteString("starting\n")
+	}
+	if r.restarts > 0 {
+		fmt.Fprintf(&b, "\nreconnects and restarts so far: %d\n", r.restarts)
+	}
+	return title, b.String()
 }
 
 // oneLine sanitizes server text for a one-line slot: control sequences go, and line

@@ -25,6 +25,8 @@ func (m *Model) render() string {
 	switch {
 	case m.active != nil || m.args != nil:
 		main = m.screenView(mw, bodyH)
+	case m.details:
+		main = m.detailsView(mw, bodyH)
 	case m.tab == tabLog:
 		main = m.log.View()
 	case m.tab == tabInbox:
@@ -79,6 +81,21 @@ func (m *Model) screenView(w, h int) string {
 		body = m.args.screen.View()
 	}
 	lines := append([]string{m.st.Title.Render(trunc(oneLine(head), w))}, strings.Split(body, "\n")...)
+	return fitLines(lines, h)
+}
+
+// detailsView shows the selected server's full state and failure text, wrapped.
+func (m *Model) detailsView(w, h int) string {
+	title, body := m.servers.detail()
+	lines := []string{m.st.Title.Render(trunc(oneLine(title), w))}
+	for _, para := range strings.Split(body, "\n") {
+		if strings.TrimSpace(para) == "" {
+			lines = append(lines, "")
+			continue
+		}
+		lines = append(lines, wrapWords(oneLine(para), max(w-1, 1))...)
+	}
+	lines = append(lines, "", m.st.Dim.Render(trunc("r: restart/reconnect · s: next server · any other key: close", w)))
 	return fitLines(lines, h)
 }
 
