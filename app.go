@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"os"
 	"strings"
@@ -114,7 +115,7 @@ func (a *app) openLog() (*wire.Log, func(), error) {
 	if err != nil {
 		return nil, nil, usagef("open log file: %w", err)
 	}
-	log.SetFile(f)
+	log.SetFile(safe.NewJSONWriter(f)) // server text in frames: no raw C1, bidi or zero-width bytes
 	return log, func() { log.SetFile(nil); f.Close() }, nil
 }
 
@@ -162,7 +163,7 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 		OAuth:         auth,
 		OnEvent: func(ev transport.Event) {
 			if ev.Kind == "elicitation-complete" || ev.Kind == "cancelled" {
-				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text)
+				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text.Line())
 			}
 		},
 	})

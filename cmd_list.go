@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"strings"
 
@@ -76,8 +77,10 @@ func (a *app) listCommand(what, short string) *cobra.Command {
 	}
 }
 
+// printJSON writes v as indented JSON. Server strings may hold C1, bidi or zero-width
+// characters that JSON allows raw: they are written as \u escapes (safe.JSON).
 func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
+	enc := json.NewEncoder(safe.NewJSONWriter(a.stdout))
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"path/filepath"
 	"testing"
 
@@ -116,5 +117,31 @@ func TestAutoAcceptValidates(t *testing.T) {
 	want := Response{Action: Accept, Content: map[string]any{"name": "John Doe", "age": int64(30), "score": 95.5, "status": "active", "verified": true}}
 	if diff := cmp.Diff(want, AutoAccept(conf)); diff != "" {
 		t.Errorf("AutoAccept (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnansweredEntryEscapesServerText: a message, tool name and default holding bidi,
+// zero-width, C1 and separator characters are printed as escapes, and the printed
+// entry still answers the request.
+func TestUnansweredEntryEscapesServerText(t *testing.T) {
+	const evil = "Deploy\u202e?\u200b\u0085x\u2028y\x1b]0;t\x07"
+	req := &Request{Server: "demo", Tool: "de\u202eploy", Message: evil, Protocol: v11, Schema: json.RawMessage(
+		`{"type":"object","properties":{"env\u200b":{"type":"string","default":"a\u202eb\u009bc"}}}`)}
+	got := UnansweredEntry(req)
+	for _, r := range got {
+		if r != '\n' && safe.Unsafe(r) {
+			t.Fatalf("entry carries %U raw:\n%s", r, got)
+		}
+	}
+	s, err := ParseScript([]byte(got), "entry.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	resp, err := NewEngine(s, nil).Answer(context.Background(), req)
+	if err != nil {
+		t.Fatalf("the printed entry does not answer the request: %v\n%s", err, got)
+	}
+	if v := resp.Content["env\u200b"]; v != "a\u202eb\u009bc" {
+		t.Errorf("default = %q, want it kept", v)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"sync"
 	"time"
 
@@ -41,7 +42,7 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if ctx.Err() != nil {
 				// The server cancelled (or the session is closing): the tap drops the
 				// response go-sdk still writes (PROTOCOL.md §8).
-				s.event("cancelled", "the server cancelled its request: "+er.Message, "")
+				s.event("cancelled", safe.Untrusted("the server cancelled its request: "+er.Message), "")
 				return nil, ctx.Err()
 			}
 			var ve *elicit.ViolationsError

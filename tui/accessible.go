@@ -84,7 +84,7 @@ func (lm *lineMode) printf(format string, args ...any) {
 }
 
 func (lm *lineMode) event(ev transport.Event) {
-	lm.printf("[%s %s] %s\n", ev.Server, ev.Kind, elicit.Sanitize(ev.Text))
+	lm.printf("[%s %s] %s\n", ev.Server, ev.Kind, ev.Text.Line())
 }
 
 // do runs one command; it reports whether the user quit.

@@ -337,9 +337,9 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 		m.status = msg.Server + ": URL flow completed"
 	case "exit":
 		m.servers.exited(msg.Server, msg.Text)
-		m.status = msg.Server + " exited: " + elicit.Sanitize(msg.Text)
+		m.status = msg.Server + " exited: " + msg.Text.Line()
 	default:
-		m.status = msg.Server + ": " + elicit.Sanitize(msg.Text)
+		m.status = msg.Server + ": " + msg.Text.Line()
 	}
 	return nil
 }

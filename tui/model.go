@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"strings"
 	"time"
 
@@ -304,7 +305,7 @@ func runCall(ctx context.Context, s session, id callID, kind catKind, item catIt
 			text = renderResourceResult(r)
 		}
 		if err != nil {
-			text, isErr = err.Error(), true
+			text, isErr = safe.Block(err.Error()), true // errors may quote the server
 		}
 		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds)}
 	}

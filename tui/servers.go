@@ -3,12 +3,12 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -94,10 +94,10 @@ func (p *serversPane) selected() *serverRow {
 }
 
 // exited marks a server whose process or connection ended as failed.
-func (p *serversPane) exited(name, why string) {
+func (p *serversPane) exited(name string, why safe.Text) {
 	for i := range p.rows {
 		if r := &p.rows[i]; r.srv.Name == name && r.state == stateReady {
-			r.state, r.err = stateFailed, "exited: "+why // the session stays for reconnect to close
+			r.state, r.err = stateFailed, "exited: "+why.Line() // the session stays for reconnect to close
 		}
 	}
 }
@@ -168,7 +168,7 @@ func (p serversPane) View() string {
 		lines = append(lines, name)
 		switch r.state {
 		case stateReady:
-			lines = append(lines, p.st.Ok.Render(trunc("  "+state+" "+r.protocol, inner)))
+			lines = append(lines, p.st.Ok.Render(trunc("  "+state+" "+oneLine(r.protocol), inner)))
 			if len(r.caps) > 0 {
 				for _, l := range wrapWords(strings.Join(r.caps, " "), inner-2) {
 					lines = append(lines, p.st.Dim.Render("  "+l))
@@ -181,7 +181,7 @@ func (p serversPane) View() string {
 					lines = append(lines, p.st.Dim.Render(trunc("  l: sign in", inner)))
 				}
 				if r.signInWhy != "" {
-					for i, l := range wrapWords(r.signInWhy, inner-2) {
+					for i, l := range wrapWords(oneLine(r.signInWhy), inner-2) {
 						if i == 3 {
 							break
 						}
@@ -192,7 +192,7 @@ func (p serversPane) View() string {
 			}
 			lines = append(lines, p.st.Err.Render("  "+state))
 			reason := strings.TrimPrefix(r.err, "server "+strconv.Quote(r.srv.Name)+": ")
-			for i, l := range wrapWords(reason, inner-2) {
+			for i, l := range wrapWords(oneLine(reason), inner-2) { // the server's words
 				if i == 4 {
 					break
 				}
@@ -212,7 +212,7 @@ func (p serversPane) View() string {
 // oneLine sanitizes server text for a one-line slot: control sequences go, and line
 // breaks and tabs become spaces.
 func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(elicit.Sanitize(s))
+	return safe.Line(s)
 }
 
 // trunc cuts s to w display columns, ending with … when it cut.
