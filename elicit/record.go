@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -26,6 +27,7 @@ type Recorder struct {
 
 	mu      sync.Mutex
 	entries []ScriptEntry
+	secrets []string // SecretEnv names written instead of values
 }
 
 // NewRecorder wraps inner.
@@ -38,11 +40,26 @@ func (r *Recorder) Answer(ctx context.Context, req *Request) (Response, error) {
 		return resp, err
 	}
 	e := ScriptEntry{Match: matchFor(req), Action: resp.Action, Times: 1}
+	var refs []string
 	if resp.Action == Accept && req.Mode != ModeURL && len(resp.Content) > 0 {
 		e.Content = copyContent(resp.Content)
+		// What the user typed into a secret field is not written: a reference to an
+		// environment variable is, which the answers-file loader expands.
+		for _, fld := range FormOf(ctx, req).Fields {
+			if s, ok := e.Content[fld.Name].(string); ok && fld.Secret && s != "" {
+				env := SecretEnv(fld.Name)
+				e.Content[fld.Name] = "${" + env + "}"
+				refs = append(refs, env)
+			}
+		}
 	}
 	r.mu.Lock()
 	r.entries = append(r.entries, e)
+	for _, env := range refs {
+		if !slices.Contains(r.secrets, env) {
+			r.secrets = append(r.secrets, env)
+		}
+	}
 	r.mu.Unlock()
 	return resp, nil
 }
@@ -52,6 +69,14 @@ func (r *Recorder) Entries() []ScriptEntry {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]ScriptEntry(nil), r.entries...)
+}
+
+// SecretEnvs returns the environment variables the recorded answers refer to instead
+// of the secrets the user typed, in first-use order; a replay needs them set.
+func (r *Recorder) SecretEnvs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.secrets...)
 }
 
 // WriteTo writes the recorded answers as an answers file (YAML).

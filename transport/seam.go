@@ -92,8 +92,16 @@ func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response
 		return elicit.Response{Action: elicit.Cancel}, nil
 	}
 	s.prompt.enter()
-	defer s.prompt.leave()
-	return s.opts.Answerer.Answer(ctx, req)
+	resp, err := s.opts.Answerer.Answer(ctx, req)
+	s.prompt.leave()
+	if err == nil && resp.Action == elicit.Accept && req.Mode != elicit.ModeURL && len(resp.Content) > 0 {
+		// What the user typed into a secret field goes on the wire only: the wire log
+		// (Log tab, --log file) masks it from the answer on.
+		for _, v := range elicit.FormOf(ctx, req).SecretValues(resp.Content) {
+			s.tap.log.Redact(v)
+		}
+	}
+	return resp, err
 }
 
 // newRequest builds an elicit.Request from go-sdk's decoded params and, when the tap
