@@ -5,6 +5,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -274,6 +277,7 @@ func TestHostileMisbehaviour(t *testing.T) {
 func hostileTerm(t *testing.T, opts termOptions, scenario string, args ...string) *tmuxTerm {
 	t.Helper()
 	srv := hostileServer(t)
+	opts.rawOutput = true
 	tm := startTerm(t, opts, append(args, "--", srv, scenario)...)
 	tm.tmux("set-option", "-g", "set-clipboard", "on")
 	return tm
@@ -289,6 +293,21 @@ func scanTerm(t *testing.T, tm *tmuxTerm, what string) { scanScreen(t, tm, what,
 // message as lines (line prompts print an elicitation message as it is, cleaned).
 func scanScreen(t *testing.T, tm *tmuxTerm, what string, ours bool) {
 	t.Helper()
+	// What the program wrote, byte for byte: what was stripped from the payload must
+	// not be there (our own escape sequences are).
+	out := tm.rawOutput()
+	for _, marker := range []string{"PWNED", "SElKQUNLRUQ", "+q544e", "evil.example"} {
+		if strings.Contains(out, marker) {
+			i := strings.Index(out, marker)
+			t.Errorf("%s: the terminal was sent the payload's %q: %q", what, marker, out[max(0, i-60):min(len(out), i+40)])
+		}
+	}
+	for i, r := range out {
+		if r != '\n' && r != '\r' && r != '\t' && r != 0x1b && r != 0x07 && r != 0x08 && safe.Unsafe(r) {
+			t.Errorf("%s: the terminal was sent raw %U: %q", what, r, out[max(0, i-60):min(len(out), i+40)])
+			break
+		}
+	}
 	raw := tm.rawScreen()
 	for _, r := range raw {
 		if r != '\n' && r != 0x1b && safe.Unsafe(r) {
@@ -365,12 +384,65 @@ func TestTmuxHostileTUI(t *testing.T) {
 	tm.keys("q")
 }
 
+// hostileHTTP answers every JSON-RPC request with an error whose message is the
+// payload (and every other request with 405), on 127.0.0.1, and returns the MCP URL.
+func hostileHTTP(t *testing.T) string {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if r.Method != http.MethodPost || json.NewDecoder(io.LimitReader(r.Body, 1<<20)).Decode(&req) != nil || req.ID == nil {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": req.ID, "error": map[string]any{"code": -32603, "message": hostilePayload}})
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(b)
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/mcp"
+}
+
+// hostilePayload is testdata/hostile's Payload.
+const hostilePayload = "P\x1b]52;c;SElKQUNLRUQ=\x07\x1b]0;PWNED\x07\x1b[2J\x1b]8;;https://evil.example/\x07link\x1b]8;;\x07" +
+	"\x1bP+q544e\x1b\\\u009b31m\u0085\u202eevil\u200b\u200c\u200d\u2060\ufeff\u2028\u2029\rCR\nelicitty: fake line"
+
+// TestHostileHTTPErrorHeadless: an HTTP server whose error body is the payload.
+func TestHostileHTTPErrorHeadless(t *testing.T) {
+	url := hostileHTTP(t)
+	m := runMeasured(t, t.TempDir(), 60*time.Second, "tools", url)
+	if m.code != exitConn {
+		t.Errorf("exit %d, want %d; stderr %q", m.code, exitConn, m.stderr)
+	}
+	scanRaw(t, "stderr", m.stderr)
+	scanRaw(t, "stdout", m.stdout)
+}
+
+// TestTmuxHostileHTTPServersPane: the servers pane shows why an HTTP server failed,
+// quoting its error body.
+func TestTmuxHostileHTTPServersPane(t *testing.T) {
+	t.Parallel()
+	url := hostileHTTP(t)
+	tm := startTerm(t, termOptions{rawOutput: true}, url)
+	tm.tmux("set-option", "-g", "set-clipboard", "on")
+	tm.tmux("resize-window", "-t", "e2e", "-x", "200", "-y", "30")
+	tm.waitFor("failed", "Plinkevil")
+	scanScreen(t, tm, "servers pane", false) // the narrow pane wraps words: any may start a line
+	if screen := tm.screen(); !strings.Contains(screen, `calling "initialize": Plinkevil  CR elicitty: fake line`) {
+		t.Errorf("the status line does not show the error on one line:\n%s", screen)
+	}
+	tm.keys("q")
+}
+
 // TestTmuxHostileServersPane: the server refuses initialize with the payload; the
 // servers pane shows the reason.
 func TestTmuxHostileServersPane(t *testing.T) {
 	t.Parallel()
 	tm := hostileTerm(t, termOptions{}, "initfail")
-	tm.waitFor("✗ hostile", "failed")
+	// A wide terminal, so that the pane shows the reason's stderr tail.
+	tm.tmux("resize-window", "-t", "e2e", "-x", "200", "-y", "30")
+	tm.waitFor("✗ hostile", "failed", "Plinkevil")
 	scanTerm(t, tm, "servers pane")
 	tm.keys("q")
 }

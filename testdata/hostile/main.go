@@ -84,6 +84,7 @@ func main() {
 	}
 	close(s.stdinEOF)
 	wg.Wait()
+
 }
 
 // send writes one frame.
@@ -140,7 +141,7 @@ func (s *server) handle(m message) {
 	switch m.Method {
 	case "initialize":
 		if s.scenario == "initfail" {
-			fmt.Fprintln(os.Stderr, "initfail: "+Payload)
+			fmt.Fprintln(os.Stderr, Payload)
 			s.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32603, "message": Payload}})
 			return
 		}
