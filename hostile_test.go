@@ -382,6 +382,9 @@ func TestTmuxHostileTUI(t *testing.T) {
 	tm.waitFor("failed")
 	scanTerm(t, tm, "failed call")
 	tm.keys("q")
+	if code, _ := tm.wait(); code != 0 {
+		t.Errorf("exit %d after q, want 0", code)
+	}
 }
 
 // hostileHTTP answers every JSON-RPC request with an error whose message is the
@@ -424,25 +427,27 @@ func TestHostileHTTPErrorHeadless(t *testing.T) {
 func TestTmuxHostileHTTPServersPane(t *testing.T) {
 	t.Parallel()
 	url := hostileHTTP(t)
-	tm := startTerm(t, termOptions{rawOutput: true}, url)
+	tm := startTerm(t, termOptions{rawOutput: true, cols: 200, rows: 30}, url)
 	tm.tmux("set-option", "-g", "set-clipboard", "on")
-	tm.tmux("resize-window", "-t", "e2e", "-x", "200", "-y", "30")
 	tm.waitFor("failed", "Plinkevil")
 	scanScreen(t, tm, "servers pane", false) // the narrow pane wraps words: any may start a line
-	if screen := tm.screen(); !strings.Contains(screen, `calling "initialize": Plinkevil  CR elicitty: fake line`) {
-		t.Errorf("the status line does not show the error on one line:\n%s", screen)
-	}
+	// The status line shows the error on one line (once the wider window is drawn).
+	tm.waitFor(`calling "initialize": Plinkevil  CR elicitty: fake line`)
 	tm.keys("q")
+	if code, _ := tm.wait(); code != 0 {
+		t.Errorf("exit %d after q, want 0", code)
+	}
 }
 
 // TestTmuxHostileServersPane: the server refuses initialize with the payload; the
 // servers pane shows the reason.
 func TestTmuxHostileServersPane(t *testing.T) {
 	t.Parallel()
-	tm := hostileTerm(t, termOptions{}, "initfail")
-	// A wide terminal, so that the pane shows the reason's stderr tail.
-	tm.tmux("resize-window", "-t", "e2e", "-x", "200", "-y", "30")
+	tm := hostileTerm(t, termOptions{cols: 200, rows: 30}, "initfail") // wide: the pane shows the stderr tail
 	tm.waitFor("✗ hostile", "failed", "Plinkevil")
 	scanTerm(t, tm, "servers pane")
 	tm.keys("q")
+	if code, _ := tm.wait(); code != 0 {
+		t.Errorf("exit %d after q, want 0", code)
+	}
 }

@@ -39,6 +39,8 @@ type termOptions struct {
 	// "output" (tmux pipe-pane); the command starts once the copy runs. Read it with
 	// rawOutput.
 	rawOutput bool
+	// cols and rows size the terminal; zero means 80x24.
+	cols, rows int
 }
 
 // requireTmux skips the test without tmux, except on CI (CI set), where
@@ -98,7 +100,11 @@ func startTerm(t *testing.T, opts termOptions, args ...string) *tmuxTerm {
 		t.Fatal(err)
 	}
 
-	tm.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "80", "-y", "24", "sh", script)
+	cols, rows := 80, 24
+	if opts.cols > 0 && opts.rows > 0 {
+		cols, rows = opts.cols, opts.rows
+	}
+	tm.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "sh", script)
 	socketPath := strings.TrimSpace(tm.tmux("display-message", "-p", "#{socket_path}"))
 	if opts.rawOutput {
 		tm.tmux("pipe-pane", "-t", "e2e", "-o", "cat >> "+shellQuote(filepath.Join(dir, "output")))
