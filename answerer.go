@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
@@ -156,6 +157,17 @@ func (a *app) writeRecords() error {
 		if _, err := f.WriteString("[]\n"); err != nil {
 			return fmt.Errorf("write --record file: %w", err)
 		}
+	}
+	var envs []string
+	for _, r := range recorders {
+		for _, env := range r.SecretEnvs() {
+			if !slices.Contains(envs, env) {
+				envs = append(envs, env)
+			}
+		}
+	}
+	for _, env := range envs {
+		fmt.Fprintf(a.stderr, "elicitty: %s holds ${%s} instead of the secret you typed; set %s to replay it\n", a.recordPath, env, env)
 	}
 	return f.Close()
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"os"
 	"sync"
@@ -182,7 +183,7 @@ func (a *app) openLog() (*wire.Log, func(), error) {
 	if err != nil {
 		return nil, nil, usagef("open log file: %w", err)
 	}
-	log.SetFile(f)
+	log.SetFile(safe.NewJSONWriter(f)) // server text in frames: no raw C1, bidi or zero-width bytes
 	a.logMu.Lock()
 	a.log = log
 	a.logMu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"strings"
 
@@ -11,7 +12,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
 )
 
@@ -76,8 +76,10 @@ func (a *app) listCommand(what, short string) *cobra.Command {
 	}
 }
 
+// printJSON writes v as indented JSON. Server strings may hold C1, bidi or zero-width
+// characters that JSON allows raw: they are written as \u escapes (safe.JSON).
 func (a *app) printJSON(v any) error {
-	enc := json.NewEncoder(a.stdout)
+	enc := json.NewEncoder(safe.NewJSONWriter(a.stdout))
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
@@ -85,7 +87,7 @@ func (a *app) printJSON(v any) error {
 
 // firstLine returns the first line of s, sanitized.
 func firstLine(s string) string {
-	s = elicit.Sanitize(s)
+	s = safe.Block(s)
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		s = s[:i]
 	}
@@ -100,7 +102,7 @@ func (a *app) printTools(tools []*mcp.Tool) error {
 		return a.printJSON(tools)
 	}
 	return printTable(a.stdout, len(tools), func(i int) (string, string) {
-		return elicit.Sanitize(tools[i].Name), firstLine(tools[i].Description)
+		return safe.Line(tools[i].Name), firstLine(tools[i].Description)
 	})
 }
 
@@ -113,12 +115,12 @@ func (a *app) printPrompts(prompts []*mcp.Prompt) error {
 	}
 	return printTable(a.stdout, len(prompts), func(i int) (string, string) {
 		p := prompts[i]
-		name := elicit.Sanitize(p.Name)
+		name := safe.Line(p.Name)
 		for _, arg := range p.Arguments {
 			if arg.Required {
-				name += " " + elicit.Sanitize(arg.Name) + "="
+				name += " " + safe.Line(arg.Name) + "="
 			} else {
-				name += " [" + elicit.Sanitize(arg.Name) + "=]"
+				name += " [" + safe.Line(arg.Name) + "=]"
 			}
 		}
 		return name, firstLine(p.Description)
@@ -136,12 +138,12 @@ func (a *app) printResources(res []*mcp.Resource, tmpls []*mcp.ResourceTemplate)
 		return a.printJSON(map[string]any{"resources": res, "resourceTemplates": tmpls})
 	}
 	if err := printTable(a.stdout, len(res), func(i int) (string, string) {
-		return elicit.Sanitize(res[i].URI), firstLine(res[i].Name + "  " + res[i].Description)
+		return safe.Line(res[i].URI), firstLine(res[i].Name + "  " + res[i].Description)
 	}); err != nil {
 		return err
 	}
 	return printTable(a.stdout, len(tmpls), func(i int) (string, string) {
-		return elicit.Sanitize(tmpls[i].URITemplate), firstLine("(template) " + tmpls[i].Name + "  " + tmpls[i].Description)
+		return safe.Line(tmpls[i].URITemplate), firstLine("(template) " + tmpls[i].Name + "  " + tmpls[i].Description)
 	})
 }
 

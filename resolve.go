@@ -75,7 +75,7 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 		if opts.OnEvent == nil {
 			opts.OnEvent = func(ev transport.Event) {
 				if ev.Kind == "elicitation-complete" || ev.Kind == "cancelled" {
-					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", elicit.Sanitize(ev.Server), ev.Kind, elicit.Sanitize(ev.Text))
+					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", elicit.Sanitize(ev.Server), ev.Kind, ev.Text.Line())
 				}
 			}
 		}

@@ -35,6 +35,12 @@ type termOptions struct {
 	// stdoutToFile redirects the command's stdout to a file (read with wait), leaving
 	// stdin and stderr on the terminal, as for `elicitty call ... > out.json`.
 	stdoutToFile bool
+	// rawOutput copies every byte the command writes to the terminal to the file
+	// "output" (tmux pipe-pane); the command starts once the copy runs. Read it with
+	// rawOutput.
+	rawOutput bool
+	// cols and rows size the terminal; zero means 80x24.
+	cols, rows int
 }
 
 // requireTmux skips the test without tmux, except on CI (CI set), where
@@ -73,6 +79,10 @@ func startTerm(t *testing.T, opts termOptions, args ...string) *tmuxTerm {
 		fmt.Fprintf(&sh, "export %s\n", shellQuote(kv))
 	}
 	fmt.Fprintf(&sh, "cd %s\n", shellQuote(dir))
+	if opts.rawOutput {
+		// Start only once pipe-pane copies the output (startTerm creates "piping").
+		sh.WriteString("i=0; while [ ! -e piping ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done\n")
+	}
 	sh.WriteString(shellQuote(bin))
 	for _, a := range args {
 		sh.WriteString(" " + shellQuote(a))
@@ -90,8 +100,18 @@ func startTerm(t *testing.T, opts termOptions, args ...string) *tmuxTerm {
 		t.Fatal(err)
 	}
 
-	tm.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", "80", "-y", "24", "sh", script)
+	cols, rows := 80, 24
+	if opts.cols > 0 && opts.rows > 0 {
+		cols, rows = opts.cols, opts.rows
+	}
+	tm.tmux("-f", "/dev/null", "new-session", "-d", "-s", "e2e", "-x", strconv.Itoa(cols), "-y", strconv.Itoa(rows), "sh", script)
 	socketPath := strings.TrimSpace(tm.tmux("display-message", "-p", "#{socket_path}"))
+	if opts.rawOutput {
+		tm.tmux("pipe-pane", "-t", "e2e", "-o", "cat >> "+shellQuote(filepath.Join(dir, "output")))
+		if err := os.WriteFile(filepath.Join(dir, "piping"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	t.Cleanup(func() {
 		cmd := exec.Command("tmux", "-L", tm.socket, "kill-server")
 		cmd.Env = tmuxEnv()
@@ -218,6 +238,17 @@ func (tm *tmuxTerm) wait() (code int, stdout string) {
 		}
 		time.Sleep(termPoll) // the exit file appears when the command ends: poll it
 	}
+}
+
+// rawOutput returns every byte the command wrote to the terminal so far (with
+// termOptions.rawOutput).
+func (tm *tmuxTerm) rawOutput() string {
+	tm.t.Helper()
+	b, err := os.ReadFile(filepath.Join(tm.dir, "output"))
+	if err != nil {
+		tm.t.Fatalf("raw output: %v", err)
+	}
+	return string(b)
 }
 
 // files describes the command's stdout so far, for failure messages.

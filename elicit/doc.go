@@ -3,7 +3,7 @@
 // typed Form in server property order with lint findings for the negotiated protocol
 // version (Parse), the defaults preflight and merge (Form.Merge), validation of accepted
 // content (Form.Check, Field.CheckValue, Field.ParseText), sanitising of server text
-// (Sanitize), the Engine that checks requests and runs merge and validation around any
+// (Sanitize, whose rules and types live in elicit/safe), the Engine that checks requests and runs merge and validation around any
 // Answerer, the answers-file Script, the Recorder that writes one, and AutoAccept.
 //
 // It does not own the terminal UI (package tui and its tui/form), URL analysis

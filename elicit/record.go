@@ -6,7 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
+	"strings"
 	"sync"
+
+	"github.com/elicitty/elicitty/elicit/safe"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -23,6 +27,7 @@ type Recorder struct {
 
 	mu      sync.Mutex
 	entries []ScriptEntry
+	secrets []string // SecretEnv names written instead of values
 }
 
 // NewRecorder wraps inner.
@@ -35,11 +40,26 @@ func (r *Recorder) Answer(ctx context.Context, req *Request) (Response, error) {
 		return resp, err
 	}
 	e := ScriptEntry{Match: matchFor(req), Action: resp.Action, Times: 1}
-	if resp.Action == Accept && req.Mode != ModeURL && len(resp.Content) > 0 {
+	var refs []string
+	if resp.Action == Accept && req.Mode != ModeURL && req.Form != nil && len(resp.Content) > 0 {
 		e.Content = copyContent(resp.Content)
+		// What the user typed into a secret field is not written: a reference to an
+		// environment variable is, which the answers-file loader expands.
+		for _, fld := range req.Form.Fields {
+			if s, ok := e.Content[fld.Name].(string); ok && fld.Secret && s != "" {
+				env := SecretEnv(fld.Name)
+				e.Content[fld.Name] = "${" + env + "}"
+				refs = append(refs, env)
+			}
+		}
 	}
 	r.mu.Lock()
 	r.entries = append(r.entries, e)
+	for _, env := range refs {
+		if !slices.Contains(r.secrets, env) {
+			r.secrets = append(r.secrets, env)
+		}
+	}
 	r.mu.Unlock()
 	return resp, nil
 }
@@ -49,6 +69,14 @@ func (r *Recorder) Entries() []ScriptEntry {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]ScriptEntry(nil), r.entries...)
+}
+
+// SecretEnvs returns the environment variables the recorded answers refer to instead
+// of the secrets the user typed, in first-use order; a replay needs them set.
+func (r *Recorder) SecretEnvs() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.secrets...)
 }
 
 // WriteTo writes the recorded answers as an answers file (YAML).
@@ -73,20 +101,57 @@ func (r *Recorder) WriteFile(path string) error {
 	return nil
 }
 
+// marshalEntries encodes entries as YAML that carries no raw control, bidi or
+// zero-width character a server sent (in a message, a tool name, a default): strings
+// holding one are double-quoted and the character written as a \u escape, so the file
+// is safe to print and still matches what it was recorded from.
 func marshalEntries(entries []ScriptEntry) ([]byte, error) {
 	if len(entries) == 0 {
 		return []byte("[]\n"), nil
 	}
+	var doc yaml.Node
+	if err := doc.Encode(entries); err != nil {
+		return nil, fmt.Errorf("encode answers: %w", err)
+	}
+	quoteUnsafe(&doc)
 	var buf bytes.Buffer
 	enc := yaml.NewEncoder(&buf)
 	enc.SetIndent(2)
-	if err := enc.Encode(entries); err != nil {
+	if err := enc.Encode(&doc); err != nil {
 		return nil, fmt.Errorf("encode answers: %w", err)
 	}
 	if err := enc.Close(); err != nil {
 		return nil, fmt.Errorf("encode answers: %w", err)
 	}
-	return buf.Bytes(), nil
+	return escapeUnsafe(buf.Bytes()), nil
+}
+
+// quoteUnsafe double-quotes every string scalar under n that holds a character
+// safe.Unsafe reports, so that escapeUnsafe may write it as an escape.
+func quoteUnsafe(n *yaml.Node) {
+	if n.Kind == yaml.ScalarNode && strings.IndexFunc(n.Value, safe.Unsafe) >= 0 {
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	for _, c := range n.Content {
+		quoteUnsafe(c)
+	}
+}
+
+// escapeUnsafe writes the unsafe characters yaml left raw (it treats bidi, zero-width
+// and separators as printable) as \u escapes; they only occur in double-quoted scalars.
+func escapeUnsafe(b []byte) []byte {
+	if bytes.IndexFunc(b, func(r rune) bool { return r != '\n' && safe.Unsafe(r) }) < 0 {
+		return b
+	}
+	var out bytes.Buffer
+	for _, r := range string(b) {
+		if r != '\n' && safe.Unsafe(r) {
+			fmt.Fprintf(&out, "\\u%04X", r)
+			continue
+		}
+		out.WriteRune(r)
+	}
+	return out.Bytes()
 }
 
 // matchFor builds the match that selects req: server, tool and message, and url mode.

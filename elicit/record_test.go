@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -116,5 +118,72 @@ func TestAutoAcceptValidates(t *testing.T) {
 	want := Response{Action: Accept, Content: map[string]any{"name": "John Doe", "age": int64(30), "score": 95.5, "status": "active", "verified": true}}
 	if diff := cmp.Diff(want, AutoAccept(conf)); diff != "" {
 		t.Errorf("AutoAccept (-want +got):\n%s", diff)
+	}
+}
+
+// TestUnansweredEntryEscapesServerText: a message, tool name and default holding bidi,
+// zero-width, C1 and separator characters are printed as escapes, and the printed
+// entry still answers the request.
+func TestUnansweredEntryEscapesServerText(t *testing.T) {
+	const evil = "Deploy\u202e?\u200b\u0085x\u2028y\x1b]0;t\x07"
+	req := &Request{Server: "demo", Tool: "de\u202eploy", Message: evil, Protocol: v11, Schema: json.RawMessage(
+		`{"type":"object","properties":{"env\u200b":{"type":"string","default":"a\u202eb\u009bc"}}}`)}
+	got := UnansweredEntry(req)
+	for _, r := range got {
+		if r != '\n' && safe.Unsafe(r) {
+			t.Fatalf("entry carries %U raw:\n%s", r, got)
+		}
+	}
+	s, err := ParseScript([]byte(got), "entry.yaml")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, got)
+	}
+	resp, err := NewEngine(s, nil).Answer(context.Background(), req)
+	if err != nil {
+		t.Fatalf("the printed entry does not answer the request: %v\n%s", err, got)
+	}
+	if v := resp.Content["env\u200b"]; v != "a\u202eb\u009bc" {
+		t.Errorf("default = %q, want it kept", v)
+	}
+}
+
+// TestRecorderWritesSecretReferences: a secret field's answer is recorded as a
+// reference to an environment variable, which the answers-file loader expands.
+func TestRecorderWritesSecretReferences(t *testing.T) {
+	req := &Request{Server: "demo", Tool: "login", Message: "Sign in", Protocol: v11, Schema: json.RawMessage(
+		`{"type":"object","properties":{"user":{"type":"string"},"api-token":{"type":"string"}}}`)}
+	inner := AnswererFunc(func(context.Context, *Request) (Response, error) {
+		return Response{Action: Accept, Content: map[string]any{"user": "ann", "api-token": "tok-s3cret"}}, nil
+	})
+	rec := NewRecorder(inner)
+	if _, err := NewEngine(rec, nil).Answer(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	var buf strings.Builder
+	if _, err := rec.WriteTo(&buf); err != nil {
+		t.Fatal(err)
+	}
+	file := buf.String()
+	if strings.Contains(file, "tok-s3cret") || !strings.Contains(file, "${ELICITTY_SECRET_API_TOKEN}") || !strings.Contains(file, "user: ann") {
+		t.Fatalf("recorded file:\n%s", file)
+	}
+	if got := rec.SecretEnvs(); len(got) != 1 || got[0] != "ELICITTY_SECRET_API_TOKEN" {
+		t.Errorf("SecretEnvs = %v", got)
+	}
+	s, err := ParseScript([]byte(file), "rec.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.SetOptions(&ScriptOptions{LookupEnv: func(k string) (string, bool) {
+		return map[string]string{"ELICITTY_SECRET_API_TOKEN": "tok-again"}[k], k == "ELICITTY_SECRET_API_TOKEN"
+	}})
+	resp, err := s.Answer(context.Background(), req)
+	if err != nil || resp.Content["api-token"] != "tok-again" {
+		t.Fatalf("replay = %v, %v; want the variable's value", resp.Content, err)
+	}
+	s2, _ := ParseScript([]byte(file), "rec.yaml")
+	s2.SetOptions(&ScriptOptions{LookupEnv: func(string) (string, bool) { return "", false }})
+	if _, err := s2.Answer(context.Background(), req); err == nil || !strings.Contains(err.Error(), "ELICITTY_SECRET_API_TOKEN") {
+		t.Errorf("replay without the variable: err = %v, want it named", err)
 	}
 }

@@ -56,6 +56,9 @@ type ScriptOptions struct {
 	// answered decline instead. The summary (full URL, real host, warnings) is logged
 	// for every URL-mode answer; without CheckURL the raw URL is.
 	CheckURL func(req *Request) (refused bool, summary string)
+	// LookupEnv resolves the ${ELICITTY_SECRET_...} references a recorded file holds
+	// for secret fields; nil means the process environment.
+	LookupEnv func(string) (string, bool)
 }
 
 // Script answers requests from an answers file: every request is matched against the
@@ -439,6 +442,9 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 		}
 	} else if resp.Action == Accept && e.Content != nil {
 		resp.Content = copyContent(e.Content)
+		if err := expandSecrets(resp.Content, opts.LookupEnv); err != nil {
+			return Response{}, fmt.Errorf("%s entry %d: %w", s.name, idx+1, err)
+		}
 	}
 	if opts.Log != nil {
 		line := fmt.Sprintf("elicitty: %s asked %q -> %s (%s entry %d)", oneLine(req.Server, 40), oneLine(req.Message, 120), resp.Action, s.name, idx+1)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"net/http"
 	"net/url"
 	"time"
@@ -122,7 +123,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 		go func() {
 			<-p.done
 			if ee := p.exited(); ee != nil {
-				s.event("exit", ee.Error(), "")
+				s.event("exit", safe.Untrusted(ee.Error()), "")
 			}
 		}()
 	case s.kind == config.KindHTTP || s.kind == config.KindSSE:
@@ -233,13 +234,13 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 						text += fmt.Sprintf("/%g", p.Total)
 					}
 				}
-				s.event("progress", text, fmt.Sprint(p.ProgressToken))
+				s.event("progress", safe.Untrusted(text), fmt.Sprint(p.ProgressToken))
 			}
 		},
 		//lint:ignore SA1019 servers of the legacy era still send notifications/message.
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			if p := req.Params; p != nil {
-				s.event("log", fmt.Sprintf("%s: %v", p.Level, p.Data), "")
+				s.event("log", safe.Untrusted(fmt.Sprintf("%s: %v", p.Level, p.Data)), "")
 			}
 		},
 	})

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"slices"
 	"strings"
 	"sync"
@@ -111,7 +112,7 @@ func sendOnce[R any](ctx context.Context, s *Session, what string, f func(contex
 	res, err := f(rctx)
 	if ferr := tr.failure(); ferr != nil {
 		if err != nil {
-			return zero, fmt.Errorf("%s: %w (server said: %v)", what, ferr, err)
+			return zero, safe.Errorf("%s: %w (server said: %v)", what, ferr, err)
 		}
 		return zero, fmt.Errorf("%s: %w", what, ferr)
 	}
@@ -220,7 +221,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		}
 		seen[p.URL]++
 		if seen[p.URL] > maxURLRepeats {
-			return round, fmt.Errorf("%s: the server asked for the same URL %d times; giving up: %s", what, seen[p.URL], p.URL)
+			return round, fmt.Errorf("%s: the server asked for the same URL %d times; giving up: %s", what, seen[p.URL], safe.Untrusted(p.URL))
 		}
 		er := s.newRequest(elicit.OriginURLRequired, &p, append(json.RawMessage(nil), raw...))
 		er.Index, er.Total = i+1, len(data.Elicitations)
@@ -276,7 +277,7 @@ func (s *Session) RetryNow() { s.urls.retryNow() }
 // completed handles notifications/elicitation/complete.
 func (s *Session) completed(id string) {
 	if s.urls.complete(id) {
-		s.event("elicitation-complete", "URL elicitation completed", id)
+		s.event("elicitation-complete", safe.Untrusted("URL elicitation completed"), id)
 		return
 	}
 	s.tap.log.Notef(s.server.Name, "ignored completion for unknown or finished elicitation %q", id)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"sync"
 	"time"
 
@@ -41,7 +42,7 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			if ctx.Err() != nil {
 				// The server cancelled (or the session is closing): the tap drops the
 				// response go-sdk still writes (docs/protocol.md, "Timeouts and cancellation").
-				s.event("cancelled", "the server cancelled its request: "+er.Message, "")
+				s.event("cancelled", safe.Untrusted("the server cancelled its request: "+er.Message), "")
 				return nil, ctx.Err()
 			}
 			var ve *elicit.ViolationsError
@@ -91,8 +92,22 @@ func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response
 		return elicit.Response{Action: elicit.Cancel}, nil
 	}
 	s.prompt.enter()
-	defer s.prompt.leave()
-	return s.opts.Answerer.Answer(ctx, req)
+	resp, err := s.opts.Answerer.Answer(ctx, req)
+	s.prompt.leave()
+	if err == nil && resp.Action == elicit.Accept && req.Mode != elicit.ModeURL && len(resp.Content) > 0 {
+		// What the user typed into a secret field goes on the wire only: the wire log
+		// (Log tab, --log file) masks it from the answer on.
+		// The Engine hands its parse to the answerer on a copy; the secret fields are
+		// found again here from the same schema.
+		form := req.Form
+		if form == nil {
+			form = elicit.Parse(req.Schema, req.Protocol)
+		}
+		for _, v := range form.SecretValues(resp.Content) {
+			s.tap.log.Redact(v)
+		}
+	}
+	return resp, err
 }
 
 // newRequest builds an elicit.Request from go-sdk's decoded params and, when the tap

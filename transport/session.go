@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"net/http"
 	"sync"
@@ -70,9 +71,9 @@ type Options struct {
 // Event is a notification from a session worth showing to the user.
 type Event struct {
 	Server string
-	Kind   string // "progress", "elicitation-complete", "cancelled", "log", "exit"
-	Text   string
-	ID     string // elicitationId or request id, when relevant
+	Kind   string    // "progress", "elicitation-complete", "cancelled", "log", "exit"
+	Text   safe.Text // server text: the progress or log message, the cancelled request's message, the exit reason
+	ID     string    // elicitationId or request id, when relevant
 }
 
 // Round is one MRTR round or -32042 retry taken by a call.
@@ -119,7 +120,10 @@ type ConnError struct {
 }
 
 // Error implements error.
-func (e *ConnError) Error() string { return "server " + quote(e.Server) + ": " + e.Err.Error() }
+// The cause may quote the server (an error message, a stderr tail): it is sanitized.
+func (e *ConnError) Error() string {
+	return "server " + quote(e.Server) + ": " + safe.Line(e.Err.Error())
+}
 func (e *ConnError) Unwrap() error { return e.Err }
 
 func quote(s string) string { return "\"" + s + "\"" }
@@ -381,10 +385,10 @@ func (s *Session) wrap(ctx context.Context, what string, err error) error {
 	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
 		return &ConnError{Server: s.server.Name, Err: fmt.Errorf("%s: %w", what, err)}
 	}
-	return fmt.Errorf("%s: %w", what, err)
+	return safe.Errorf("%s: %w", what, err) // a JSON-RPC error quotes the server
 }
 
-func (s *Session) event(kind, text, id string) {
+func (s *Session) event(kind string, text safe.Text, id string) {
 	if s.opts.OnEvent != nil {
 		s.opts.OnEvent(Event{Server: s.server.Name, Kind: kind, Text: text, ID: id})
 	}

@@ -211,7 +211,7 @@ func TestProgressTokensAndEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 		toks = append(toks, resultText(t, res))
-		if e := <-events; e.Text != "half way" || e.ID != toks[len(toks)-1] {
+		if e := <-events; e.Text.Line() != "half way" || e.ID != toks[len(toks)-1] {
 			t.Errorf("event = %+v, want progress for %s", e, toks[len(toks)-1])
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"os"
 	"os/exec"
@@ -53,7 +54,7 @@ func (e *ExitError) Error() string {
 	if n := len(e.Stderr); n > 0 {
 		last := e.Stderr[max(0, n-3):]
 		b.WriteString("; stderr: ")
-		b.WriteString(strings.Join(last, " | "))
+		b.WriteString(safe.Line(strings.Join(last, " | "))) // the server's own words
 	}
 	return b.String()
 }

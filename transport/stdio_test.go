@@ -160,7 +160,7 @@ func TestStdioCrashMidCall(t *testing.T) {
 	}
 	defer s.Close()
 	_, _, err = s.CallTool(context.Background(), "crash", nil)
-	if e := <-events; e.Kind != "exit" || !strings.Contains(e.Text, "status 3") {
+	if e := <-events; e.Kind != "exit" || !strings.Contains(e.Text.Line(), "status 3") {
 		t.Errorf("event = %+v, want an exit event", e)
 	}
 	var ee *ExitError

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"strings"
 	"sync"
@@ -84,7 +85,7 @@ func (lm *lineMode) printf(format string, args ...any) {
 }
 
 func (lm *lineMode) event(ev transport.Event) {
-	lm.printf("[%s %s] %s\n", ev.Server, ev.Kind, elicit.Sanitize(ev.Text))
+	lm.printf("[%s %s] %s\n", ev.Server, ev.Kind, ev.Text.Line())
 }
 
 // do runs one command; it reports whether the user quit.
@@ -119,7 +120,7 @@ func (lm *lineMode) do(line string) (quit bool) {
 				items = prompts
 			}
 			for _, it := range items {
-				lm.printf("%s %s: %s\n", it.server, elicit.Sanitize(it.name), firstLine(elicit.Sanitize(it.desc)))
+				lm.printf("%s %s: %s\n", it.server, safe.Line(it.name), firstLine(elicit.Sanitize(it.desc)))
 			}
 		}
 	case "call", "get", "read":

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/elicitty/elicitty/elicit/safe"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -274,13 +276,13 @@ func TestBridgeEventsKeepOrder(t *testing.T) {
 	got := make(chan string, 1000)
 	b.attach(func(m tea.Msg) {
 		<-release // the event loop is busy
-		got <- m.(eventMsg).Text
+		got <- m.(eventMsg).Text.Line()
 	})
 	const n = 500
 	reported := make(chan struct{})
 	go func() {
 		for i := range n {
-			b.event(transport.Event{Server: "demo", Kind: "progress", Text: fmt.Sprint(i)})
+			b.event(transport.Event{Server: "demo", Kind: "progress", Text: safe.Untrusted(fmt.Sprint(i))})
 		}
 		close(reported)
 	}()

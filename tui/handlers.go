@@ -349,14 +349,14 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 		m.inbox.dropFlows(func(f flow) bool { return f.server == msg.Server && f.id == msg.ID })
 		m.status = msg.Server + ": URL flow completed"
 	case "exit":
-		m.status = msg.Server + " exited: " + elicit.Sanitize(msg.Text)
+		m.status = msg.Server + " exited: " + msg.Text.Line()
 		var cmds []tea.Cmd
 		for _, idx := range m.servers.exited(msg.Server, msg.Text) {
 			cmds = append(cmds, m.autoRestart(idx))
 		}
 		return tea.Batch(cmds...)
 	default:
-		m.status = msg.Server + ": " + elicit.Sanitize(msg.Text)
+		m.status = msg.Server + ": " + msg.Text.Line()
 	}
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"strings"
 	"sync"
 	"time"
@@ -347,7 +348,7 @@ func runCall(ctx context.Context, s session, id callID, kind catKind, item catIt
 		}
 		var ee *transport.ExitError
 		if err != nil {
-			text, isErr = err.Error(), true
+			text, isErr = safe.Block(err.Error()), true // errors may quote the server
 		}
 		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds), lost: errors.As(err, &ee)}
 	}

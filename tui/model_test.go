@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
@@ -360,7 +361,7 @@ func TestLogBounded(t *testing.T) {
 func TestServerExitAndReconnect(t *testing.T) {
 	h := started(t, Options{})
 	sess := h.m.servers.rows[0].sess.(*fakeSession)
-	h.send(eventMsg{Server: "demo", Kind: "exit", Text: "exit status 1"})
+	h.send(eventMsg{Server: "demo", Kind: "exit", Text: safe.Untrusted("exit status 1")})
 	if s := h.screen(); !strings.Contains(s, "✗ demo") || !strings.Contains(s, "exit status 1") {
 		t.Fatalf("exit not shown:\n%s", s)
 	}

@@ -3,12 +3,12 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"strconv"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -100,11 +100,11 @@ func (p *serversPane) selected() *serverRow {
 
 // exited marks a server whose process or connection ended as failed and returns the
 // rows it changed.
-func (p *serversPane) exited(name, why string) []int {
+func (p *serversPane) exited(name string, why safe.Text) []int {
 	var out []int
 	for i := range p.rows {
 		if r := &p.rows[i]; r.srv.Name == name && r.state == stateReady {
-			r.state, r.err = stateFailed, "exited: "+why // the session stays for reconnect to close
+			r.state, r.err = stateFailed, "exited: "+why.Line() // the session stays for reconnect to close
 			out = append(out, i)
 		}
 	}
@@ -181,7 +181,7 @@ func (p serversPane) block(i int, full bool) []string {
 	lines := []string{name}
 	switch r.state {
 	case stateReady:
-		lines = append(lines, p.st.Ok.Render(trunc("  "+state+" "+r.protocol, inner)))
+		lines = append(lines, p.st.Ok.Render(trunc("  "+state+" "+oneLine(r.protocol), inner)))
 		if i == p.cursor && r.era != "" {
 			for _, l := range wrapWords(oneLine(r.era), inner-2) {
 				lines = append(lines, p.st.Dim.Render("  "+l))
@@ -296,13 +296,13 @@ func (p serversPane) detail() (title string, body string) {
 	if r == nil {
 		return "", ""
 	}
-	title = "Server " + r.srv.Name
+	title = "Server " + oneLine(r.srv.Name)
 	var b strings.Builder
 	switch {
 	case r.state == stateReady:
-		fmt.Fprintf(&b, "ready, protocol %s\ncapabilities: %s\n", r.protocol, strings.Join(r.caps, " "))
+		fmt.Fprintf(&b, "ready, protocol %s\ncapabilities: %s\n", oneLine(r.protocol), strings.Join(r.caps, " "))
 	case r.state == stateFailed:
-		b.WriteString("failed:\n\n" + p.reason(*r) + "\n")
+		b.WriteString("failed:\n\n" + safe.Block(p.reason(*r)) + "\n")
 	case r.restarts > 0:
 		fmt.Fprintf(&b, "restarting (attempt %d)\n", r.restarts)
 	default:
@@ -317,7 +317,7 @@ func (p serversPane) detail() (title string, body string) {
 // oneLine sanitizes server text for a one-line slot: control sequences go, and line
 // breaks and tabs become spaces.
 func oneLine(s string) string {
-	return strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ", "\t", " ").Replace(elicit.Sanitize(s))
+	return safe.Line(s)
 }
 
 // trunc cuts s to w display columns, ending with … when it cut.

@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"github.com/elicitty/elicitty/elicit/safe"
+
 	"github.com/elicitty/elicitty/internal/testkit"
 
 	"context"
@@ -121,7 +123,7 @@ func TestRestartLegacyReportsLostCalls(t *testing.T) {
 	})
 	h.run(h.m.Init())
 	h.run(h.m.startCall(catTools, catItem{server: "demo", name: "t"}, nil))
-	h.send(eventMsg(transport.Event{Server: "demo", Kind: "exit", Text: "server process exited with status 3"}))
+	h.send(eventMsg(transport.Event{Server: "demo", Kind: "exit", Text: safe.Untrusted("server process exited with status 3")}))
 	if got := h.screen(); !strings.Contains(got, "lost in the server's crash") || !strings.Contains(got, "failed") {
 		t.Errorf("screen after the crash:\n%s", got)
 	}

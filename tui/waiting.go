@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -66,7 +67,7 @@ func (s *waitingScreen) View() string {
 	lines = append(lines, wrapWords(oneLine(s.req.Server)+" asks for the same link "+times+": the step in the browser is not finished yet. It was not reopened.", w)...)
 	lines = append(lines, "")
 	lines = append(lines, wrapWords(elicit.Sanitize(s.req.Message), w)...)
-	lines = append(lines, strings.Split(wrapText(elicit.Sanitize(s.req.URL), w), "\n")...)
+	lines = append(lines, strings.Split(wrapText(safe.Line(s.req.URL), w), "\n")...)
 	keys := "r retry · o reopen link · y copy · esc cancel · ctrl+b aside"
 	if !s.canOpen {
 		keys = "r retry · y copy link · esc cancel · ctrl+b aside"

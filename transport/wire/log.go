@@ -1,9 +1,11 @@
 package wire
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 )
@@ -50,6 +52,70 @@ type Log struct {
 	subs    map[*subscription]struct{}
 	file    io.Writer
 	fileErr error
+	secrets []string // values masked in every entry appended from now on
+}
+
+// Mask is what a secret value is replaced with in logged entries.
+const Mask = "********"
+
+// Redact masks value in every entry appended from now on, in memory and in the file
+// sink: where it appears in a message body (as a JSON string or inside one) and in a
+// stderr line or note. Transports call it with what the user typed into a secret field
+// before the message carrying it is sent; the wire still carries the value. Empty
+// values are ignored.
+func (l *Log) Redact(value string) {
+	if l == nil || value == "" {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, s := range l.secrets {
+		if s == value {
+			return
+		}
+	}
+	l.secrets = append(l.secrets, value)
+}
+
+// redact masks the secrets in e; l.mu is held.
+func (l *Log) redact(e *Entry) {
+	for _, s := range l.secrets {
+		if e.Text != "" {
+			e.Text = strings.ReplaceAll(e.Text, s, Mask)
+		}
+		if len(e.Raw) == 0 {
+			continue
+		}
+		for _, enc := range jsonForms(s) {
+			e.Raw = bytes.ReplaceAll(e.Raw, []byte(enc), []byte(Mask))
+			for _, enc2 := range jsonForms(enc) { // JSON text inside a string: a server's echo
+				e.Raw = bytes.ReplaceAll(e.Raw, []byte(enc2), []byte(Mask))
+			}
+		}
+	}
+	if len(e.Raw) > 0 && len(l.secrets) > 0 && !json.Valid(e.Raw) {
+		// A mask cut an escape sequence: keep nothing of the body rather than the secret.
+		e.Raw, e.Text = nil, fmt.Sprintf("body of %d bytes withheld: it held a secret", e.Size)
+	}
+}
+
+// jsonForms returns how s may appear inside a JSON string: escaped as encoding/json
+// does with and without HTML escaping.
+func jsonForms(s string) []string {
+	var out []string
+	for _, html := range []bool{true, false} {
+		var b bytes.Buffer
+		enc := json.NewEncoder(&b)
+		enc.SetEscapeHTML(html)
+		if enc.Encode(s) == nil {
+			q := strings.TrimSuffix(b.String(), "\n")
+			q = q[1 : len(q)-1] // without the quotes
+			if len(out) == 0 || out[0] != q {
+				out = append(out, q)
+			}
+		}
+	}
+	return out
 }
 
 type subscription struct{ ch chan struct{} }
@@ -114,6 +180,9 @@ func (l *Log) Append(e Entry) Entry {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
+	if len(l.secrets) > 0 {
+		l.redact(&e)
+	}
 	e.Seq = l.next
 	l.next++
 	if l.file != nil && l.fileErr == nil {

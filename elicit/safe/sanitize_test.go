@@ -1,4 +1,4 @@
-package elicit
+package safe
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-func TestSanitize(t *testing.T) {
+func TestBlock(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"plain", "Deploy to prod?", "Deploy to prod?"},
 		{"newline and tab kept", "a\n\tb", "a\n\tb"},
@@ -26,38 +26,44 @@ func TestSanitize(t *testing.T) {
 		{"unterminated OSC eats the rest", "a\x1b]8;;http://x", "a"},
 		{"lone ESC at end", "a\x1b", "a"},
 		{"emoji and CJK kept", "✅ 部署", "✅ 部署"},
+		{"zero-width characters", "a\u200bb\u200cc\u200dd\u2060e\ufeff", "abcde"},
+		{"line and paragraph separators", "a\u2028b\u2029c", "a\nb\nc"},
+		{"CR LF and bare CR", "a\r\nb\rc", "a\nbc"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Sanitize(tt.in); got != tt.want {
-				t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+			if got := Block(tt.in); got != tt.want {
+				t.Errorf("Block(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
 }
 
-func FuzzSanitize(f *testing.F) {
+func FuzzBlock(f *testing.F) {
 	for _, s := range []string{"plain", "\x1b[31mred", "\x1b]8;;u\x07l\x1b]8;;\x07", "\u009b1m", "\u202e", "a\xffb", "\x1bP\x1b\\", "\x1b", "\r\n\t"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		got := Sanitize(s)
+		got := Block(s)
 		if !utf8.ValidString(got) {
-			t.Fatalf("Sanitize(%q) = %q is not valid UTF-8", s, got)
+			t.Fatalf("Block(%q) = %q is not valid UTF-8", s, got)
 		}
 		for _, r := range got {
-			if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) || isBidiControl(r) {
-				t.Fatalf("Sanitize(%q) = %q keeps control %U", s, got, r)
+			if Unsafe(r) {
+				t.Fatalf("Block(%q) = %q keeps control %U", s, got, r)
 			}
 		}
-		if again := Sanitize(got); again != got {
+		if line := Line(s); strings.ContainsAny(line, "\n\t") || Line(line) != line {
+			t.Fatalf("Line(%q) = %q is not one stable line", s, line)
+		}
+		if again := Block(got); again != got {
 			t.Fatalf("Sanitize is not idempotent: %q -> %q -> %q", s, got, again)
 		}
 		if utf8.RuneCountInString(got) > len(s) {
-			t.Fatalf("Sanitize(%q) grew to %q", s, got)
+			t.Fatalf("Block(%q) grew to %q", s, got)
 		}
 		if utf8.ValidString(s) && !strings.Contains(got, "\ufffd") && len(got) > len(s) {
-			t.Fatalf("Sanitize(%q) grew to %q", s, got)
+			t.Fatalf("Block(%q) grew to %q", s, got)
 		}
 	})
 }

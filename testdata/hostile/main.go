@@ -1,0 +1,299 @@
+// Command hostile is a deliberately hostile MCP server for elicitty's tests. It speaks
+// newline-delimited JSON-RPC on stdio, written by hand so that nothing validates or
+// cleans what it sends, and behaves as the scenario named by its first argument says:
+//
+//	payload      every string it controls carries Payload (names, titles, descriptions,
+//	             instructions, elicitation messages, field titles and descriptions, enum
+//	             labels, defaults, results, JSON-RPC error messages, stderr lines, log and
+//	             progress notifications, URLs, cancel reasons)
+//	initfail     answers initialize with a JSON-RPC error carrying Payload
+//	crash        writes Payload to stderr and exits 3 on the first tools/call
+//	hugeframe    answers tools/call with one frame of $HOSTILE_MB MiB (default 20)
+//	deepnest     answers tools/call with a result nested 100,000 levels deep
+//	flood        sends 50,000 log notifications before the result
+//	endless      answers tools/call with progress notifications until stdin closes (at most 60 s)
+//	cancelstorm  sends 500 elicitation requests and cancels each
+//	garbage      writes non-JSON lines, broken frames and stray responses, then a result
+//
+// Every loop is bounded; it only ever uses stdin and stdout.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+)
+
+// Payload is what the payload scenario puts in every string: an OSC 52 clipboard
+// write, a title change, a screen clear, an OSC 8 link, a DCS query, C1 CSI and NEL,
+// bidi override, zero-width characters, line separators, a bare CR and a newline that
+// would spoof a line of elicitty's own.
+const Payload = "P\x1b]52;c;SElKQUNLRUQ=\x07\x1b]0;PWNED\x07\x1b[2J\x1b]8;;https://evil.example/\x07link\x1b]8;;\x07" +
+	"\x1bP+q544e\x1b\\\u009b31m\u0085\u202eevil\u200b\u200c\u200d\u2060\ufeff\u2028\u2029\rCR\nelicitty: fake line"
+
+type server struct {
+	scenario string
+	out      *bufio.Writer
+	mu       sync.Mutex
+	nextID   int
+	waiting  map[string]chan json.RawMessage
+	stdinEOF chan struct{}
+}
+
+type message struct {
+	ID     json.RawMessage `json:"id,omitempty"`
+	Method string          `json:"method,omitempty"`
+	Params json.RawMessage `json:"params,omitempty"`
+	Result json.RawMessage `json:"result,omitempty"`
+	Error  json.RawMessage `json:"error,omitempty"`
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: hostile SCENARIO")
+		os.Exit(2)
+	}
+	s := &server{scenario: os.Args[1], out: bufio.NewWriterSize(os.Stdout, 1<<16), waiting: map[string]chan json.RawMessage{}, stdinEOF: make(chan struct{})}
+	in := bufio.NewScanner(os.Stdin)
+	in.Buffer(make([]byte, 1<<20), 64<<20)
+	var wg sync.WaitGroup
+	for in.Scan() {
+		var m message
+		if json.Unmarshal(in.Bytes(), &m) != nil {
+			continue
+		}
+		if m.Method == "" {
+			s.mu.Lock()
+			ch := s.waiting[string(m.ID)]
+			delete(s.waiting, string(m.ID))
+			s.mu.Unlock()
+			if ch != nil {
+				ch <- m.Result
+			}
+			continue
+		}
+		if m.ID == nil {
+			continue // a notification
+		}
+		wg.Add(1)
+		go func() { defer wg.Done(); s.handle(m) }()
+	}
+	close(s.stdinEOF)
+	wg.Wait()
+
+}
+
+// send writes one frame.
+func (s *server) send(v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	s.raw(b)
+}
+
+func (s *server) raw(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.out.Write(b)
+	s.out.WriteByte('\n')
+	s.out.Flush()
+}
+
+func (s *server) reply(id json.RawMessage, result any) {
+	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "result": result})
+}
+
+func (s *server) notify(method string, params any) {
+	s.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
+}
+
+// request sends a request to the client and returns its id and a channel for the answer.
+func (s *server) request(method string, params any) (int, chan json.RawMessage) {
+	s.mu.Lock()
+	s.nextID++
+	id := s.nextID
+	ch := make(chan json.RawMessage, 1)
+	s.waiting[fmt.Sprint(id)] = ch
+	s.mu.Unlock()
+	s.send(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	return id, ch
+}
+
+// wait waits for an answer, for stdin to close or for 60 s.
+func (s *server) wait(ch chan json.RawMessage) json.RawMessage {
+	select {
+	case r := <-ch:
+		return r
+	case <-s.stdinEOF:
+	case <-time.After(60 * time.Second):
+	}
+	return nil
+}
+
+func text(t string) map[string]any { return map[string]any{"type": "text", "text": t} }
+
+func (s *server) handle(m message) {
+	switch m.Method {
+	case "initialize":
+		if s.scenario == "initfail" {
+			fmt.Fprintln(os.Stderr, Payload)
+			s.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32603, "message": Payload}})
+			return
+		}
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		v := p.ProtocolVersion
+		if v != "2025-06-18" && v != "2025-11-25" {
+			v = "2025-11-25"
+		}
+		s.reply(m.ID, map[string]any{
+			"protocolVersion": v,
+			"capabilities":    map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}, "resources": map[string]any{}, "logging": map[string]any{}},
+			"serverInfo":      map[string]any{"name": "hostile" + Payload, "title": Payload, "version": Payload},
+			"instructions":    Payload,
+		})
+		fmt.Fprintln(os.Stderr, "stderr line: "+Payload)
+	case "ping":
+		s.reply(m.ID, map[string]any{})
+	case "tools/list":
+		schema := map[string]any{"type": "object", "properties": map[string]any{
+			"x" + Payload: map[string]any{"type": "string", "title": Payload, "description": Payload},
+		}}
+		s.reply(m.ID, map[string]any{"tools": []any{
+			map[string]any{"name": "ask", "title": Payload, "description": Payload, "inputSchema": map[string]any{"type": "object"}},
+			map[string]any{"name": "fail", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
+			map[string]any{"name": "toolerr", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
+			map[string]any{"name": "cancel", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
+			map[string]any{"name": "url", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
+			map[string]any{"name": "n" + Payload, "title": Payload, "description": Payload, "inputSchema": schema},
+		}})
+	case "prompts/list":
+		s.reply(m.ID, map[string]any{"prompts": []any{map[string]any{"name": "p" + Payload, "description": Payload,
+			"arguments": []any{map[string]any{"name": "a" + Payload, "description": Payload}}}}})
+	case "resources/list":
+		s.reply(m.ID, map[string]any{"resources": []any{map[string]any{"uri": "file:///r" + Payload, "name": Payload, "description": Payload, "mimeType": Payload}}})
+	case "resources/templates/list":
+		s.reply(m.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "file:///{x}" + Payload, "name": Payload}}})
+	case "tools/call":
+		s.call(m)
+	default:
+		s.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32601, "message": Payload}})
+	}
+}
+
+func (s *server) call(m message) {
+	var p struct {
+		Name string `json:"name"`
+		Meta struct {
+			ProgressToken any `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	switch s.scenario {
+	case "crash":
+		for i := 0; i < 5; i++ {
+			fmt.Fprintln(os.Stderr, "crash "+Payload)
+		}
+		os.Exit(3)
+	case "hugeframe":
+		mb := 20
+		if v := os.Getenv("HOSTILE_MB"); v != "" {
+			fmt.Sscan(v, &mb)
+		}
+		big := strings.Repeat("A", mb<<20)
+		s.reply(m.ID, map[string]any{"content": []any{text(big)}})
+		return
+	case "deepnest":
+		const depth = 100000
+		b := []byte(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":{"content":[],"structuredContent":{"x":`)
+		b = append(b, strings.Repeat("[", depth)...)
+		b = append(b, strings.Repeat("]", depth)...)
+		b = append(b, "}}}"...)
+		s.raw(b)
+		return
+	case "flood":
+		for i := 0; i < 50000; i++ {
+			s.notify("notifications/message", map[string]any{"level": "info", "data": fmt.Sprintf("flood %d", i)})
+		}
+		s.reply(m.ID, map[string]any{"content": []any{text("flood done")}})
+		return
+	case "endless":
+		deadline := time.After(60 * time.Second)
+		for i := 0; ; i++ {
+			select {
+			case <-s.stdinEOF:
+				return
+			case <-deadline:
+				return
+			case <-time.After(time.Millisecond):
+			}
+			if p.Meta.ProgressToken != nil {
+				s.notify("notifications/progress", map[string]any{"progressToken": p.Meta.ProgressToken, "progress": i, "message": "still going"})
+			} else {
+				s.notify("notifications/message", map[string]any{"level": "info", "data": "still going"})
+			}
+		}
+	case "cancelstorm":
+		for i := 0; i < 500; i++ {
+			id, _ := s.request("elicitation/create", map[string]any{"message": "storm", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}})
+			s.notify("notifications/cancelled", map[string]any{"requestId": id, "reason": Payload})
+		}
+		s.reply(m.ID, map[string]any{"content": []any{text("storm done")}})
+		return
+	case "garbage":
+		s.raw([]byte("not json " + Payload))
+		s.raw([]byte(`{"jsonrpc":"2.0","id":`))
+		s.raw([]byte(`{"jsonrpc":"2.0","id":987654,"result":{}}`))
+		s.raw([]byte(`{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"` + "\x1b[2J" + `"}}`))
+		s.reply(m.ID, map[string]any{"content": []any{text("garbage done")}})
+		return
+	}
+	// payload
+	switch p.Name {
+	case "ask":
+		s.notify("notifications/message", map[string]any{"level": "warning", "logger": Payload, "data": Payload})
+		if p.Meta.ProgressToken != nil {
+			s.notify("notifications/progress", map[string]any{"progressToken": p.Meta.ProgressToken, "progress": 1, "total": 2, "message": Payload})
+		}
+		fmt.Fprintln(os.Stderr, "ask: "+Payload)
+		_, ch := s.request("elicitation/create", map[string]any{"mode": "form", "message": Payload, "requestedSchema": map[string]any{
+			"type": "object",
+			"properties": map[string]any{
+				"choice": map[string]any{"type": "string", "title": Payload, "description": Payload, "default": "a",
+					"oneOf": []any{map[string]any{"const": "a", "title": Payload}, map[string]any{"const": "b" + Payload, "title": "B"}}},
+				"free": map[string]any{"type": "string", "title": Payload, "description": Payload, "default": Payload},
+				"pick": map[string]any{"type": "string", "enum": []any{"x" + Payload, "y"}},
+			},
+			"required": []any{"choice"},
+		}})
+		answer := s.wait(ch)
+		s.reply(m.ID, map[string]any{"content": []any{text(Payload), text("answer " + string(answer))}, "structuredContent": map[string]any{"s": Payload}})
+	case "fail":
+		s.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32000, "message": Payload, "data": Payload}})
+	case "toolerr":
+		s.reply(m.ID, map[string]any{"isError": true, "content": []any{text(Payload)}})
+	case "cancel":
+		id, _ := s.request("elicitation/create", map[string]any{"mode": "form", "message": Payload, "requestedSchema": map[string]any{
+			"type": "object", "properties": map[string]any{"name": map[string]any{"type": "string", "title": Payload}}}})
+		select {
+		case <-time.After(time.Second):
+		case <-s.stdinEOF:
+		}
+		s.notify("notifications/cancelled", map[string]any{"requestId": id, "reason": Payload})
+		s.reply(m.ID, map[string]any{"content": []any{text("cancelled it")}})
+	case "url":
+		_, ch := s.request("elicitation/create", map[string]any{"mode": "url", "message": Payload, "elicitationId": "e" + Payload,
+			"url": "https://evil.example/" + Payload})
+		s.wait(ch)
+		s.reply(m.ID, map[string]any{"content": []any{text("url done")}})
+	default:
+		s.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32602, "message": "unknown tool " + Payload}})
+	}
+}
