@@ -21,5 +21,8 @@
 // notifications/elicitation/complete for each elicitationId, then retries under a new id.
 // Options.RetryNow (per entry, e.g. an answers file's "retry: now") and Session.RetryNow
 // (interactive) skip the wait; Options.URLWait bounds it. A URL named more than three
-// times ends the call with an error.
+// times, more than eight -32042 errors in one call (across elicitationIds) or more than
+// sixteen URL entries end the call with an error wrapping elicit.ErrUnanswered. Retries
+// after the first back off (100 ms doubling to 2 s), and with a request timeout the
+// chain's own time (outside prompts and completion waits) is bounded by it.
 package transport

@@ -21,6 +21,13 @@ const (
 	maxReasks = 3
 	// maxURLRepeats is how often a -32042 may name the same URL before we give up.
 	maxURLRepeats = 3
+	// maxURLRounds caps the -32042 errors one call may answer (retries, across
+	// elicitationIds and URLs); maxURLConsents caps the URL entries asked in all.
+	maxURLRounds   = 8
+	maxURLConsents = 16
+	// Backoff between -32042 retries: none before the first, then doubling.
+	urlBackoffFirst = 100 * time.Millisecond
+	urlBackoffMax   = 2 * time.Second
 	// Load-shedding backoff (PROTOCOL.md §6 step 4).
 	sheddingFirst = 50 * time.Millisecond
 	sheddingMax   = 250 * time.Millisecond
@@ -42,14 +49,17 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 	what := method + " " + name
 	inputRounds := 0
 	backoff := sheddingFirst
-	urlSeen := map[string]int{}
+	chain := &urlChain{seen: map[string]int{}, backoff: s.opts.urlBackoff}
 	var lastURLs map[string]int // URL -> Repeat+1 of the last input round's accepted URL requests
 	for {
 		res, err := sendOnce(ctx, s, what, func(ctx context.Context) (R, error) { return send(ctx, responses, state) })
 		if err != nil {
 			var rpc *jsonrpc.Error
 			if errors.As(err, &rpc) && rpc.Code == mcp.CodeURLElicitationRequired {
-				round, uerr := s.urlRequired(ctx, what, name, rpc, urlSeen)
+				if err := chain.next(ctx, s, what, rpc); err != nil {
+					return zero, rounds, err
+				}
+				round, uerr := s.urlRequired(ctx, what, name, rpc, chain)
 				if round.Kind != "" {
 					rounds = append(rounds, round)
 				}
@@ -195,7 +205,8 @@ func (s *Session) answerEntry(ctx context.Context, er *elicit.Request) (elicit.R
 
 // urlRequired runs the -32042 driver: it asks consent for each data.elicitations entry,
 // waits for their completion notifications (or RetryNow), and lets the caller retry.
-func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonrpc.Error, seen map[string]int) (Round, error) {
+func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonrpc.Error, chain *urlChain) (Round, error) {
+	seen := chain.seen
 	var data struct {
 		Elicitations []json.RawMessage `json:"elicitations"`
 	}
@@ -220,7 +231,11 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		}
 		seen[p.URL]++
 		if seen[p.URL] > maxURLRepeats {
-			return round, fmt.Errorf("%s: the server asked for the same URL %d times; giving up: %s", what, seen[p.URL], p.URL)
+			return round, fmt.Errorf("%s: the server asked for the same URL %d times; giving up: %s: %w", what, seen[p.URL], p.URL, elicit.ErrUnanswered)
+		}
+		chain.consents++
+		if chain.consents > maxURLConsents {
+			return round, fmt.Errorf("%s: gave up after %d URL elicitations in one call: %w", what, maxURLConsents, elicit.ErrUnanswered)
 		}
 		er := s.newRequest(elicit.OriginURLRequired, &p, append(json.RawMessage(nil), raw...))
 		er.Index, er.Total = i+1, len(data.Elicitations)
@@ -235,7 +250,9 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 			key = p.URL
 		}
 		round.Keys = append(round.Keys, key)
+		asked := time.Now()
 		resp, err := s.ask(ctx, er)
+		chain.paused += time.Since(asked)
 		if err != nil {
 			return round, fmt.Errorf("%s: URL elicitation %d of %d: %w", what, i+1, len(data.Elicitations), err)
 		}
@@ -255,6 +272,8 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		defer t.Stop()
 		timeout = t.C
 	}
+	waitStart := time.Now()
+	defer func() { chain.paused += time.Since(waitStart) }()
 	for _, w := range waits {
 		select {
 		case <-w:
@@ -267,6 +286,55 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		}
 	}
 	return round, nil
+}
+
+// urlChain bounds the -32042 retries of one call: their number (across elicitationIds,
+// so a server naming a fresh URL each time cannot loop), the URL entries asked, and
+// with a request timeout the time spent outside prompts and completion waits. It backs
+// off between retries.
+type urlChain struct {
+	seen     map[string]int // URL -> times named
+	rounds   int            // -32042 errors answered
+	consents int            // URL entries asked
+	start    time.Time      // first -32042
+	paused   time.Duration  // time in prompts and completion waits
+	backoff  time.Duration  // next wait; zero means urlBackoffFirst
+}
+
+// next is called for every -32042 of the call, before it is answered: it enforces the
+// caps and the timeout and waits out the backoff before a retry.
+func (c *urlChain) next(ctx context.Context, s *Session, what string, rpc *jsonrpc.Error) error {
+	c.rounds++
+	if c.rounds == 1 {
+		c.start = time.Now()
+		return nil
+	}
+	if c.rounds > maxURLRounds {
+		return fmt.Errorf("%s: gave up after %d URL elicitation rounds (-32042 after every retry): %w: %w",
+			what, maxURLRounds, elicit.ErrUnanswered, rpc)
+	}
+	if c.backoff <= 0 {
+		c.backoff = urlBackoffFirst
+	}
+	d := c.backoff
+	c.backoff = min(c.backoff*2, urlBackoffMax)
+	limit := s.server.Timeout
+	busy := func() time.Duration { return time.Since(c.start) - c.paused }
+	if limit > 0 && busy()+d > limit {
+		d = max(0, limit-busy())
+	}
+	s.tap.log.Notef(s.server.Name, "%s: -32042 again (round %d); retrying in %s", what, c.rounds, d)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		return fmt.Errorf("%s: %w", what, ctx.Err())
+	}
+	if limit > 0 && busy() >= limit {
+		return fmt.Errorf("%s: URL elicitations not done: %w after %s: %w", what, ErrTimeout, limit, elicit.ErrUnanswered)
+	}
+	return nil
 }
 
 // RetryNow releases every -32042 wait of this session: the calls retry at once, without

@@ -59,6 +59,8 @@ type Options struct {
 
 	// transport replaces the dialled transport (tests: in-memory).
 	transport mcp.Transport
+	// urlBackoff replaces the first wait between -32042 retries (tests).
+	urlBackoff time.Duration
 }
 
 // Event is a notification from a session worth showing to the user.
