@@ -155,6 +155,10 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 			switch {
 			case len(trimmed) == 0:
 			case (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed):
+				if !isJSONRPC(trimmed) {
+					log.Notef(server, "skipped non-JSON-RPC stdout line: %q", truncate(string(trimmed), 200))
+					break
+				}
 				if _, werr := w.Write(append(trimmed, '\n')); werr != nil {
 					// The reader is gone: drain so the server never blocks on stdout.
 					_, _ = io.Copy(io.Discard, br)
@@ -169,6 +173,28 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 			return
 		}
 	}
+}
+
+// isJSONRPC reports whether a valid JSON line is a JSON-RPC 2.0 message (or a batch of
+// them): an object whose "jsonrpc" member is "2.0". Loggers print JSON lines too
+// ({"level":30,"msg":...}); those are not protocol and must not end the session.
+func isJSONRPC(line []byte) bool {
+	var probe struct {
+		JSONRPC string `json:"jsonrpc"`
+	}
+	if line[0] == '[' {
+		var batch []json.RawMessage
+		if json.Unmarshal(line, &batch) != nil || len(batch) == 0 {
+			return false
+		}
+		for _, m := range batch {
+			if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &probe) != nil || probe.JSONRPC != "2.0" {
+				return false
+			}
+		}
+		return true
+	}
+	return json.Unmarshal(line, &probe) == nil && probe.JSONRPC == "2.0"
 }
 
 func (p *proc) pumpStderr(r io.ReadCloser, log *wire.Log) {
