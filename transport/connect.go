@@ -59,7 +59,7 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
 	case s.kind == config.KindStdio:
-		p, t, err := startStdio(srv, opts.Log)
+		p, t, err := startStdio(srv, opts.Log, s.tap.dropResponse)
 		if err != nil {
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}

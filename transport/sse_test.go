@@ -99,7 +99,7 @@ func TestSSETapKeepsEventsAndDropsMessages(t *testing.T) {
 		": comment\nevent: message\nid: 2\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n" +
 		"id: 3\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\n" +
 		"data: \"params\":{\"progressToken\":1,\"progress\":1}}\n\n"
-	st := &sseTap{r: bufioReader(in), body: io.NopCloser(nil), tap: tp}
+	st := newSSETap(io.NopCloser(strings.NewReader(in)), tp)
 	out, err := io.ReadAll(st)
 	if err != nil {
 		t.Fatal(err)

@@ -33,6 +33,8 @@ func runFixtureServer(mode string) int {
 		fmt.Fprintln(os.Stderr, "cannot start: missing API key")
 		return 2
 	case "serve":
+	case "raw":
+		return runRawStdio()
 	default:
 		return 1
 	}
