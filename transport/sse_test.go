@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -115,7 +114,6 @@ func TestSSETapKeepsEventsAndDropsMessages(t *testing.T) {
 	}
 }
 
-func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
 
 // TestHTTPRetriesAfter32022 plays the conformance request-metadata opening: the first
 // request is refused with HTTP 400 and -32022 listing 2026-07-28; the client retries
