@@ -6,9 +6,12 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -76,11 +79,16 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", cause)}
 		}
 		if err != nil {
-			_ = p.stop(context.Background())
-			if ee := p.waitExit(time.Second); ee != nil {
-				return nil, &ConnError{Server: srv.Name, Err: ee}
+			// The exit status is the cause only when the server ended on its own; once
+			// we stop it, its status (often 0) would hide the real one.
+			var rpc *jsonrpc.Error
+			if !errors.As(err, &rpc) {
+				if ee := p.waitExit(exitSettle); ee != nil {
+					return nil, &ConnError{Server: srv.Name, Err: ee}
+				}
 			}
-			return nil, &ConnError{Server: srv.Name, Err: err}
+			_ = p.stop(context.Background())
+			return nil, &ConnError{Server: srv.Name, Err: handshakeError(err)}
 		}
 		go func() {
 			<-p.done
@@ -97,6 +105,24 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 	}
 	s.tap.log.Notef(srv.Name, "connected over %s, protocol %s", s.kind, s.Protocol())
 	return s, nil
+}
+
+// exitSettle is how long a failed handshake waits for the server process to end on its
+// own, so that a crash is reported with its exit status and stderr.
+const exitSettle = 500 * time.Millisecond
+
+// handshakeError names why the handshake failed: a JSON-RPC error answering initialize
+// keeps the server's text (sanitized), and a local one (a dropped response) its reason.
+func handshakeError(err error) error {
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) {
+		return err
+	}
+	clean := &jsonrpc.Error{Code: rpc.Code, Message: elicit.Sanitize(truncate(rpc.Message, 500))}
+	if strings.HasPrefix(rpc.Message, "elicitty ") {
+		return fmt.Errorf("initialize: %w", clean)
+	}
+	return fmt.Errorf("initialize refused by the server (code %d): %w", rpc.Code, clean)
 }
 
 // connectHTTP tries Streamable HTTP and falls back to legacy HTTP+SSE when initialize

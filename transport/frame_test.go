@@ -153,10 +153,30 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 	return k, nil
 }
 
+// TestStdioHandshakeFailureNamesCause: a JSON-RPC error answering initialize keeps the
+// server's text (sanitized), and an undecodable initialize response says so; neither is
+// blamed on the exit status of the process we stopped.
+func TestStdioHandshakeFailureNamesCause(t *testing.T) {
+	for mode, want := range map[string]string{
+		"raw-initerr":  "initialize refused by the server (code -32602): unsupported client version",
+		"raw-initdeep": "not valid JSON",
+	} {
+		_, err := Connect(context.Background(), stdioServer(t, mode), Options{Protocol: legacy, Log: wire.New(50)})
+		var ce *ConnError
+		if !errors.As(err, &ce) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want a ConnError containing %q", mode, err, want)
+			continue
+		}
+		if msg := err.Error(); strings.Contains(msg, "exited") || strings.ContainsAny(msg, "\x1b\x07") {
+			t.Errorf("%s: err = %q blames the exit or carries control characters", mode, msg)
+		}
+	}
+}
+
 // runRawStdio is a hand-written stdio server (serverModeEnv "raw") for byte-exact
 // replies go-sdk would never produce: tools "huge" (a response over the frame limit),
 // "deep" (nested deeper than encoding/json allows) and "echo".
-func runRawStdio() int {
+func runRawStdio(mode string) int {
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	w := bufio.NewWriter(os.Stdout)
@@ -174,6 +194,10 @@ func runRawStdio() int {
 		}
 		head := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":`
 		switch {
+		case m.Method == "initialize" && mode == "raw-initerr":
+			w.WriteString(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32602,"message":"unsupported client version \u001b]0;pwned\u0007 try 2.x"}}`)
+		case m.Method == "initialize" && mode == "raw-initdeep":
+			w.WriteString(head + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}")
 		case m.Method == "initialize":
 			w.WriteString(head + `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1"}}}`)
 		case m.Method == "tools/call" && m.Params.Name == "huge":

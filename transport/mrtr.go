@@ -229,6 +229,12 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return round, fmt.Errorf("%s: unreadable URL elicitation %d: %w", what, i+1, err)
 		}
+		if (p.Mode != "url" && p.Mode != "") || p.URL == "" {
+			// -32042 carries URL-mode elicitations only; asking a form here would be
+			// answered into the void (there is no response to carry its content).
+			return round, fmt.Errorf("%s: protocol error: -32042 entry %d is not a URL-mode elicitation (mode %q, url %q): %w",
+				what, i+1, elicit.Sanitize(p.Mode), elicit.Sanitize(truncate(p.URL, 200)), rpc)
+		}
 		seen[p.URL]++
 		if seen[p.URL] > maxURLRepeats {
 			return round, fmt.Errorf("%s: the server asked for the same URL %d times; giving up: %s: %w", what, seen[p.URL], p.URL, elicit.ErrUnanswered)
@@ -258,7 +264,8 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		}
 		round.Actions = append(round.Actions, resp.Action)
 		if resp.Action != elicit.Accept {
-			return round, fmt.Errorf("%s: URL elicitation %d of %d %sd: %w", what, i+1, len(data.Elicitations), resp.Action, rpc)
+			// Not completed, so the call cannot go on: an unanswered elicitation (exit 3).
+			return round, fmt.Errorf("%s: URL elicitation %d of %d %sd: %w: %w", what, i+1, len(data.Elicitations), resp.Action, elicit.ErrUnanswered, rpc)
 		}
 		if done != nil && (s.opts.RetryNow == nil || !s.opts.RetryNow(er)) {
 			waits = append(waits, done)

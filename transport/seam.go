@@ -39,9 +39,13 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		resp, err := s.ask(ctx, er)
 		if err != nil {
 			if ctx.Err() != nil {
-				// The server cancelled (or the session is closing): the tap drops the
-				// response go-sdk still writes (PROTOCOL.md §8).
-				s.event("cancelled", "the server cancelled its request: "+er.Message, "")
+				// The server cancelled: the tap drops the response go-sdk still writes
+				// (PROTOCOL.md §8). go-sdk cancels with a bare context.Canceled only for
+				// notifications/cancelled; a connection that broke (a crashed server) or
+				// closed has its own cause, reported by the exit event or the call.
+				if context.Cause(ctx) == context.Canceled {
+					s.event("cancelled", "the server cancelled its request: "+elicit.Sanitize(er.Message), "")
+				}
 				return nil, ctx.Err()
 			}
 			var ve *elicit.ViolationsError

@@ -114,7 +114,6 @@ func TestSSETapKeepsEventsAndDropsMessages(t *testing.T) {
 	}
 }
 
-
 // TestHTTPRetriesAfter32022 plays the conformance request-metadata opening: the first
 // request is refused with HTTP 400 and -32022 listing 2026-07-28; the client retries
 // with that version and sends the version header and _meta on every request.
