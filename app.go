@@ -29,6 +29,8 @@ type app struct {
 	jsonOut      bool
 	protocol     string
 	timeout      time.Duration
+	handshake    time.Duration
+	urlWait      time.Duration
 	noValidate   bool
 	noURL        bool
 	accessible   bool
@@ -123,9 +125,7 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 	if a.protocol != "" {
 		srv.Protocol = a.protocol
 	}
-	if a.timeout > 0 {
-		srv.Timeout = a.timeout
-	}
+	a.applyBounds(&srv)
 	if a.noValidate {
 		off := false
 		srv.Validation = &off
@@ -143,10 +143,14 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 		retryNow = func(r *elicit.Request) bool { return a.script.RetryPolicy(r) == "now" }
 	}
 	// Without a terminal nobody can press "retry now": the wait for a -32042 completion
-	// is bounded by the request timeout, so a scripted run never hangs on it.
+	// is bounded, so a scripted run never hangs on it.
 	var urlWait time.Duration
-	if !a.isTTY() {
-		urlWait = srv.Timeout
+	headless := !a.isTTY()
+	if headless {
+		urlWait = srv.URLWait
+		if urlWait <= 0 {
+			urlWait = transport.DefaultURLWait
+		}
 	}
 	return transport.Connect(ctx, srv, transport.Options{
 		ClientName:    "elicitty",
@@ -161,11 +165,27 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 		NoReask:       !a.isTTY(),
 		OAuth:         auth,
 		OnEvent: func(ev transport.Event) {
-			if ev.Kind == "elicitation-complete" || ev.Kind == "cancelled" {
+			switch {
+			case ev.Kind == "elicitation-complete" || ev.Kind == "cancelled":
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text)
+			case ev.Kind == "url-wait" && headless:
+				fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", ev.Server, ev.Text)
 			}
 		},
 	})
+}
+
+// applyBounds applies --timeout, --handshake-timeout and --url-wait to srv.
+func (a *app) applyBounds(srv *config.Server) {
+	if a.timeout > 0 {
+		srv.Timeout = a.timeout
+	}
+	if a.handshake > 0 {
+		srv.HandshakeTimeout = a.handshake
+	}
+	if a.urlWait > 0 {
+		srv.URLWait = a.urlWait
+	}
 }
 
 // addCommonFlags registers the flags every command shares.
@@ -177,7 +197,9 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f.StringVar(&a.recordPath, "record", "", "write the answers given in this session to FILE, in answers-file format")
 	f.BoolVar(&a.jsonOut, "json", false, "print results as JSON")
 	f.StringVar(&a.protocol, "protocol", "", "pin the protocol version (2025-06-18, 2025-11-25, 2026-07-28)")
-	f.DurationVar(&a.timeout, "timeout", 0, "per-request timeout (e.g. 30s; paused while you answer a form)")
+	f.DurationVar(&a.timeout, "timeout", 0, "per-request idle timeout (default 60s; reset by progress, paused while you answer a form)")
+	f.DurationVar(&a.handshake, "handshake-timeout", 0, "bound on connecting and initialize (default 30s)")
+	f.DurationVar(&a.urlWait, "url-wait", 0, "without a TTY: how long to wait for a URL-mode completion (default 2m)")
 	f.BoolVar(&a.noValidate, "no-validate", false, "send what was answered without validating it against the schema")
 	f.BoolVar(&a.noURL, "no-url", false, "do not declare URL-mode elicitation")
 	f.BoolVar(&a.accessible, "accessible", false, "line prompts instead of full-screen forms (screen readers)")

@@ -56,8 +56,8 @@ func (a *app) checkFlags() error {
 	default:
 		return usagef("--protocol must be 2025-06-18, 2025-11-25 or 2026-07-28, not %q", a.protocol)
 	}
-	if a.timeout < 0 {
-		return usagef("--timeout must not be negative, got %s", a.timeout)
+	if a.timeout < 0 || a.handshake < 0 || a.urlWait < 0 {
+		return usagef("--timeout, --handshake-timeout and --url-wait must not be negative")
 	}
 	if a.recordPath != "" {
 		// Fail now, not after the tool ran with its side effects and the answers are lost.

@@ -91,9 +91,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 		if a.protocol != "" {
 			servers[i].Protocol = a.protocol
 		}
-		if a.timeout > 0 {
-			servers[i].Timeout = a.timeout
-		}
+		a.applyBounds(&servers[i])
 	}
 	err = tui.Run(ctx, tui.Options{
 		Servers: servers,

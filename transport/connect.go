@@ -21,6 +21,17 @@ const defaultDiscoverTimeout = 3 * time.Second
 // defaultMaxRounds caps MRTR rounds (PROTOCOL.md §6).
 const defaultMaxRounds = 16
 
+// Default bounds of the waits of a session; config.Server and flags override them.
+const (
+	// DefaultTimeout bounds a request's idle time: reset by each progress notification,
+	// paused while a person answers a form.
+	DefaultTimeout = 60 * time.Second
+	// DefaultHandshakeTimeout bounds connecting and initialize.
+	DefaultHandshakeTimeout = 30 * time.Second
+	// DefaultURLWait bounds a headless wait for a URL-mode completion notification.
+	DefaultURLWait = 2 * time.Minute
+)
+
 // Connect starts or reaches srv and negotiates a session.
 func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, error) {
 	if opts.DiscoverTimeout <= 0 {
@@ -34,6 +45,16 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 	}
 	if opts.Protocol == "" {
 		opts.Protocol = srv.Protocol
+	}
+	if srv.HandshakeTimeout <= 0 {
+		// A shorter request timeout bounds the handshake too.
+		srv.HandshakeTimeout = DefaultHandshakeTimeout
+		if srv.Timeout > 0 {
+			srv.HandshakeTimeout = min(srv.Timeout, DefaultHandshakeTimeout)
+		}
+	}
+	if srv.Timeout <= 0 {
+		srv.Timeout = DefaultTimeout
 	}
 	if opts.Protocol == "2025-06-18" {
 		opts.URLMode = false // URL mode arrived in 2025-11-25
@@ -69,7 +90,7 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 		s.proc = p
 		// The handshake is a request like any other: a server that never answers it
 		// must not hang the command past its timeout.
-		cctx, cancel := s.requestContext(ctx)
+		cctx, cancel := s.boundedContext(ctx, srv.HandshakeTimeout)
 		err = s.connect(cctx, &tapTransport{inner: t, tap: s.tap})
 		cause := context.Cause(cctx)
 		cancel()
@@ -144,9 +165,8 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 		if err := s.newAuth(st); err != nil {
 			return err
 		}
-		// Bounded like any request (the clock stops during a sign-in); the legacy SSE
-		// fallback below cannot be, since its stream lives on the connect context.
-		cctx, cancel := s.requestContext(ctx)
+		// Bounded like any request (the clock stops during a sign-in).
+		cctx, cancel := s.boundedContext(ctx, s.server.HandshakeTimeout)
 		err := s.connect(cctx, st)
 		cause := context.Cause(cctx)
 		cancel()
@@ -165,8 +185,18 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 		s.http.bodies.Store(false)
 		s.kind = config.KindSSE
 	}
-	err := s.connect(ctx, &tapTransport{inner: &mcp.SSEClientTransport{Endpoint: s.server.URL, HTTPClient: client}, tap: s.tap})
+	// The legacy stream lives on the connect context: it is cancelled only when the
+	// handshake is still running at the deadline.
+	sctx, stop := context.WithCancelCause(ctx)
+	d := s.server.HandshakeTimeout
+	timer := time.AfterFunc(d, func() { stop(fmt.Errorf("%w after %s", ErrTimeout, d)) })
+	err := s.connect(sctx, &tapTransport{inner: &mcp.SSEClientTransport{Endpoint: s.server.URL, HTTPClient: client}, tap: s.tap})
+	if !timer.Stop() && err != nil {
+		s.http.takeErr()
+		return &ConnError{Server: s.server.Name, Err: fmt.Errorf("initialize: %w", context.Cause(sctx))}
+	}
 	if err != nil {
+		stop(nil)
 		return s.httpConnError(err)
 	}
 	return nil
@@ -221,6 +251,7 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 						text += fmt.Sprintf("/%g", p.Total)
 					}
 				}
+				s.prompt.poke() // a request that reports progress is not idle
 				s.event("progress", text, fmt.Sprint(p.ProgressToken))
 			}
 		},

@@ -273,6 +273,9 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 	}
 	retry := s.urls.retryChan() // before the note, so a RetryNow prompted by it counts
 	s.tap.log.Notef(s.server.Name, "%s: waiting for %d URL elicitation(s) to complete: %s", what, len(waits), strings.Join(round.Keys, ", "))
+	if len(waits) > 0 {
+		s.event("url-wait", urlWaitText(len(waits), round.Keys, s.opts.URLWait), "")
+	}
 	var timeout <-chan time.Time
 	if s.opts.URLWait > 0 {
 		t := time.NewTimer(s.opts.URLWait)
@@ -287,12 +290,23 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		case <-retry:
 			return round, nil
 		case <-timeout:
-			return round, fmt.Errorf("%s: URL elicitation not completed within %s", what, s.opts.URLWait)
+			return round, fmt.Errorf("%s: URL elicitation not completed within %s: %w", what, s.opts.URLWait, elicit.ErrUnanswered)
 		case <-ctx.Done():
 			return round, fmt.Errorf("%s: waiting for URL elicitation: %w", what, ctx.Err())
 		}
 	}
 	return round, nil
+}
+
+// urlWaitText says what a -32042 wait waits for and how to go on.
+func urlWaitText(n int, keys []string, limit time.Duration) string {
+	ids := elicit.Sanitize(truncate(strings.Join(keys, ", "), 200))
+	bound := ""
+	if limit > 0 {
+		bound = " up to " + limit.String()
+	}
+	return fmt.Sprintf("waiting%s for the server to confirm %d link(s) were completed (%s); finish them in a browser, "+
+		"or retry at once with \"retry: now\" in the answers file (--url-wait changes the bound)", bound, n, ids)
 }
 
 // urlChain bounds the -32042 retries of one call: their number (across elicitationIds,
