@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"io"
 	"os"
 	"strings"
@@ -166,9 +167,9 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 		OAuth:         auth,
 		OnEvent: func(ev transport.Event) {
 			switch {
-			case ev.Kind == "elicitation-complete" || ev.Kind == "cancelled":
+			case ev.Kind == transport.EventElicitationComplete || ev.Kind == transport.EventCancelled:
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text)
-			case ev.Kind == "url-wait" && headless:
+			case ev.Kind == transport.EventURLWait && headless:
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", ev.Server, ev.Text)
 			}
 		},
@@ -207,7 +208,7 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f.BoolVar(&a.noWait, "no-wait", false, "without a TTY: fail (exit 4) instead of waiting for an OAuth sign-in")
 	f.StringVar(&a.onUnanswered, "on-unanswered", "", "without a TTY or answers entry: decline or cancel instead of failing (exit 3)")
 	_ = cmd.RegisterFlagCompletionFunc("protocol", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"2025-06-18", "2025-11-25", "2026-07-28"}, cobra.ShellCompDirectiveNoFileComp
+		return protocol.Supported(), cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("on-unanswered", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"decline", "cancel"}, cobra.ShellCompDirectiveNoFileComp

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"os"
 	"time"
 
@@ -55,14 +56,14 @@ func (a *app) runConformance(ctx context.Context, url string) error {
 			return usagef("MCP_CONFORMANCE_CONTEXT is not valid JSON: %w", err)
 		}
 	}
-	protocol := a.protocol
-	if v := os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"); protocol == "" && v != "" {
-		protocol = v
+	version := a.protocol
+	if v := os.Getenv("MCP_CONFORMANCE_PROTOCOL_VERSION"); version == "" && v != "" {
+		version = v
 	}
-	if protocol == "" {
-		protocol = "2025-11-25"
+	if version == "" {
+		version = protocol.Version20251125
 	}
-	srv := config.Server{Name: "conformance", URL: url, Kind: config.KindHTTP, Protocol: protocol}
+	srv := config.Server{Name: "conformance", URL: url, Kind: config.KindHTTP, Protocol: version}
 	if a.timeout > 0 {
 		srv.Timeout = a.timeout
 	}
@@ -81,7 +82,7 @@ func (a *app) runConformance(ctx context.Context, url string) error {
 		ClientVersion: version,
 		Answerer:      elicit.NewEngine(auto, nil),
 		URLMode:       !a.noURL,
-		Protocol:      protocol,
+		Protocol:      version,
 		Log:           log,
 		// The suite's authorization servers redirect at once: a client that follows
 		// the redirects down to the loopback listener plays the browser.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -80,9 +81,9 @@ valid (warnings allowed), 1 when any is invalid, 2 when a file cannot be read;
 			if err != nil {
 				return &usageError{err: err}
 			}
-			protocol := a.protocol
-			if protocol == "" {
-				protocol = "2025-11-25"
+			version := a.protocol
+			if version == "" {
+				version = protocol.Version20251125
 			}
 			tool := args[1]
 			if i := strings.IndexByte(tool, '/'); i >= 0 {
@@ -91,7 +92,7 @@ valid (warnings allowed), 1 when any is invalid, 2 when a file cannot be read;
 			req := &elicit.Request{
 				Server:      "preview",
 				Tool:        tool,
-				Protocol:    protocol,
+				Protocol:    version,
 				Mode:        elicit.Mode(decl.Mode),
 				Message:     decl.Message,
 				Schema:      decl.RequestedSchema,

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"net"
 	"net/http"
 	"net/url"
@@ -77,10 +78,10 @@ func (a *app) runDoctor(ctx context.Context) error {
 		proto string
 	}
 	cols := []column{
-		{"stdio 2025-11-25", stdio, "2025-11-25"},
-		{"stdio 2026-07-28", stdio, "2026-07-28"},
-		{"http 2025-11-25", httpSrv, "2025-11-25"},
-		{"http 2026-07-28", httpSrv, "2026-07-28"},
+		{"stdio 2025-11-25", stdio, protocol.Version20251125},
+		{"stdio 2026-07-28", stdio, protocol.Version20260728},
+		{"http 2025-11-25", httpSrv, protocol.Version20251125},
+		{"http 2026-07-28", httpSrv, protocol.Version20260728},
 	}
 	results := make([][]string, len(checks))
 	for i := range results {

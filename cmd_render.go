@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"os"
 
 	"github.com/spf13/cobra"
@@ -29,15 +30,15 @@ defaults merge and validation. Server authors use it to preview their schemas.`,
 			if !json.Valid(data) {
 				return usagef("%s: schema is not valid JSON", args[0])
 			}
-			protocol := a.protocol
-			if protocol == "" {
-				protocol = "2025-11-25"
+			version := a.protocol
+			if version == "" {
+				version = protocol.Version20251125
 			}
 			ans, err := a.answerer(config.Server{Name: "render"})
 			if err != nil {
 				return err
 			}
-			if err := ui.Render(cmd.Context(), data, protocol, ans, a.stdout, a.stderr); err != nil {
+			if err := ui.Render(cmd.Context(), data, version, ans, a.stdout, a.stderr); err != nil {
 				return err
 			}
 			if err := a.writeRecords(); err != nil {

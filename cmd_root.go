@@ -1,7 +1,9 @@
 package main
 
 import (
+	"github.com/elicitty/elicitty/protocol"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
@@ -51,10 +53,8 @@ an http(s) URL, or a stdio server's command line after --.`,
 
 // checkFlags rejects common flag values that cannot work, before anything runs.
 func (a *app) checkFlags() error {
-	switch a.protocol {
-	case "", "2025-06-18", "2025-11-25", "2026-07-28":
-	default:
-		return usagef("--protocol must be 2025-06-18, 2025-11-25 or 2026-07-28, not %q", a.protocol)
+	if a.protocol != "" && !protocol.IsSupported(a.protocol) {
+		return usagef("--protocol must be %s, not %q", strings.Join(protocol.Supported(), ", "), a.protocol)
 	}
 	if a.timeout < 0 || a.handshake < 0 || a.urlWait < 0 {
 		return usagef("--timeout, --handshake-timeout and --url-wait must not be negative")

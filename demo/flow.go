@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"slices"
 	"strings"
 
@@ -18,7 +19,7 @@ import (
 
 // modernVersion is the first protocol version in which servers return input
 // requests (MRTR) instead of pushing elicitation/create.
-const modernVersion = "2026-07-28"
+const modernVersion = protocol.Version20260728
 
 // errNeedInput stops a flow run that reached a question without an answer.
 // The handler turns it into an input_required result.

@@ -3,6 +3,7 @@ package elicit
 import (
 	"context"
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"io"
 	"net/url"
 	"strings"
@@ -139,7 +140,7 @@ func checkURLRequest(req *Request) *ProtocolError {
 	if !u.IsAbs() || u.Host == "" {
 		return &ProtocolError{Reason: fmt.Sprintf("url %q is not absolute", req.URL)}
 	}
-	if req.Protocol == "2025-11-25" && req.Origin != OriginInputRequest && req.ElicitationID == "" {
+	if req.Protocol == protocol.Version20251125 && req.Origin != OriginInputRequest && req.ElicitationID == "" {
 		return &ProtocolError{Reason: "missing elicitationId"}
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"net/http"
 	"net/url"
 	"strings"
@@ -56,7 +57,7 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 	if srv.Timeout <= 0 {
 		srv.Timeout = DefaultTimeout
 	}
-	if opts.Protocol == "2025-06-18" {
+	if opts.Protocol == protocol.Version20250618 {
 		opts.URLMode = false // URL mode arrived in 2025-11-25
 	}
 	if opts.ClientName == "" {
@@ -114,7 +115,7 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 		go func() {
 			<-p.done
 			if ee := p.exited(); ee != nil {
-				s.event("exit", ee.Error(), "")
+				s.event(EventExit, ee.Error(), "")
 			}
 		}()
 	case s.kind == config.KindHTTP || s.kind == config.KindSSE:
@@ -228,7 +229,7 @@ func (s *Session) httpConnError(err error) *ConnError {
 func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}
 	switch {
-	case s.opts.Protocol == "2025-06-18":
+	case s.opts.Protocol == protocol.Version20250618:
 		// 2025-06-18 knows neither modes nor URL mode: its capability is a bare {}.
 		caps.Elicitation = &mcp.ElicitationCapabilities{}
 	case s.opts.URLMode:
@@ -252,13 +253,13 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 					}
 				}
 				s.prompt.poke() // a request that reports progress is not idle
-				s.event("progress", text, fmt.Sprint(p.ProgressToken))
+				s.event(EventProgress, text, fmt.Sprint(p.ProgressToken))
 			}
 		},
 		//lint:ignore SA1019 servers of the legacy era still send notifications/message.
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			if p := req.Params; p != nil {
-				s.event("log", fmt.Sprintf("%s: %v", p.Level, p.Data), "")
+				s.event(EventLog, fmt.Sprintf("%s: %v", p.Level, p.Data), "")
 			}
 		},
 	})

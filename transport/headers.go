@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"github.com/elicitty/elicitty/protocol"
 	"net/http"
 	"strings"
 	"sync"
@@ -72,7 +73,7 @@ func annotations(raw json.RawMessage) map[string]string {
 
 // apply adds the missing Mcp-Param-* headers for a tools/call body.
 func (p *paramHeaders) apply(h http.Header, body []byte) {
-	if h.Get("Mcp-Protocol-Version") < "2026-07-28" {
+	if h.Get("Mcp-Protocol-Version") < protocol.Version20260728 {
 		return
 	}
 	var msg struct {

@@ -84,7 +84,7 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 			if st == "" {
 				return zero, rounds, fmt.Errorf("%s: server returned input_required with neither inputRequests nor requestState", what)
 			}
-			rounds = append(rounds, Round{Kind: "load_shedding", StateBytes: len(st)})
+			rounds = append(rounds, Round{Kind: RoundLoadShedding, StateBytes: len(st)})
 			s.tap.log.Notef(s.server.Name, "%s: round %d: load shedding, retrying in %s (state %d bytes)", what, inputRounds, backoff, len(st))
 			t := time.NewTimer(backoff)
 			select {
@@ -141,7 +141,7 @@ func (s *Session) answerInputs(ctx context.Context, what, method, name string, r
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	round := Round{Kind: "input_required", Keys: keys}
+	round := Round{Kind: RoundInputRequired, Keys: keys}
 	out := mcp.InputResponseMap{}
 	urls := map[string]int{}
 	for i, k := range keys {
@@ -216,7 +216,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 	if !s.opts.URLMode {
 		return Round{}, fmt.Errorf("%s: the server requires URL-mode elicitation, which is turned off: %w", what, rpc)
 	}
-	round := Round{Kind: "url_required"}
+	round := Round{Kind: RoundURLRequired}
 	var waits []<-chan struct{}
 	var ids []string
 	defer func() {
@@ -274,7 +274,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 	retry := s.urls.retryChan() // before the note, so a RetryNow prompted by it counts
 	s.tap.log.Notef(s.server.Name, "%s: waiting for %d URL elicitation(s) to complete: %s", what, len(waits), strings.Join(round.Keys, ", "))
 	if len(waits) > 0 {
-		s.event("url-wait", urlWaitText(len(waits), round.Keys, s.opts.URLWait), "")
+		s.event(EventURLWait, urlWaitText(len(waits), round.Keys, s.opts.URLWait), "")
 	}
 	var timeout <-chan time.Time
 	if s.opts.URLWait > 0 {
@@ -365,7 +365,7 @@ func (s *Session) RetryNow() { s.urls.retryNow() }
 // completed handles notifications/elicitation/complete.
 func (s *Session) completed(id string) {
 	if s.urls.complete(id) {
-		s.event("elicitation-complete", "URL elicitation completed", id)
+		s.event(EventElicitationComplete, "URL elicitation completed", id)
 		return
 	}
 	s.tap.log.Notef(s.server.Name, "ignored completion for unknown or finished elicitation %q", id)

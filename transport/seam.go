@@ -44,7 +44,7 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				// notifications/cancelled; a connection that broke (a crashed server) or
 				// closed has its own cause, reported by the exit event or the call.
 				if context.Cause(ctx) == context.Canceled {
-					s.event("cancelled", "the server cancelled its request: "+elicit.Sanitize(er.Message), "")
+					s.event(EventCancelled, "the server cancelled its request: "+elicit.Sanitize(er.Message), "")
 				}
 				return nil, ctx.Err()
 			}

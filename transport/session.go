@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"io"
 	"net/http"
 	"sync"
@@ -66,18 +67,41 @@ type Options struct {
 // Event is a notification from a session worth showing to the user.
 type Event struct {
 	Server string
-	Kind   string // "progress", "elicitation-complete", "cancelled", "log", "exit"
+	Kind   EventKind
 	Text   string
 	ID     string // elicitationId or request id, when relevant
 }
+
+// EventKind says what an Event reports.
+type EventKind string
+
+// The kinds of Event.
+const (
+	EventProgress            EventKind = "progress"             // notifications/progress; ID is the token
+	EventElicitationComplete EventKind = "elicitation-complete" // ID is the elicitationId
+	EventCancelled           EventKind = "cancelled"            // the server cancelled its elicitation
+	EventLog                 EventKind = "log"                  // notifications/message
+	EventExit                EventKind = "exit"                 // the stdio process ended
+	EventURLWait             EventKind = "url-wait"             // a -32042 call waits for completions
+)
 
 // Round is one MRTR round or -32042 retry taken by a call.
 type Round struct {
 	Keys       []string        `json:"keys,omitempty"`
 	Actions    []elicit.Action `json:"actions,omitempty"`
 	StateBytes int             `json:"stateBytes,omitempty"`
-	Kind       string          `json:"kind"` // "input_required", "load_shedding", "url_required"
+	Kind       RoundKind       `json:"kind"`
 }
+
+// RoundKind says what a Round answered.
+type RoundKind string
+
+// The kinds of Round.
+const (
+	RoundInputRequired RoundKind = "input_required" // 2026-07-28 inputRequests answered
+	RoundLoadShedding  RoundKind = "load_shedding"  // input_required with only a requestState
+	RoundURLRequired   RoundKind = "url_required"   // a -32042 error answered
+)
 
 // Session is a live connection to one server. It is safe for concurrent use.
 type Session struct {
@@ -275,7 +299,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	if args == nil {
 		args = map[string]any{}
 	}
-	if s.http != nil && s.Protocol() >= "2026-07-28" && !s.toolsListed.Load() {
+	if s.http != nil && s.Protocol() >= protocol.Version20260728 && !s.toolsListed.Load() {
 		// go-sdk writes Mcp-Param-* headers (x-mcp-header) only for tools it has seen
 		// in a tools/list result.
 		_, _ = s.Tools(ctx)
@@ -368,7 +392,7 @@ func (s *Session) wrap(ctx context.Context, what string, err error) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-func (s *Session) event(kind, text, id string) {
+func (s *Session) event(kind EventKind, text, id string) {
 	if s.opts.OnEvent != nil {
 		s.opts.OnEvent(Event{Server: s.server.Name, Kind: kind, Text: text, ID: id})
 	}

@@ -149,7 +149,7 @@ func TestListsAndInfo(t *testing.T) {
 	for _, tl := range tools {
 		names = append(names, tl.Name)
 	}
-	if diff := cmp.Diff([]string{"ask", "ask-async", "ask-short", "echo", "hang", "linked", "progress", "region"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"ask", "ask-async", "ask-short", "echo", "hang", "linked", "progress", "region", "slow-progress"}, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	if s.ServerInfo() == nil || s.ServerInfo().Name != "fixture" {

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"github.com/elicitty/elicitty/transport"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -332,10 +333,10 @@ func (m *Model) onCatalog(msg catalogMsg) tea.Cmd {
 
 func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 	switch msg.Kind {
-	case "elicitation-complete":
+	case transport.EventElicitationComplete:
 		m.inbox.dropFlows(func(f flow) bool { return f.server == msg.Server && f.id == msg.ID })
 		m.status = msg.Server + ": URL flow completed"
-	case "exit":
+	case transport.EventExit:
 		m.servers.exited(msg.Server, msg.Text)
 		m.status = msg.Server + " exited: " + elicit.Sanitize(msg.Text)
 	default:

@@ -4,6 +4,8 @@ package desc
 // every protocol version: 2025-11-25 and 2026-07-28 allow the whole table), the
 // per-version narrowing (rule 11) and the consistency checks (rule 12).
 
+import "github.com/elicitty/elicitty/protocol"
+
 var formRootMembers = map[string]bool{"type": true, "properties": true, "required": true, "$schema": true}
 
 // Members allowed per property kind; title and description are always allowed.
@@ -279,7 +281,7 @@ func stringArray(n *Node, path Path, nonEmpty, unique bool, rep reportFunc) {
 // versionVocabulary applies one protocol version's narrowing of the table (rule 11).
 // Only 2025-06-18 narrows it.
 func (l *linter) versionVocabulary(n *Node, path Path, version string) {
-	if version != "2025-06-18" {
+	if version != protocol.Version20250618 {
 		return
 	}
 	if n.has("$schema") {

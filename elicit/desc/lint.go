@@ -3,6 +3,7 @@ package desc
 import (
 	"errors"
 	"fmt"
+	"github.com/elicitty/elicitty/protocol"
 	"io"
 	"os"
 	"regexp"
@@ -147,7 +148,7 @@ const (
 )
 
 // Protocol versions in order; the first two are legacy.
-var protocolVersions = [...]string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+var protocolVersions = [...]string{protocol.Version20241105, protocol.Version20250326, protocol.Version20250618, protocol.Version20251125, protocol.Version20260728}
 
 func versionIndex(v string) int {
 	for i, p := range protocolVersions {

@@ -1,6 +1,7 @@
 package desc
 
 import (
+	"github.com/elicitty/elicitty/protocol"
 	"strings"
 )
 
@@ -70,7 +71,7 @@ func (l *linter) declSemantic(d *Node, path Path, parentScope []string, names ma
 	}
 	mode, _ := d.Get("mode")
 	for _, v := range sortedScope(scope) {
-		if v == "2025-06-18" && mode.Str != "form" {
+		if v == protocol.Version20250618 && mode.Str != "form" {
 			l.add(CodeModeNotSupported, SevError, mode.Loc, path.with(Key("mode")), "%q is not defined for MCP %s, which supports form mode only", mode.Str, v)
 		}
 	}
