@@ -169,6 +169,8 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 			switch {
 			case ev.Kind == transport.EventElicitationComplete || ev.Kind == transport.EventCancelled:
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text)
+			case ev.Kind == transport.EventReconnected:
+				fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", ev.Server, ev.Text)
 			case ev.Kind == transport.EventURLWait && headless:
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", ev.Server, ev.Text)
 			}

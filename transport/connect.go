@@ -161,6 +161,7 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 		client.Timeout = s.opts.HTTPClient.Timeout
 		client.Jar = s.opts.HTTPClient.Jar
 	}
+	s.httpClient = client
 	if s.kind != config.KindSSE {
 		st := &mcp.StreamableClientTransport{Endpoint: s.server.URL, HTTPClient: client}
 		if err := s.newAuth(st); err != nil {
@@ -225,6 +226,41 @@ func (s *Session) httpConnError(err error) *ConnError {
 	return &ConnError{Server: s.server.Name, Err: err}
 }
 
+// reinitialize replaces a Streamable HTTP session the server no longer knows (HTTP 404
+// on its Mcp-Session-Id, e.g. after a restart) by a new one, as the spec asks of a
+// client. lost is the session that failed; when another call already replaced it, this
+// returns at once. It is done at most once per lost session and is reported.
+func (s *Session) reinitialize(ctx context.Context, lost *mcp.ClientSession) error {
+	s.reinitMu.Lock()
+	defer s.reinitMu.Unlock()
+	if s.client() != lost {
+		return nil
+	}
+	s.tap.log.Notef(s.server.Name, "the server no longer knows our session (HTTP 404); starting a new one")
+	_ = lost.Close()
+	s.http.takeErr()
+	st := &mcp.StreamableClientTransport{Endpoint: s.server.URL, HTTPClient: s.httpClient}
+	if err := s.newAuth(st); err != nil {
+		return err
+	}
+	cctx, cancel := s.boundedContext(ctx, s.server.HandshakeTimeout)
+	defer cancel()
+	if err := s.connect(cctx, st); err != nil {
+		return s.httpConnError(err)
+	}
+	s.toolsListed.Store(false)
+	s.event(EventReconnected, "the server lost the session (HTTP 404); started a new one, protocol "+s.Protocol(), "")
+	return nil
+}
+
+// sessionLost reports whether err says the HTTP server no longer knows the session.
+func (s *Session) sessionLost(err error) bool {
+	if s.http == nil || s.kind != config.KindHTTP || err == nil {
+		return false
+	}
+	return errors.Is(err, mcp.ErrSessionMissing)
+}
+
 // connect builds the go-sdk client with our seams and negotiates over t.
 func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}
@@ -272,7 +308,7 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	if err != nil {
 		return err
 	}
-	s.cs = cs
+	s.cs.Store(cs)
 	return nil
 }
 

@@ -11,9 +11,17 @@
 //
 // # Timeouts
 //
-// Each request is bounded by config.Server.Timeout. The timer stands still while any
+// Each request is bounded by config.Server.Timeout (DefaultTimeout) of idle time: each
+// progress notification starts it over, and the handshake has its own
+// config.Server.HandshakeTimeout (DefaultHandshakeTimeout). The timer stands still while any
 // Answerer call of the session is running, so a legacy tools/call that waits on a form
 // does not time out under the user; each MRTR retry gets a fresh budget.
+//
+// # Lost HTTP sessions
+//
+// A Streamable HTTP server that restarted answers 404 to the old Mcp-Session-Id; the
+// request's session is then re-initialized once, the request sent again, and an
+// EventReconnected reports it.
 //
 // # -32042 retries
 //

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -378,5 +379,48 @@ func TestHTTPParamHeadersForNumberProperty(t *testing.T) {
 	}
 	if _, ok := call["Mcp-Param-Plain"]; ok {
 		t.Error("unannotated argument mirrored")
+	}
+}
+
+// TestHTTPReinitializesAfter404: a server that restarted answers 404 to the old
+// Mcp-Session-Id; the client starts a new session once, retries the call and says so.
+func TestHTTPReinitializesAfter404(t *testing.T) {
+	mk := func() http.Handler {
+		srv := newTestServer(&fixture{})
+		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	}
+	var cur atomic.Pointer[http.Handler]
+	h := mk()
+	cur.Store(&h)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*cur.Load()).ServeHTTP(w, r) }))
+	defer ts.Close()
+	events := make(chan Event, 16)
+	log := wire.New(200)
+	s, err := Connect(context.Background(), config.Server{Name: "web", URL: ts.URL + "/mcp"}, Options{Protocol: legacy, Log: log,
+		OnEvent: func(e Event) { events <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, _, err := s.CallTool(context.Background(), "echo", map[string]any{"text": "one"}); err != nil {
+		t.Fatal(err)
+	}
+	restarted := mk() // a new process: it knows no session
+	cur.Store(&restarted)
+	res, _, err := s.CallTool(context.Background(), "echo", map[string]any{"text": "two"})
+	if err != nil {
+		t.Fatalf("call after the restart: %v", err)
+	}
+	if got := resultText(t, res); got != "two" {
+		t.Errorf("result %q", got)
+	}
+	var told bool
+	for len(events) > 0 {
+		if e := <-events; e.Kind == EventReconnected {
+			told = true
+		}
+	}
+	if !told {
+		t.Error("the user was not told about the new session")
 	}
 }

@@ -118,7 +118,18 @@ func sendOnce[R any](ctx context.Context, s *Session, what string, f func(contex
 	defer done()
 	rctx, cancel := s.requestContext(ctx)
 	defer cancel()
+	cs := s.client()
 	res, err := f(rctx)
+	if s.sessionLost(err) && tr.failure() == nil {
+		// The server restarted: a new session, then this request once more.
+		if rerr := s.reinitialize(ctx, cs); rerr != nil {
+			return zero, rerr
+		}
+		cancel()
+		rctx, cancel = s.requestContext(ctx)
+		defer cancel()
+		res, err = f(rctx)
+	}
 	if ferr := tr.failure(); ferr != nil {
 		if err != nil {
 			return zero, fmt.Errorf("%s: %w (server said: %v)", what, ferr, err)

@@ -83,6 +83,7 @@ const (
 	EventLog                 EventKind = "log"                  // notifications/message
 	EventExit                EventKind = "exit"                 // the stdio process ended
 	EventURLWait             EventKind = "url-wait"             // a -32042 call waits for completions
+	EventReconnected         EventKind = "reconnected"          // a new HTTP session replaced a lost one
 )
 
 // Round is one MRTR round or -32042 retry taken by a call.
@@ -106,7 +107,7 @@ const (
 // Session is a live connection to one server. It is safe for concurrent use.
 type Session struct {
 	server config.Server
-	cs     *mcp.ClientSession
+	cs     atomic.Pointer[mcp.ClientSession] // replaced when an HTTP session is re-initialized
 	opts   Options
 	tap    *tap
 	proc   *proc    // stdio only
@@ -115,6 +116,9 @@ type Session struct {
 	prompt pauser
 	urls   *pendingURLs
 	auth   *oauth.Handler // HTTP with Options.OAuth only
+	// httpClient is the client of HTTP sessions; reinitMu serializes re-initializing.
+	httpClient *http.Client
+	reinitMu   sync.Mutex
 
 	mu          sync.Mutex
 	calls       map[*callTrack]struct{}
@@ -140,6 +144,9 @@ func (e *ConnError) Unwrap() error { return e.Err }
 
 func quote(s string) string { return "\"" + s + "\"" }
 
+// client returns the live go-sdk session.
+func (s *Session) client() *mcp.ClientSession { return s.cs.Load() }
+
 // Name returns the server's catalog name.
 func (s *Session) Name() string { return s.server.Name }
 
@@ -147,10 +154,11 @@ func (s *Session) Name() string { return s.server.Name }
 func (s *Session) Kind() config.Kind { return s.kind }
 
 func (s *Session) init() *mcp.InitializeResult {
-	if s.cs == nil {
+	cs := s.client()
+	if cs == nil {
 		return nil
 	}
-	return s.cs.InitializeResult()
+	return cs.InitializeResult()
 }
 
 // Protocol returns the negotiated protocol version.
@@ -196,7 +204,7 @@ func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	s.rawTools = nil
 	s.mu.Unlock()
 	var out []*mcp.Tool
-	for t, err := range s.cs.Tools(ctx, nil) {
+	for t, err := range s.client().Tools(ctx, nil) {
 		if err != nil {
 			return out, s.wrap(ctx, "tools/list", err)
 		}
@@ -257,7 +265,7 @@ func (s *Session) Prompts(ctx context.Context) ([]*mcp.Prompt, error) {
 	ctx, cancel := s.requestContext(ctx)
 	defer cancel()
 	var out []*mcp.Prompt
-	for p, err := range s.cs.Prompts(ctx, nil) {
+	for p, err := range s.client().Prompts(ctx, nil) {
 		if err != nil {
 			return out, s.wrap(ctx, "prompts/list", err)
 		}
@@ -274,14 +282,14 @@ func (s *Session) Resources(ctx context.Context) ([]*mcp.Resource, []*mcp.Resour
 	ctx, cancel := s.requestContext(ctx)
 	defer cancel()
 	var rs []*mcp.Resource
-	for r, err := range s.cs.Resources(ctx, nil) {
+	for r, err := range s.client().Resources(ctx, nil) {
 		if err != nil {
 			return rs, nil, s.wrap(ctx, "resources/list", err)
 		}
 		rs = append(rs, r)
 	}
 	var ts []*mcp.ResourceTemplate
-	for t, err := range s.cs.ResourceTemplates(ctx, nil) {
+	for t, err := range s.client().ResourceTemplates(ctx, nil) {
 		if err != nil {
 			var rpc *jsonrpc.Error
 			if errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeMethodNotFound {
@@ -308,7 +316,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		// Fresh params every round: go-sdk writes _meta into them.
 		p := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
 		p.SetProgressToken(s.progressToken())
-		return s.cs.CallTool(ctx, p)
+		return s.client().CallTool(ctx, p)
 	}, func(r *mcp.CallToolResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
@@ -317,7 +325,7 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 	return drive(ctx, s, "prompts/get", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
 		p := &mcp.GetPromptParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
 		p.SetProgressToken(s.progressToken())
-		return s.cs.GetPrompt(ctx, p)
+		return s.client().GetPrompt(ctx, p)
 	}, func(r *mcp.GetPromptResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
@@ -326,15 +334,15 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*mcp.ReadResour
 	return drive(ctx, s, "resources/read", uri, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
 		p := &mcp.ReadResourceParams{URI: uri, InputResponses: rs, RequestState: state}
 		p.SetProgressToken(s.progressToken())
-		return s.cs.ReadResource(ctx, p)
+		return s.client().ReadResource(ctx, p)
 	}, func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
 // Close ends the session: DELETE for HTTP sessions; close stdin, SIGTERM, SIGKILL for stdio.
 func (s *Session) Close() error {
 	var err error
-	if s.cs != nil {
-		err = s.cs.Close()
+	if cs := s.client(); cs != nil {
+		err = cs.Close()
 	}
 	if s.proc != nil {
 		_ = s.proc.stop(context.Background())
@@ -348,7 +356,7 @@ func (s *Session) Close() error {
 // Wait blocks until the server ends the session (a stdio process exits, an HTTP
 // session breaks) and returns the reason.
 func (s *Session) Wait() error {
-	err := s.cs.Wait()
+	err := s.client().Wait()
 	if s.proc != nil {
 		if ee := s.proc.waitExit(closeGrace); ee != nil {
 			return &ConnError{Server: s.server.Name, Err: ee}
