@@ -125,6 +125,13 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 	default:
 		return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("unknown transport %q", s.kind)}
 	}
+	if opts.Protocol != "" && s.Protocol() != opts.Protocol {
+		// A pin is what the session speaks or an error: never a silent fallback (a
+		// refused server/discover) nor a counter-offer accepted.
+		got := elicit.Sanitize(truncate(s.Protocol(), 40))
+		_ = s.Close()
+		return nil, &ConnError{Server: srv.Name, Err: &ProtocolMismatchError{Pinned: opts.Protocol, Offered: got}}
+	}
 	s.tap.log.Notef(srv.Name, "connected over %s, protocol %s", s.kind, s.Protocol())
 	return s, nil
 }
@@ -310,6 +317,17 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	}
 	s.cs.Store(cs)
 	return nil
+}
+
+// ProtocolMismatchError reports a pinned protocol version the server does not speak.
+type ProtocolMismatchError struct {
+	Pinned  string // the version asked for (--protocol, the server's protocol:)
+	Offered string // the version the server negotiated, sanitized
+}
+
+// Error implements error.
+func (e *ProtocolMismatchError) Error() string {
+	return fmt.Sprintf("protocol %s pinned, but the server offers %s (pin that version or leave the protocol unpinned)", e.Pinned, e.Offered)
 }
 
 // ErrTimeout reports a request that ran out of its config.Server.Timeout (time spent
