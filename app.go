@@ -169,7 +169,7 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 			switch {
 			case ev.Kind == transport.EventElicitationComplete || ev.Kind == transport.EventCancelled:
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", ev.Server, ev.Kind, ev.Text)
-			case ev.Kind == transport.EventReconnected:
+			case ev.Kind == transport.EventReconnected || ev.Kind == transport.EventRefused:
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", ev.Server, ev.Text)
 			case ev.Kind == transport.EventURLWait && headless:
 				fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", ev.Server, ev.Text)

@@ -98,6 +98,9 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 		if err != nil && errors.Is(cause, ErrTimeout) {
 			// We stopped it: its exit status would hide the reason.
 			_ = p.stop(context.Background())
+			if p.lsp.Load() {
+				return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w: %s", cause, lspHint)}
+			}
 			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", cause)}
 		}
 		if err != nil {

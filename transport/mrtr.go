@@ -183,6 +183,7 @@ func (s *Session) answerInputs(ctx context.Context, what, method, name string, r
 func (s *Session) answerEntry(ctx context.Context, er *elicit.Request) (elicit.Response, error) {
 	if er.Mode == elicit.ModeURL && !s.opts.URLMode {
 		s.tap.log.Notef(s.server.Name, "input %q asks for URL mode, which was not declared; answering cancel", er.Key)
+		s.event(EventRefused, "answered cancel to a URL-mode input request: URL mode is not declared (--no-url or urlPolicy.disabled)", "")
 		return elicit.Response{Action: elicit.Cancel}, nil
 	}
 	var last error

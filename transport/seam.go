@@ -31,6 +31,7 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if er.Mode == elicit.ModeURL && !s.opts.URLMode {
 			s.tap.log.Notef(s.server.Name, "refused URL-mode elicitation: URL mode not declared")
+			s.event(EventRefused, "refused a URL-mode elicitation: URL mode is not declared (--no-url or urlPolicy.disabled)", "")
 			return nil, invalidParams("client does not support URL-mode elicitation")
 		}
 		if er.Mode == elicit.ModeURL && p.ElicitationID != "" {

@@ -84,6 +84,7 @@ const (
 	EventExit                EventKind = "exit"                 // the stdio process ended
 	EventURLWait             EventKind = "url-wait"             // a -32042 call waits for completions
 	EventReconnected         EventKind = "reconnected"          // a new HTTP session replaced a lost one
+	EventRefused             EventKind = "refused"              // an elicitation refused unasked (URL mode undeclared)
 )
 
 // Round is one MRTR round or -32042 retry taken by a call.

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -69,7 +70,13 @@ type proc struct {
 
 	mu   sync.Mutex
 	tail []string
+	// lsp is set when stdout carried a Content-Length header line: the server frames
+	// messages as LSP does, not as newline-delimited JSON.
+	lsp atomic.Bool
 }
+
+// lspHint explains a handshake that failed against a Content-Length framing server.
+const lspHint = "the server frames its messages with Content-Length headers (LSP style); MCP over stdio is one JSON message per line"
 
 // startStdio starts srv's command with our pipes and returns the process and an
 // mcp.Transport reading its filtered stdout.
@@ -125,7 +132,7 @@ func startStdio(srv config.Server, log *wire.Log, drop func(jsonrpc.ID, string))
 	pumps.Add(1)
 	go func() {
 		defer pumps.Done()
-		filterLines(outR, pw, srv.Name, log, drop)
+		filterLines(outR, pw, srv.Name, log, drop, &p.lsp)
 	}()
 	go func() {
 		_ = cmd.Wait()
@@ -151,7 +158,7 @@ func startStdio(srv config.Server, log *wire.Log, drop func(jsonrpc.ID, string))
 // (PROTOCOL.md §9 "stdio"). Every line is read in at most maxFrame bytes: a longer one,
 // or a JSON-RPC response that cannot be decoded (nested too deep), is dropped and its
 // request, when its id can be told, is failed through drop.
-func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(jsonrpc.ID, string)) {
+func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(jsonrpc.ID, string), lsp *atomic.Bool) {
 	defer r.Close()
 	fr := &frameReader{br: bufio.NewReaderSize(r, 64<<10), max: maxFrame}
 	dropFrame := func(frame []byte, reason string) {
@@ -186,6 +193,9 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 				}
 			}
 		default:
+			if lsp != nil && bytes.HasPrefix(bytes.ToLower(trimmed), []byte("content-length:")) {
+				lsp.Store(true)
+			}
 			log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
 		}
 		if err != nil {

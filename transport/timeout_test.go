@@ -240,3 +240,46 @@ func TestURLWaitLineSaysWhatAndHow(t *testing.T) {
 		t.Errorf("url-wait lines = %q", lines)
 	}
 }
+
+// TestStdioContentLengthFramingHinted: a server framing messages as LSP does (Content-
+// Length headers) never answers a newline-delimited initialize; the timeout says why.
+func TestStdioContentLengthFramingHinted(t *testing.T) {
+	srv := config.Server{Name: "lsp", Command: "sh", Args: []string{"-c", `printf 'Content-Length: 52\r\n\r\n{"jsonrpc":"2.0","method":"window/logMessage"}'; exec sleep 30`},
+		HandshakeTimeout: 300 * time.Millisecond}
+	_, err := Connect(context.Background(), srv, Options{Log: wire.New(10), Protocol: legacy})
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "Content-Length headers") {
+		t.Fatalf("err = %v, want a timeout naming Content-Length framing", err)
+	}
+}
+
+// TestUndeclaredURLRefusalIsReported: refusing a URL-mode request because URL mode was
+// not declared is reported, not only logged.
+func TestUndeclaredURLRefusalIsReported(t *testing.T) {
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, false) {
+			return
+		}
+		switch {
+		case m.Method == "tools/call":
+			rs.send(`{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"mode":"url","message":"Link","url":"https://a.example/x","elicitationId":"x"}}`)
+			rs.reply(m.ID, `{"content":[{"type":"text","text":"ok"}]}`)
+		}
+	})
+	events := make(chan Event, 8)
+	s := connectRaw(t, tr, Options{Answerer: newAnswerer(accept(nil)), OnEvent: func(e Event) { events <- e }})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, _, err := s.CallTool(ctx, "t", nil); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case e := <-events:
+			if e.Kind == EventRefused && strings.Contains(e.Text, "URL mode is not declared") {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatal("no refusal reported")
+		}
+	}
+}
