@@ -195,7 +195,18 @@ func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method str
 		resp.ContentLength = int64(len(body))
 		resp.Header.Del("Content-Length")
 	case "text/event-stream":
-		resp.Body = newSSETap(resp.Body, h.tap)
+		st := newSSETap(resp.Body, h.tap)
+		if method == "initialize" {
+			// A legacy HTTP+SSE server may answer any request with a new stream that
+			// opens with its endpoint event: that is no Streamable HTTP answer.
+			st.onEndpoint = func() {
+				h.mu.Lock()
+				h.fallback = true
+				h.mu.Unlock()
+				h.tap.log.Notef(h.tap.server, "initialize answered with an SSE endpoint event: a legacy HTTP+SSE server")
+			}
+		}
+		resp.Body = st
 	}
 	return resp, nil
 }
@@ -245,9 +256,15 @@ type sseTap struct {
 	data    bytes.Buffer // the event's data lines joined by \n (a prefix once over)
 	hasData bool
 	over    bool // the event's data passed maxFrame
+	// onEndpoint, when set, is called at an "event: endpoint" line (legacy HTTP+SSE)
+	// and the stream ends there.
+	onEndpoint func()
 	out     bytes.Buffer
 	err     error
 }
+
+// errLegacyEndpoint ends a stream that turned out to be legacy HTTP+SSE.
+var errLegacyEndpoint = errors.New("legacy HTTP+SSE endpoint event in a Streamable HTTP response")
 
 func newSSETap(body io.ReadCloser, t *tap) *sseTap {
 	return &sseTap{lines: &frameReader{br: bufio.NewReaderSize(body, 64<<10), max: maxFrame}, body: body, tap: t}
@@ -279,6 +296,11 @@ func (s *sseTap) add(line []byte, tooLong bool) {
 	content := bytes.TrimRight(line, "\r\n")
 	if len(content) == 0 && !tooLong {
 		s.flush(line)
+		return
+	}
+	if s.onEndpoint != nil && string(bytes.TrimSpace(content)) == "event: endpoint" {
+		s.onEndpoint()
+		s.err = errLegacyEndpoint
 		return
 	}
 	v, ok := bytes.CutPrefix(content, []byte("data:"))

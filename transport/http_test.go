@@ -424,3 +424,42 @@ func TestHTTPReinitializesAfter404(t *testing.T) {
 		t.Error("the user was not told about the new session")
 	}
 }
+
+// TestHTTPLegacyEndpointEventOnPOST: a legacy HTTP+SSE server that answers the
+// Streamable HTTP initialize POST with a new stream opening with its endpoint event is
+// recognised as legacy and reached over HTTP+SSE.
+func TestHTTPLegacyEndpointEventOnPOST(t *testing.T) {
+	srv := newTestServer(&fixture{})
+	legacyH := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	stop := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			io.WriteString(w, "event: endpoint\ndata: /?sessionid=nope\n\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-stop:
+			}
+			return
+		}
+		legacyH.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	defer close(stop)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Connect(ctx, config.Server{Name: "old", URL: ts.URL, HandshakeTimeout: 10 * time.Second}, Options{Log: wire.New(200), Protocol: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Kind() != config.KindSSE {
+		t.Errorf("Kind() = %q, want sse", s.Kind())
+	}
+	res, _, err := s.CallTool(ctx, "echo", map[string]any{"text": "old"})
+	if err != nil || resultText(t, res) != "old" {
+		t.Fatalf("call over legacy SSE: %v", err)
+	}
+}
