@@ -259,8 +259,8 @@ type sseTap struct {
 	// onEndpoint, when set, is called at an "event: endpoint" line (legacy HTTP+SSE)
 	// and the stream ends there.
 	onEndpoint func()
-	out     bytes.Buffer
-	err     error
+	out        bytes.Buffer
+	err        error
 }
 
 // errLegacyEndpoint ends a stream that turned out to be legacy HTTP+SSE.
