@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/protocol"
 	"os"
 	"time"
 
@@ -13,6 +12,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"
 )

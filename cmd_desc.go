@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"github.com/elicitty/elicitty/protocol"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -11,6 +10,7 @@ import (
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/desc"
 	"github.com/elicitty/elicitty/elicit/ui"
+	"github.com/elicitty/elicitty/protocol"
 )
 
 func (a *app) descCommand() *cobra.Command {

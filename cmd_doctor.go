@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/protocol"
 	"net"
 	"net/http"
 	"net/url"
@@ -18,6 +17,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/demo"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
 )
 

@@ -3,13 +3,13 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/elicitty/elicitty/protocol"
 	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit/ui"
+	"github.com/elicitty/elicitty/protocol"
 )
 
 func (a *app) renderCommand() *cobra.Command {

@@ -1,11 +1,12 @@
 package main
 
 import (
-	"github.com/elicitty/elicitty/protocol"
 	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // rootCommand builds the command tree.

@@ -3,10 +3,11 @@ package elicit
 import (
 	"context"
 	"fmt"
-	"github.com/elicitty/elicitty/protocol"
 	"io"
 	"net/url"
 	"strings"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // EngineOptions configures an Engine; nil means defaults (validation on, no log).

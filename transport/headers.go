@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
-	"github.com/elicitty/elicitty/protocol"
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // paramHeaders mirrors x-mcp-header tool arguments into Mcp-Param-NAME headers

@@ -3,12 +3,12 @@ package tui
 import (
 	"context"
 	"fmt"
-	"github.com/elicitty/elicitty/transport"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
 )
 
 // onElicit files a new request and opens it when nothing else is being edited.

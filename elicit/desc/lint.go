@@ -3,11 +3,12 @@ package desc
 import (
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/protocol"
 	"io"
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // Specification names the rules this package implements.

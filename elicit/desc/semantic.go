@@ -1,8 +1,9 @@
 package desc
 
 import (
-	"github.com/elicitty/elicitty/protocol"
 	"strings"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // semantic runs the checks that need a structurally valid document: references, scopes,
