@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
 )
@@ -28,6 +29,8 @@ type app struct {
 	jsonOut      bool
 	protocol     string
 	timeout      time.Duration
+	handshake    time.Duration
+	urlWait      time.Duration
 	noValidate   bool
 	noURL        bool
 	accessible   bool
@@ -210,6 +213,19 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 	return transport.Connect(ctx, p.server, p.options)
 }
 
+// applyBounds applies --timeout, --handshake-timeout and --url-wait to srv.
+func (a *app) applyBounds(srv *config.Server) {
+	if a.timeout > 0 {
+		srv.Timeout = a.timeout
+	}
+	if a.handshake > 0 {
+		srv.HandshakeTimeout = a.handshake
+	}
+	if a.urlWait > 0 {
+		srv.URLWait = a.urlWait
+	}
+}
+
 // addCommonFlags registers the flags every command shares.
 func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f := cmd.PersistentFlags()
@@ -219,7 +235,9 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f.StringVar(&a.recordPath, "record", "", "write the answers given in this session to FILE, in answers-file format")
 	f.BoolVar(&a.jsonOut, "json", false, "print results as JSON")
 	f.StringVar(&a.protocol, "protocol", "", "pin the protocol version (2025-06-18, 2025-11-25, 2026-07-28)")
-	f.DurationVar(&a.timeout, "timeout", 0, "per-request timeout (e.g. 30s; paused while you answer a form)")
+	f.DurationVar(&a.timeout, "timeout", 0, "per-request idle timeout (default 60s; reset by progress, paused while you answer a form)")
+	f.DurationVar(&a.handshake, "handshake-timeout", 0, "bound on connecting and initialize (default 30s)")
+	f.DurationVar(&a.urlWait, "url-wait", 0, "without a TTY: how long to wait for a URL-mode completion (default 2m)")
 	f.BoolVar(&a.noValidate, "no-validate", false, "send what was answered without validating it against the schema")
 	f.BoolVar(&a.noURL, "no-url", false, "do not declare URL-mode elicitation")
 	f.BoolVar(&a.accessible, "accessible", false, "line prompts instead of full-screen forms (screen readers)")
@@ -227,7 +245,7 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f.BoolVar(&a.noWait, "no-wait", false, "without a TTY: fail (exit 4) instead of waiting for an OAuth sign-in")
 	f.StringVar(&a.onUnanswered, "on-unanswered", "", "without a TTY or answers entry: decline or cancel instead of failing (exit 3)")
 	_ = cmd.RegisterFlagCompletionFunc("protocol", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
-		return []string{"2025-06-18", "2025-11-25", "2026-07-28"}, cobra.ShellCompDirectiveNoFileComp
+		return protocol.Supported(), cobra.ShellCompDirectiveNoFileComp
 	})
 	_ = cmd.RegisterFlagCompletionFunc("on-unanswered", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"decline", "cancel"}, cobra.ShellCompDirectiveNoFileComp

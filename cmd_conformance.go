@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
@@ -108,7 +109,7 @@ func (a *app) readConformanceEnv() (*conformanceRun, error) {
 	}
 	if r.protocol == "" {
 		// The stable suite's mocks know only the initialize era.
-		r.protocol, r.pinnedBy = "2025-11-25", "the stable conformance suite"
+		r.protocol, r.pinnedBy = protocol.Version20251125, "the stable conformance suite"
 	}
 	return r, nil
 }

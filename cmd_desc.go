@@ -9,6 +9,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/desc"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/tui/form"
 )
 
@@ -80,7 +81,7 @@ valid (warnings allowed), 1 when any is invalid, 2 when a file cannot be read;
 			if err != nil {
 				return &usageError{err: err}
 			}
-			p, err := a.plan(config.Server{Name: "preview", Protocol: "2025-11-25"}, frontEnd{}, nil)
+			p, err := a.plan(config.Server{Name: "preview", Protocol: protocol.Version20251125}, frontEnd{}, nil)
 			if err != nil {
 				return err
 			}

@@ -17,6 +17,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/demo"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
 )
 
@@ -131,10 +132,10 @@ func startDoctorServers() (cols []doctorColumn, stop func(), err error) {
 	go hs.Serve(ln)
 	httpSrv := config.Server{Name: "demo-http", Kind: config.KindHTTP, URL: "http://" + ln.Addr().String() + "/mcp"}
 	cols = []doctorColumn{
-		{"stdio 2025-11-25", stdio, "2025-11-25"},
-		{"stdio 2026-07-28", stdio, "2026-07-28"},
-		{"http 2025-11-25", httpSrv, "2025-11-25"},
-		{"http 2026-07-28", httpSrv, "2026-07-28"},
+		{"stdio 2025-11-25", stdio, protocol.Version20251125},
+		{"stdio 2026-07-28", stdio, protocol.Version20260728},
+		{"http 2025-11-25", httpSrv, protocol.Version20251125},
+		{"http 2026-07-28", httpSrv, protocol.Version20260728},
 	}
 	return cols, func() { hs.Close(); d.Close() }, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/tree"
 	"github.com/elicitty/elicitty/tui/form"
 )
@@ -35,7 +36,7 @@ defaults merge and validation. Server authors use it to preview their schemas.`,
 				}
 				return usagef("%s: schema is not valid JSON: %w", args[0], err)
 			}
-			p, err := a.plan(config.Server{Name: "render", Protocol: "2025-11-25"}, frontEnd{}, nil)
+			p, err := a.plan(config.Server{Name: "render", Protocol: protocol.Version20251125}, frontEnd{}, nil)
 			if err != nil {
 				return err
 			}

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // rootCommand builds the command tree.
@@ -99,13 +101,11 @@ func unknownCommand(c *cobra.Command, word string) error {
 
 // checkFlags rejects common flag values that cannot work, before anything runs.
 func (a *app) checkFlags() error {
-	switch a.protocol {
-	case "", "2025-06-18", "2025-11-25", "2026-07-28":
-	default:
-		return usagef("--protocol must be 2025-06-18, 2025-11-25 or 2026-07-28, not %q", a.protocol)
+	if a.protocol != "" && !protocol.IsSupported(a.protocol) {
+		return usagef("--protocol must be %s, not %q", strings.Join(protocol.Supported(), ", "), a.protocol)
 	}
-	if a.timeout < 0 {
-		return usagef("--timeout must not be negative, got %s", a.timeout)
+	if a.timeout < 0 || a.handshake < 0 || a.urlWait < 0 {
+		return usagef("--timeout, --handshake-timeout and --url-wait must not be negative")
 	}
 	if a.recordPath != "" {
 		// Fail now, not after the tool ran with its side effects and the answers are lost.

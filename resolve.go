@@ -68,14 +68,24 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 		// Without a terminal nobody can press "retry now" or answer again: the wait
 		// for a -32042 completion is bounded by the request timeout, so a scripted
 		// run never hangs on it, and an invalid MRTR answer fails at once.
-		if !a.isTTY() {
-			opts.URLWait = srv.Timeout
+		headless := !a.isTTY()
+		if headless {
+			opts.URLWait = srv.URLWait
+			if opts.URLWait <= 0 {
+				opts.URLWait = transport.DefaultURLWait
+			}
 			opts.NoReask = true
 		}
 		if opts.OnEvent == nil {
 			opts.OnEvent = func(ev transport.Event) {
-				if ev.Kind == "elicitation-complete" || ev.Kind == "cancelled" {
-					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", elicit.Sanitize(ev.Server), ev.Kind, ev.Text.Line())
+				server := elicit.Sanitize(ev.Server)
+				switch {
+				case ev.Kind == transport.EventElicitationComplete || ev.Kind == transport.EventCancelled:
+					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", server, ev.Kind, ev.Text.Line())
+				case ev.Kind == transport.EventReconnected || ev.Kind == transport.EventRefused:
+					fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", server, ev.Text.Line())
+				case ev.Kind == transport.EventURLWait && headless:
+					fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", server, ev.Text.Line())
 				}
 			}
 		}
@@ -84,14 +94,13 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 }
 
 // resolveServer applies the common flags to a server's config entry: --protocol,
-// --timeout, --no-validate and --no-url override what the config says.
+// --timeout, --handshake-timeout, --url-wait, --no-validate and --no-url override what
+// the config says.
 func (a *app) resolveServer(srv config.Server) config.Server {
 	if a.protocol != "" {
 		srv.Protocol = a.protocol
 	}
-	if a.timeout > 0 {
-		srv.Timeout = a.timeout
-	}
+	a.applyBounds(&srv)
 	if a.noValidate {
 		off := false
 		srv.Validation = &off

@@ -410,11 +410,12 @@ func TestURLPolicyRefusesScriptedAccept(t *testing.T) {
 			})
 		}
 	}
-	// The -32042 path: the decline ends the call with the server's error, unopened.
+	// The -32042 path: the decline ends the call with the server's error, unopened, as an
+	// unanswered elicitation (exit 3).
 	recFile := filepath.Join(t.TempDir(), "opened.jsonl")
 	r := runBin(t, []string{"ELICITTY_OPENER=" + testOpener(t) + " -noop -record " + recFile},
 		"call", "allowlist-demo", "needs_link", "--config", cfg, "--answers", answers, "--protocol", "2025-11-25")
-	if r.code == 0 || !strings.Contains(r.stderr, "declined: URL elicitation required") {
+	if r.code != 3 || !strings.Contains(r.stderr, "declined: elicitation could not be answered: URL elicitation required") {
 		t.Errorf("needs_link with a refused URL: exit %d, stderr %s", r.code, r.stderr)
 	}
 	if recs := openerRecords(t, recFile); len(recs) != 0 {
@@ -534,15 +535,19 @@ func TestURLEverythingHostileURLs(t *testing.T) {
 }
 
 // TestURLRequiredWaitBoundedHeadless: without a terminal nobody can press "retry now",
-// so a scripted accept of a -32042 link that is never approved ends at --timeout with
-// a clear error instead of waiting forever.
+// so a scripted accept of a -32042 link that is never approved ends at --url-wait with
+// a clear error (exit 3) instead of waiting forever, after one line saying what it waits
+// for and how to go on.
 func TestURLRequiredWaitBoundedHeadless(t *testing.T) {
 	answers := writeFile(t, "answers.yaml", "- match: {mode: url}\n  action: accept\n  open: false\n")
 	start := time.Now()
 	r := runBin(t, nil, "call", "needs_link", "--answers", answers, "--protocol", "2025-11-25",
-		"--timeout", "1s", "--", bin, "serve-demo")
-	if r.code == 0 || !strings.Contains(r.stderr, "not completed within 1s") {
-		t.Errorf("exit %d, stderr %q; want a failure naming the 1s bound", r.code, r.stderr)
+		"--url-wait", "1s", "--", bin, "serve-demo")
+	if r.code != 3 || !strings.Contains(r.stderr, "not completed within 1s") {
+		t.Errorf("exit %d, stderr %q; want exit 3 naming the 1s bound", r.code, r.stderr)
+	}
+	if n := strings.Count(r.stderr, "waiting up to 1s for the server to confirm 1 link(s)"); n != 1 || !strings.Contains(r.stderr, "retry: now") {
+		t.Errorf("stderr %q: want one line saying what it waits for and how to go on", r.stderr)
 	}
 	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("the call took %s despite --timeout 1s", d)

@@ -238,14 +238,11 @@ func (sd *serverDecoder) own(s *Server, e entry) {
 	case "protocol":
 		s.Protocol = sd.str(e.key, e.val)
 	case "timeout":
-		if t := sd.str(e.key, e.val); t != "" {
-			d, err := time.ParseDuration(t)
-			if err != nil {
-				sd.fail(e.key, fmt.Sprintf("invalid duration %q (want e.g. 30s or 2m)", t))
-			} else {
-				s.Timeout = d
-			}
-		}
+		s.Timeout = sd.duration(e.key, e.val)
+	case "handshakeTimeout":
+		s.HandshakeTimeout = sd.duration(e.key, e.val)
+	case "urlWait":
+		s.URLWait = sd.duration(e.key, e.val)
 	case "validation":
 		if b, ok := sd.boolean(e.key, e.val); ok {
 			s.Validation = &b
@@ -261,8 +258,22 @@ func (sd *serverDecoder) own(s *Server, e entry) {
 	case "oauth":
 		s.OAuth = sd.oauth(e.key, e.val)
 	default:
-		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, validation, urlPolicy, maxRounds, restart, maxRestarts or oauth)")
+		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, handshakeTimeout, urlWait, validation, urlPolicy, maxRounds, restart, maxRestarts or oauth)")
 	}
+}
+
+// duration decodes a Go duration ("30s", "2m"); empty is zero.
+func (sd *serverDecoder) duration(key string, val *tree.Node) time.Duration {
+	t := sd.str(key, val)
+	if t == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(t)
+	if err != nil {
+		sd.fail(key, fmt.Sprintf("invalid duration %q (want e.g. 30s or 2m)", t))
+		return 0
+	}
+	return d
 }
 
 func (sd *serverDecoder) oauth(field string, n *tree.Node) *OAuth {

@@ -28,7 +28,9 @@
 //	    command: elicitty
 //	    args: [serve-demo]
 //	    env: {DEMO_TOKEN: "${DEMO_TOKEN}"}
-//	    timeout: 30s
+//	    timeout: 30s           # request idle time (default 60s)
+//	    handshakeTimeout: 10s  # connect + initialize (default 30s)
+//	    urlWait: 5m            # headless wait for a URL-mode completion (default 2m)
 //	    restart: on-failure # restart it when it crashes (never by default)
 //	    maxRestarts: 5      # restarts in a row before giving up
 //	  api:

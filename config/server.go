@@ -77,8 +77,15 @@ type Server struct {
 
 	// Protocol pins the protocol version (e.g. "2025-11-25"); empty negotiates.
 	Protocol string `json:"protocol,omitempty" yaml:"protocol,omitempty"`
-	// Timeout bounds each request; zero means the default.
+	// Timeout bounds each request's idle time (reset by progress notifications, paused
+	// while a person answers a form); zero means the default (60 s).
 	Timeout time.Duration `json:"timeout,omitempty" yaml:"timeout,omitempty"`
+	// HandshakeTimeout bounds connecting and the initialize handshake; zero means the
+	// default (30 s).
+	HandshakeTimeout time.Duration `json:"handshakeTimeout,omitempty" yaml:"handshakeTimeout,omitempty"`
+	// URLWait bounds a headless wait for a URL-mode completion notification, when
+	// nobody can press "retry now"; zero means the default (2 min).
+	URLWait time.Duration `json:"urlWait,omitempty" yaml:"urlWait,omitempty"`
 	// Validation switches validation of accepted answers; nil means on.
 	Validation *bool `json:"validation,omitempty" yaml:"validation,omitempty"`
 	// URLPolicy governs URL-mode elicitation for this server.

@@ -83,6 +83,12 @@ func validateServer(s Server) []fieldErr {
 	if s.Timeout < 0 {
 		add("timeout", "must not be negative")
 	}
+	if s.HandshakeTimeout < 0 {
+		add("handshakeTimeout", "must not be negative")
+	}
+	if s.URLWait < 0 {
+		add("urlWait", "must not be negative")
+	}
 	if s.MaxRounds < 0 || s.MaxRounds > maxRoundsLimit {
 		add("maxRounds", "must be between 0 and %d", maxRoundsLimit)
 	}

@@ -14,11 +14,13 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // modernVersion is the first protocol version in which servers return input
 // requests (MRTR) instead of pushing elicitation/create.
-const modernVersion = "2026-07-28"
+const modernVersion = protocol.Version20260728
 
 // errNeedInput stops a flow run that reached a question without an answer.
 // The handler turns it into an input_required result.

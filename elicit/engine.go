@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/url"
 	"strings"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // EngineOptions configures an Engine; nil means defaults (validation on, no log).
@@ -124,7 +126,7 @@ func checkURLRequest(req *Request) *ProtocolError {
 	if !u.IsAbs() || u.Host == "" {
 		return &ProtocolError{Reason: fmt.Sprintf("url %q is not absolute", req.URL)}
 	}
-	if req.Protocol == "2025-11-25" && req.Origin != OriginInputRequest && req.ElicitationID == "" {
+	if req.Protocol == protocol.Version20251125 && req.Origin != OriginInputRequest && req.ElicitationID == "" {
 		return &ProtocolError{Reason: "missing elicitationId"}
 	}
 	return nil

@@ -8,9 +8,12 @@ import (
 	"github.com/elicitty/elicitty/elicit/safe"
 	"net/http"
 	"net/url"
+	"strings"
 	"time"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -20,6 +23,17 @@ const defaultDiscoverTimeout = 3 * time.Second
 
 // defaultMaxRounds caps MRTR rounds (docs/protocol.md, "MRTR").
 const defaultMaxRounds = 16
+
+// Default bounds of the waits of a session; config.Server and flags override them.
+const (
+	// DefaultTimeout bounds a request's idle time: reset by each progress notification,
+	// paused while a person answers a form.
+	DefaultTimeout = 60 * time.Second
+	// DefaultHandshakeTimeout bounds connecting and initialize.
+	DefaultHandshakeTimeout = 30 * time.Second
+	// DefaultURLWait bounds a headless wait for a URL-mode completion notification.
+	DefaultURLWait = 2 * time.Minute
+)
 
 // Connect starts or reaches srv and negotiates a session. Without a pinned protocol it
 // chooses the era as chooseEra describes.
@@ -57,7 +71,17 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	if opts.MaxRounds <= 0 {
 		opts.MaxRounds = defaultMaxRounds
 	}
-	if opts.Protocol == "2025-06-18" {
+	if srv.HandshakeTimeout <= 0 {
+		// A shorter request timeout bounds the handshake too.
+		srv.HandshakeTimeout = DefaultHandshakeTimeout
+		if srv.Timeout > 0 {
+			srv.HandshakeTimeout = min(srv.Timeout, DefaultHandshakeTimeout)
+		}
+	}
+	if srv.Timeout <= 0 {
+		srv.Timeout = DefaultTimeout
+	}
+	if opts.Protocol == protocol.Version20250618 {
 		opts.URLMode = false // URL mode arrived in 2025-11-25
 	}
 	if opts.ClientName == "" {
@@ -85,20 +109,23 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
 	case s.kind == config.KindStdio:
-		p, t, err := startStdio(srv, opts.Log, opts.Procs)
+		p, t, err := startStdio(srv, opts.Log, opts.Procs, s.tap.dropResponse)
 		if err != nil {
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
 		s.proc = p
 		// The handshake is a request like any other: a server that never answers it
 		// must not hang the command past its timeout.
-		cctx, cancel := s.requestContext(ctx)
+		cctx, cancel := s.boundedContext(ctx, srv.HandshakeTimeout)
 		err = s.connect(cctx, &tapTransport{inner: t, tap: s.tap})
 		cause := context.Cause(cctx)
 		cancel()
 		if err != nil && errors.Is(cause, ErrTimeout) {
 			// We stopped it: its exit status would hide the reason.
 			_ = p.stop(context.Background())
+			if p.lsp.Load() {
+				return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w: %s", cause, lspHint)}
+			}
 			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", cause)}
 		}
 		if err != nil && ctx.Err() != nil {
@@ -106,24 +133,22 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 			go func() { _ = p.stop(context.Background()) }()
 			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", context.Cause(ctx))}
 		}
-		var rpc *jsonrpc.Error
-		if err != nil && errors.As(err, &rpc) {
-			// The server answered: its error, not the exit status after we closed
-			// its stdin, is the cause (and tells the era choice what to do).
-			_ = p.stop(context.Background())
-			return nil, &ConnError{Server: srv.Name, Err: err}
-		}
 		if err != nil {
-			_ = p.stop(context.Background())
-			if ee := p.waitExit(time.Second); ee != nil {
-				return nil, &ConnError{Server: srv.Name, Err: ee}
+			// The exit status is the cause only when the server ended on its own; once
+			// we stop it, its status (often 0) would hide the real one.
+			var rpc *jsonrpc.Error
+			if !errors.As(err, &rpc) {
+				if ee := p.waitExit(exitSettle); ee != nil {
+					return nil, &ConnError{Server: srv.Name, Err: ee}
+				}
 			}
-			return nil, &ConnError{Server: srv.Name, Err: err}
+			_ = p.stop(context.Background())
+			return nil, &ConnError{Server: srv.Name, Err: handshakeError(err)}
 		}
 		go func() {
 			<-p.done
 			if ee := p.exited(); ee != nil {
-				s.event("exit", safe.Untrusted(ee.Error()), "")
+				s.event(EventExit, safe.Untrusted(ee.Error()), "")
 			}
 		}()
 	case s.kind == config.KindHTTP || s.kind == config.KindSSE:
@@ -133,7 +158,33 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	default:
 		return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("unknown transport %q", s.kind)}
 	}
+	if opts.Protocol != "" && s.Protocol() != opts.Protocol {
+		// A pin is what the session speaks or an error: never a silent fallback (a
+		// refused server/discover) nor a counter-offer accepted.
+		got := elicit.Sanitize(truncate(s.Protocol(), 40))
+		_ = s.Close()
+		return nil, &ConnError{Server: srv.Name, Err: &ProtocolMismatchError{Pinned: opts.Protocol, Offered: got}}
+	}
+	s.tap.log.Notef(srv.Name, "connected over %s, protocol %s", s.kind, s.Protocol())
 	return s, nil
+}
+
+// exitSettle is how long a failed handshake waits for the server process to end on its
+// own, so that a crash is reported with its exit status and stderr.
+const exitSettle = 500 * time.Millisecond
+
+// handshakeError names why the handshake failed: a JSON-RPC error answering initialize
+// keeps the server's text (sanitized), and a local one (a dropped response) its reason.
+func handshakeError(err error) error {
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) {
+		return err
+	}
+	clean := &jsonrpc.Error{Code: rpc.Code, Message: elicit.Sanitize(truncate(rpc.Message, 500))}
+	if strings.HasPrefix(rpc.Message, "elicitty ") {
+		return fmt.Errorf("initialize: %w", clean)
+	}
+	return fmt.Errorf("initialize refused by the server (code %d): %w", rpc.Code, clean)
 }
 
 // connectHTTP tries Streamable HTTP and falls back to legacy HTTP+SSE when initialize
@@ -150,14 +201,14 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 		client.Timeout = s.opts.HTTPClient.Timeout
 		client.Jar = s.opts.HTTPClient.Jar
 	}
+	s.httpClient = client
 	if s.kind != config.KindSSE {
 		st := &mcp.StreamableClientTransport{Endpoint: s.server.URL, HTTPClient: client}
 		if err := s.newAuth(st); err != nil {
 			return err
 		}
-		// Bounded like any request (the clock stops during a sign-in); the legacy SSE
-		// fallback below cannot be, since its stream lives on the connect context.
-		cctx, cancel := s.requestContext(ctx)
+		// Bounded like any request (the clock stops during a sign-in).
+		cctx, cancel := s.boundedContext(ctx, s.server.HandshakeTimeout)
 		err := s.connect(cctx, st)
 		cause := context.Cause(cctx)
 		cancel()
@@ -178,8 +229,18 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 		s.http.bodies.Store(false)
 		s.kind = config.KindSSE
 	}
-	err := s.connect(ctx, &tapTransport{inner: &mcp.SSEClientTransport{Endpoint: s.server.URL, HTTPClient: client}, tap: s.tap})
+	// The legacy stream lives on the connect context: it is cancelled only when the
+	// handshake is still running at the deadline.
+	sctx, stop := context.WithCancelCause(ctx)
+	d := s.server.HandshakeTimeout
+	timer := time.AfterFunc(d, func() { stop(fmt.Errorf("%w after %s", ErrTimeout, d)) })
+	err := s.connect(sctx, &tapTransport{inner: &mcp.SSEClientTransport{Endpoint: s.server.URL, HTTPClient: client}, tap: s.tap})
+	if !timer.Stop() && err != nil {
+		s.http.takeErr()
+		return &ConnError{Server: s.server.Name, Err: fmt.Errorf("initialize: %w", context.Cause(sctx))}
+	}
 	if err != nil {
+		stop(nil)
 		return s.httpConnError(err)
 	}
 	return nil
@@ -207,11 +268,46 @@ func (s *Session) httpConnError(err error) *ConnError {
 	return &ConnError{Server: s.server.Name, Err: err}
 }
 
+// reinitialize replaces a Streamable HTTP session the server no longer knows (HTTP 404
+// on its Mcp-Session-Id, e.g. after a restart) by a new one, as the spec asks of a
+// client. lost is the session that failed; when another call already replaced it, this
+// returns at once. It is done at most once per lost session and is reported.
+func (s *Session) reinitialize(ctx context.Context, lost *mcp.ClientSession) error {
+	s.reinitMu.Lock()
+	defer s.reinitMu.Unlock()
+	if s.client() != lost {
+		return nil
+	}
+	s.tap.log.Notef(s.server.Name, "the server no longer knows our session (HTTP 404); starting a new one")
+	_ = lost.Close()
+	s.http.takeErr()
+	st := &mcp.StreamableClientTransport{Endpoint: s.server.URL, HTTPClient: s.httpClient}
+	if err := s.newAuth(st); err != nil {
+		return err
+	}
+	cctx, cancel := s.boundedContext(ctx, s.server.HandshakeTimeout)
+	defer cancel()
+	if err := s.connect(cctx, st); err != nil {
+		return s.httpConnError(err)
+	}
+	s.toolsListed.Store(false)
+	s.event(EventReconnected, safe.Untrusted("the server lost the session (HTTP 404); started a new one, protocol "+s.Protocol()), "")
+	return nil
+}
+
+// sessionLost reports whether err says the HTTP server no longer knows the session.
+func (s *Session) sessionLost(err error) bool {
+	if s.http == nil || s.kind != config.KindHTTP || err == nil {
+		return false
+	}
+	return errors.Is(err, mcp.ErrSessionMissing)
+}
+
 // connect builds the go-sdk client with our seams and negotiates over t.
 func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	caps := &mcp.ClientCapabilities{Elicitation: &mcp.ElicitationCapabilities{Form: &mcp.FormElicitationCapabilities{}}}
 	switch {
-	case s.opts.Protocol == "2025-06-18":
+	case s.opts.Protocol == protocol.Version20250618:
 		// 2025-06-18 knows neither modes nor URL mode: its capability is a bare {}.
 		caps.Elicitation = &mcp.ElicitationCapabilities{}
 	case s.opts.URLMode:
@@ -234,13 +330,14 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 						text += fmt.Sprintf("/%g", p.Total)
 					}
 				}
-				s.event("progress", safe.Untrusted(text), fmt.Sprint(p.ProgressToken))
+				s.prompt.poke() // a request that reports progress is not idle
+				s.event(EventProgress, safe.Untrusted(text), fmt.Sprint(p.ProgressToken))
 			}
 		},
 		//lint:ignore SA1019 servers of the legacy era still send notifications/message.
 		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
 			if p := req.Params; p != nil {
-				s.event("log", safe.Untrusted(fmt.Sprintf("%s: %v", p.Level, p.Data)), "")
+				s.event(EventLog, safe.Untrusted(fmt.Sprintf("%s: %v", p.Level, p.Data)), "")
 			}
 		},
 	})
@@ -253,9 +350,20 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	if err != nil {
 		return err
 	}
-	s.cs = cs
-	s.client = client
+	s.cs.Store(cs)
+	s.mcpClient = client
 	return nil
+}
+
+// ProtocolMismatchError reports a pinned protocol version the server does not speak.
+type ProtocolMismatchError struct {
+	Pinned  string // the version asked for (--protocol, the server's protocol:)
+	Offered string // the version the server negotiated, sanitized
+}
+
+// Error implements error.
+func (e *ProtocolMismatchError) Error() string {
+	return fmt.Sprintf("protocol %s pinned, but the server offers %s (pin that version or leave the protocol unpinned)", e.Pinned, e.Offered)
 }
 
 // ErrTimeout reports a request that ran out of its config.Server.Timeout (time spent

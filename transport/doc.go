@@ -11,9 +11,17 @@
 //
 // # Timeouts
 //
-// Each request is bounded by config.Server.Timeout. The timer stands still while any
+// Each request is bounded by config.Server.Timeout (DefaultTimeout) of idle time: each
+// progress notification starts it over, and the handshake has its own
+// config.Server.HandshakeTimeout (DefaultHandshakeTimeout). The timer stands still while any
 // Answerer call of the session is running, so a legacy tools/call that waits on a form
 // does not time out under the user; each MRTR retry gets a fresh budget.
+//
+// # Lost HTTP sessions
+//
+// A Streamable HTTP server that restarted answers 404 to the old Mcp-Session-Id; the
+// request's session is then re-initialized once, the request sent again, and an
+// EventReconnected reports it.
 //
 // # -32042 retries
 //
@@ -21,5 +29,8 @@
 // notifications/elicitation/complete for each elicitationId, then retries under a new id.
 // Options.RetryNow (per entry, e.g. an answers file's "retry: now") and Session.RetryNow
 // (interactive) skip the wait; Options.URLWait bounds it. A URL named more than three
-// times ends the call with an error.
+// times, more than eight -32042 errors in one call (across elicitationIds) or more than
+// sixteen URL entries end the call with an error wrapping elicit.ErrUnanswered. Retries
+// after the first back off (100 ms doubling to 2 s), and with a request timeout the
+// chain's own time (outside prompts and completion waits) is bounded by it.
 package transport

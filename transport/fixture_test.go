@@ -125,6 +125,19 @@ func newTestServer(fx *fixture) *mcp.Server {
 		_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: 1, Total: 2, Message: "half way"})
 		return textResult(fmt.Sprint(tok)), nil
 	})
+	s.AddTool(&mcp.Tool{Name: "slow-progress", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// Busy for 8 x 50 ms, reporting progress each time.
+		tok := req.Params.GetProgressToken()
+		for i := range 8 {
+			select {
+			case <-time.After(50 * time.Millisecond):
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			_ = req.Session.NotifyProgress(ctx, &mcp.ProgressNotificationParams{ProgressToken: tok, Progress: float64(i + 1), Total: 8})
+		}
+		return textResult("done"), nil
+	})
 	s.AddTool(&mcp.Tool{Name: "echo", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args struct {
 			Text string `json:"text"`

@@ -60,7 +60,7 @@ func FuzzSSETap(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		st := &sseTap{r: bufioReader(in), body: io.NopCloser(nil), tap: newTap("f", wire.New(4), 0)}
+		st := newSSETap(io.NopCloser(strings.NewReader(in)), newTap("f", wire.New(4), 0))
 		out, err := io.ReadAll(st)
 		if err != nil {
 			t.Fatal(err)
@@ -71,7 +71,7 @@ func FuzzSSETap(f *testing.F) {
 	})
 }
 
-// FuzzFilterLines checks that only JSON lines reach the SDK, whatever the server prints.
+// FuzzFilterLines checks that only JSON-RPC lines reach the SDK, whatever the server prints.
 func FuzzFilterLines(f *testing.F) {
 	for _, s := range []string{
 		"banner\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n",
@@ -81,14 +81,17 @@ func FuzzFilterLines(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		pr, pw := io.Pipe()
-		go filterLines(io.NopCloser(strings.NewReader(in)), pw, "f", wire.New(4))
+		go filterLines(io.NopCloser(strings.NewReader(in)), pw, "f", wire.New(4), nil, nil)
 		out, err := io.ReadAll(pr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
-			if line != "" && !json.Valid([]byte(line)) {
-				t.Fatalf("non-JSON line passed: %q", line)
+			if line == "" {
+				continue
+			}
+			if ok, err := isJSONRPC([]byte(line)); !ok || err != nil {
+				t.Fatalf("non-JSON-RPC line passed: %q", line)
 			}
 		}
 	})

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // paramHeaders mirrors x-mcp-header tool arguments into Mcp-Param-NAME headers
@@ -72,7 +74,7 @@ func annotations(raw json.RawMessage) map[string]string {
 
 // apply adds the missing Mcp-Param-* headers for a tools/call body.
 func (p *paramHeaders) apply(h http.Header, body []byte) {
-	if h.Get("Mcp-Protocol-Version") < "2026-07-28" {
+	if h.Get("Mcp-Protocol-Version") < protocol.Version20260728 {
 		return
 	}
 	var msg struct {

@@ -10,7 +10,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -115,11 +114,22 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.inspect(req, r, resp, method)
+	return h.inspect(req, r, resp, method, callID)
+}
+
+// droppedBody is the body that replaces a response dropped unread: a local error for the
+// request callID, or nil when the POST carried no request of ours.
+func (h *httpTap) droppedBody(callID jsonrpc.ID, reason string) []byte {
+	if !callID.IsValid() || !h.tap.dropped(callID, reason) {
+		h.tap.log.Notef(h.tap.server, "dropped an HTTP response body: %s", reason)
+		return nil
+	}
+	b, _ := jsonrpc.EncodeMessage(droppedResponse(callID, reason))
+	return b
 }
 
 // inspect records error statuses and taps JSON and SSE bodies.
-func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method string) (*http.Response, error) {
+func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method string, callID jsonrpc.ID) (*http.Response, error) {
 	if resp.StatusCode >= 400 {
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 		resp.Body.Close()
@@ -156,12 +166,24 @@ func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method str
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch ct {
 	case "application/json":
-		body, err := io.ReadAll(resp.Body)
+		body, err := io.ReadAll(io.LimitReader(resp.Body, maxFrame+1))
 		resp.Body.Close()
 		if err != nil {
 			return nil, err
 		}
-		if msg, err := jsonrpc.DecodeMessage(body); err == nil {
+		msg, derr := jsonrpc.DecodeMessage(body)
+		if len(body) > maxFrame || (derr != nil && bytes.Contains(body[:min(len(body), 256)], []byte(`"jsonrpc"`))) {
+			reason := frameTooLarge()
+			if len(body) <= maxFrame {
+				reason = "not valid JSON-RPC: " + derr.Error()
+			}
+			body = h.droppedBody(callID, reason)
+			msg, derr = nil, errors.New("dropped")
+			if body == nil {
+				resp.StatusCode, resp.Status = http.StatusAccepted, "202 Accepted"
+			}
+		}
+		if derr == nil {
 			if in := h.tap.in(msg); in == nil {
 				body = nil
 				resp.StatusCode, resp.Status = http.StatusAccepted, "202 Accepted"
@@ -173,7 +195,18 @@ func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method str
 		resp.ContentLength = int64(len(body))
 		resp.Header.Del("Content-Length")
 	case "text/event-stream":
-		resp.Body = &sseTap{r: bufio.NewReaderSize(resp.Body, 64<<10), body: resp.Body, tap: h.tap}
+		st := newSSETap(resp.Body, h.tap)
+		if method == "initialize" {
+			// A legacy HTTP+SSE server may answer any request with a new stream that
+			// opens with its endpoint event: that is no Streamable HTTP answer.
+			st.onEndpoint = func() {
+				h.mu.Lock()
+				h.fallback = true
+				h.mu.Unlock()
+				h.tap.log.Notef(h.tap.server, "initialize answered with an SSE endpoint event: a legacy HTTP+SSE server")
+			}
+		}
+		resp.Body = st
 	}
 	return resp, nil
 }
@@ -186,8 +219,12 @@ func (h *httpTap) discoverTrip(orig, r *http.Request, id jsonrpc.ID) (*http.Resp
 	resp, err := h.base.RoundTrip(r.WithContext(ctx))
 	var body []byte
 	if err == nil {
-		body, err = io.ReadAll(resp.Body)
+		body, err = io.ReadAll(io.LimitReader(resp.Body, maxFrame+1))
 		resp.Body.Close()
+		if err == nil && len(body) > maxFrame {
+			body = h.droppedBody(id, frameTooLarge())
+			resp.Header.Set("Content-Type", "application/json")
+		}
 	}
 	if err != nil {
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) && orig.Context().Err() == nil {
@@ -203,18 +240,34 @@ func (h *httpTap) discoverTrip(orig, r *http.Request, id jsonrpc.ID) (*http.Resp
 		return nil, err
 	}
 	resp.Body = io.NopCloser(bytes.NewReader(body))
-	return h.inspect(orig, r, resp, "server/discover")
+	return h.inspect(orig, r, resp, "server/discover", id)
 }
 
 // sseTap passes each SSE event's data through the tap. A dropped message leaves an
-// event without data, which go-sdk skips like a priming event.
+// event without data, which go-sdk skips like a priming event. Lines and events are
+// read in at most maxFrame bytes into buffers reused from event to event; an event
+// whose data is larger is dropped and, when its id can be told, replaced by a local
+// error response to that request.
 type sseTap struct {
-	r    *bufio.Reader
-	body io.Closer
-	tap  *tap
-	ev   []string
-	out  bytes.Buffer
-	err  error
+	lines   *frameReader
+	body    io.Closer
+	tap     *tap
+	other   bytes.Buffer // the event's non-data lines, as sent
+	data    bytes.Buffer // the event's data lines joined by \n (a prefix once over)
+	hasData bool
+	over    bool // the event's data passed maxFrame
+	// onEndpoint, when set, is called at an "event: endpoint" line (legacy HTTP+SSE)
+	// and the stream ends there.
+	onEndpoint func()
+	out        bytes.Buffer
+	err        error
+}
+
+// errLegacyEndpoint ends a stream that turned out to be legacy HTTP+SSE.
+var errLegacyEndpoint = errors.New("legacy HTTP+SSE endpoint event in a Streamable HTTP response")
+
+func newSSETap(body io.ReadCloser, t *tap) *sseTap {
+	return &sseTap{lines: &frameReader{br: bufio.NewReaderSize(body, 64<<10), max: maxFrame}, body: body, tap: t}
 }
 
 // Read implements io.Reader.
@@ -223,15 +276,12 @@ func (s *sseTap) Read(p []byte) (int, error) {
 		if s.err != nil {
 			return 0, s.err
 		}
-		line, err := s.r.ReadString('\n')
-		if line != "" {
-			s.ev = append(s.ev, line)
-			if strings.TrimRight(line, "\r\n") == "" {
-				s.flush()
-			}
+		line, tooLong, err := s.lines.next()
+		if len(line) > 0 {
+			s.add(line, tooLong)
 		}
 		if err != nil {
-			s.flush()
+			s.flush(nil)
 			s.err = err
 		}
 	}
@@ -241,43 +291,90 @@ func (s *sseTap) Read(p []byte) (int, error) {
 // Close implements io.Closer.
 func (s *sseTap) Close() error { return s.body.Close() }
 
-func (s *sseTap) flush() {
-	if len(s.ev) == 0 {
+// add takes one line of the stream.
+func (s *sseTap) add(line []byte, tooLong bool) {
+	content := bytes.TrimRight(line, "\r\n")
+	if len(content) == 0 && !tooLong {
+		s.flush(line)
 		return
 	}
-	var data []string
-	for _, l := range s.ev {
-		if v, ok := strings.CutPrefix(l, "data:"); ok {
-			data = append(data, strings.TrimPrefix(strings.TrimRight(v, "\r\n"), " "))
-		}
-	}
-	if len(data) == 0 {
-		for _, l := range s.ev {
-			s.out.WriteString(l)
-		}
-		s.ev = s.ev[:0]
+	if s.onEndpoint != nil && string(bytes.TrimSpace(content)) == "event: endpoint" {
+		s.onEndpoint()
+		s.err = errLegacyEndpoint
 		return
 	}
-	var repl string
-	if msg, err := jsonrpc.DecodeMessage([]byte(strings.Join(data, "\n"))); err == nil {
+	v, ok := bytes.CutPrefix(content, []byte("data:"))
+	if !ok {
+		if !tooLong { // an over-long comment or field is dropped
+			s.other.Write(line)
+		}
+		return
+	}
+	v = bytes.TrimPrefix(v, []byte(" "))
+	if s.hasData && !s.over {
+		s.data.WriteByte('\n')
+	}
+	s.hasData = true
+	if !s.over && (tooLong || s.data.Len()+len(v) > maxFrame) {
+		s.over = true
+		if s.data.Len() > frameIDPrefix {
+			s.data.Truncate(frameIDPrefix)
+		}
+	}
+	if s.over {
+		if room := frameIDPrefix - s.data.Len(); room > 0 {
+			s.data.Write(v[:min(len(v), room)])
+		}
+		return
+	}
+	s.data.Write(v)
+}
+
+// flush emits the event collected so far, then end: the blank line that ended it, or
+// nil at the end of the stream (an unfinished event is passed on unfinished).
+func (s *sseTap) flush(end []byte) {
+	s.out.Write(s.other.Bytes())
+	if s.hasData {
+		s.writeData()
+	}
+	s.out.Write(end)
+	s.other.Reset()
+	s.data.Reset()
+	s.hasData, s.over = false, false
+}
+
+func (s *sseTap) writeData() {
+	data := s.data.Bytes()
+	var drop string
+	if s.over {
+		drop = frameTooLarge()
+	} else if msg, err := jsonrpc.DecodeMessage(data); err == nil {
 		if in := s.tap.in(msg); in != nil {
 			if b, err := jsonrpc.EncodeMessage(in); err == nil {
-				repl = "data: " + string(b) + "\n"
+				s.out.WriteString("data: ")
+				s.out.Write(b)
+				s.out.WriteByte('\n')
 			}
 		}
+		return
+	} else if bytes.Contains(data[:min(len(data), 256)], []byte(`"jsonrpc"`)) {
+		drop = "not valid JSON-RPC: " + err.Error()
 	} else {
-		repl = "data: " + strings.Join(data, "\ndata: ") + "\n"
+		s.out.WriteString("data: ")
+		s.out.Write(bytes.ReplaceAll(data, []byte("\n"), []byte("\ndata: ")))
+		s.out.WriteByte('\n')
+		return
 	}
-	wrote := false
-	for _, l := range s.ev {
-		if strings.HasPrefix(l, "data:") {
-			if !wrote {
-				s.out.WriteString(repl)
-				wrote = true
-			}
-			continue
+	id, isReq, ok := frameID(data)
+	if !ok || isReq {
+		s.tap.log.Notef(s.tap.server, "dropped an SSE message: %s", drop)
+		return
+	}
+	if s.tap.dropped(id, drop) {
+		if b, err := jsonrpc.EncodeMessage(droppedResponse(id, drop)); err == nil {
+			s.out.WriteString("data: ")
+			s.out.Write(b)
+			s.out.WriteByte('\n')
 		}
-		s.out.WriteString(l)
 	}
-	s.ev = s.ev[:0]
 }

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -372,5 +373,87 @@ func TestToolWithInvalidHeaderListedNotCalled(t *testing.T) {
 	defer mu.Unlock()
 	if call != nil {
 		t.Errorf("the server received a tools/call for a tool with an invalid annotation: %v", call)
+	}
+}
+
+// TestHTTPReinitializesAfter404: a server that restarted answers 404 to the old
+// Mcp-Session-Id; the client starts a new session once, retries the call and says so.
+func TestHTTPReinitializesAfter404(t *testing.T) {
+	mk := func() http.Handler {
+		srv := newTestServer(&fixture{})
+		return mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	}
+	var cur atomic.Pointer[http.Handler]
+	h := mk()
+	cur.Store(&h)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { (*cur.Load()).ServeHTTP(w, r) }))
+	defer ts.Close()
+	events := make(chan Event, 16)
+	log := wire.New(200)
+	s, err := Connect(context.Background(), config.Server{Name: "web", URL: ts.URL + "/mcp"}, Options{Protocol: legacy, Log: log,
+		OnEvent: func(e Event) { events <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, _, err := s.CallTool(context.Background(), "echo", map[string]any{"text": "one"}); err != nil {
+		t.Fatal(err)
+	}
+	restarted := mk() // a new process: it knows no session
+	cur.Store(&restarted)
+	res, _, err := s.CallTool(context.Background(), "echo", map[string]any{"text": "two"})
+	if err != nil {
+		t.Fatalf("call after the restart: %v", err)
+	}
+	if got := resultText(t, res); got != "two" {
+		t.Errorf("result %q", got)
+	}
+	var told bool
+	for len(events) > 0 {
+		if e := <-events; e.Kind == EventReconnected {
+			told = true
+		}
+	}
+	if !told {
+		t.Error("the user was not told about the new session")
+	}
+}
+
+// TestHTTPLegacyEndpointEventOnPOST: a legacy HTTP+SSE server that answers the
+// Streamable HTTP initialize POST with a new stream opening with its endpoint event is
+// recognised as legacy and reached over HTTP+SSE.
+func TestHTTPLegacyEndpointEventOnPOST(t *testing.T) {
+	srv := newTestServer(&fixture{})
+	legacyH := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	stop := make(chan struct{})
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") == "" {
+			w.Header().Set("Content-Type", "text/event-stream")
+			w.WriteHeader(http.StatusOK)
+			io.WriteString(w, "event: endpoint\ndata: /?sessionid=nope\n\n")
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+			case <-stop:
+			}
+			return
+		}
+		legacyH.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	defer close(stop)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Connect(ctx, config.Server{Name: "old", URL: ts.URL, HandshakeTimeout: 10 * time.Second}, Options{Log: wire.New(200), Protocol: legacy})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Kind() != config.KindSSE {
+		t.Errorf("Kind() = %q, want sse", s.Kind())
+	}
+	res, _, err := s.CallTool(ctx, "echo", map[string]any{"text": "old"})
+	if err != nil || resultText(t, res) != "old" {
+		t.Fatalf("call over legacy SSE: %v", err)
 	}
 }

@@ -22,6 +22,13 @@ const (
 	maxReasks = 3
 	// maxURLRepeats is how often a -32042 may name the same URL before we give up.
 	maxURLRepeats = 3
+	// maxURLRounds caps the -32042 errors one call may answer (retries, across
+	// elicitationIds and URLs); maxURLConsents caps the URL entries asked in all.
+	maxURLRounds   = 8
+	maxURLConsents = 16
+	// Backoff between -32042 retries: none before the first, then doubling.
+	urlBackoffFirst = 100 * time.Millisecond
+	urlBackoffMax   = 2 * time.Second
 	// Load-shedding backoff (docs/protocol.md, "MRTR").
 	sheddingFirst = 50 * time.Millisecond
 	sheddingMax   = 250 * time.Millisecond
@@ -43,14 +50,17 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 	what := method + " " + name
 	inputRounds := 0
 	backoff := sheddingFirst
-	urlSeen := map[string]int{}
+	chain := &urlChain{seen: map[string]int{}, backoff: s.opts.urlBackoff}
 	var lastURLs map[string]int // URL -> Repeat+1 of the last input round's accepted URL requests
 	for {
 		res, err := sendOnce(ctx, s, what, func(ctx context.Context) (R, error) { return send(ctx, responses, state) })
 		if err != nil {
 			var rpc *jsonrpc.Error
 			if errors.As(err, &rpc) && rpc.Code == mcp.CodeURLElicitationRequired {
-				round, uerr := s.urlRequired(ctx, what, name, rpc, urlSeen)
+				if err := chain.next(ctx, s, what, rpc); err != nil {
+					return zero, rounds, err
+				}
+				round, uerr := s.urlRequired(ctx, what, name, rpc, chain)
 				if round.Kind != "" {
 					rounds = append(rounds, round)
 				}
@@ -75,7 +85,7 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 			if st == "" {
 				return zero, rounds, fmt.Errorf("%s: server returned input_required with neither inputRequests nor requestState", what)
 			}
-			rounds = append(rounds, Round{Kind: "load_shedding", StateBytes: len(st)})
+			rounds = append(rounds, Round{Kind: RoundLoadShedding, StateBytes: len(st)})
 			s.tap.log.Notef(s.server.Name, "%s: round %d: load shedding, retrying in %s (state %d bytes)", what, inputRounds, backoff, len(st))
 			t := time.NewTimer(backoff)
 			select {
@@ -109,7 +119,18 @@ func sendOnce[R any](ctx context.Context, s *Session, what string, f func(contex
 	defer done()
 	rctx, cancel := s.requestContext(ctx)
 	defer cancel()
+	cs := s.client()
 	res, err := f(rctx)
+	if s.sessionLost(err) && tr.failure() == nil {
+		// The server restarted: a new session, then this request once more.
+		if rerr := s.reinitialize(ctx, cs); rerr != nil {
+			return zero, rerr
+		}
+		cancel()
+		rctx, cancel = s.requestContext(ctx)
+		defer cancel()
+		res, err = f(rctx)
+	}
 	if ferr := tr.failure(); ferr != nil {
 		if err != nil {
 			return zero, safe.Errorf("%s: %w (server said: %v)", what, ferr, err)
@@ -132,7 +153,7 @@ func (s *Session) answerInputs(ctx context.Context, what, method, name string, r
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	round := Round{Kind: "input_required", Keys: keys}
+	round := Round{Kind: RoundInputRequired, Keys: keys}
 	out := mcp.InputResponseMap{}
 	urls := map[string]int{}
 	for i, k := range keys {
@@ -163,6 +184,7 @@ func (s *Session) answerInputs(ctx context.Context, what, method, name string, r
 func (s *Session) answerEntry(ctx context.Context, er *elicit.Request) (elicit.Response, error) {
 	if er.Mode == elicit.ModeURL && !s.opts.URLMode {
 		s.tap.log.Notef(s.server.Name, "input %q asks for URL mode, which was not declared; answering cancel", er.Key)
+		s.event(EventRefused, safe.Untrusted("answered cancel to a URL-mode input request: URL mode is not declared (--no-url or urlPolicy.disabled)"), "")
 		return elicit.Response{Action: elicit.Cancel}, nil
 	}
 	var last error
@@ -196,7 +218,8 @@ func (s *Session) answerEntry(ctx context.Context, er *elicit.Request) (elicit.R
 
 // urlRequired runs the -32042 driver: it asks consent for each data.elicitations entry,
 // waits for their completion notifications (or RetryNow), and lets the caller retry.
-func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonrpc.Error, seen map[string]int) (Round, error) {
+func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonrpc.Error, chain *urlChain) (Round, error) {
+	seen := chain.seen
 	var data struct {
 		Elicitations []json.RawMessage `json:"elicitations"`
 	}
@@ -206,7 +229,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 	if !s.opts.URLMode {
 		return Round{}, fmt.Errorf("%s: the server requires URL-mode elicitation, which is turned off: %w", what, rpc)
 	}
-	round := Round{Kind: "url_required"}
+	round := Round{Kind: RoundURLRequired}
 	var waits []<-chan struct{}
 	var ids []string
 	defer func() {
@@ -219,9 +242,19 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		if err := json.Unmarshal(raw, &p); err != nil {
 			return round, fmt.Errorf("%s: unreadable URL elicitation %d: %w", what, i+1, err)
 		}
+		if (p.Mode != "url" && p.Mode != "") || p.URL == "" {
+			// -32042 carries URL-mode elicitations only; asking a form here would be
+			// answered into the void (there is no response to carry its content).
+			return round, fmt.Errorf("%s: protocol error: -32042 entry %d is not a URL-mode elicitation (mode %q, url %q): %w",
+				what, i+1, elicit.Sanitize(p.Mode), elicit.Sanitize(truncate(p.URL, 200)), rpc)
+		}
 		seen[p.URL]++
 		if seen[p.URL] > maxURLRepeats {
-			return round, fmt.Errorf("%s: the server asked for the same URL %d times; giving up: %s", what, seen[p.URL], safe.Untrusted(p.URL))
+			return round, fmt.Errorf("%s: the server asked for the same URL %d times; giving up: %s: %w", what, seen[p.URL], safe.Untrusted(p.URL), elicit.ErrUnanswered)
+		}
+		chain.consents++
+		if chain.consents > maxURLConsents {
+			return round, fmt.Errorf("%s: gave up after %d URL elicitations in one call: %w", what, maxURLConsents, elicit.ErrUnanswered)
 		}
 		er := s.newRequest(elicit.OriginURLRequired, &p, append(json.RawMessage(nil), raw...))
 		er.Index, er.Total = i+1, len(data.Elicitations)
@@ -236,13 +269,16 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 			key = p.URL
 		}
 		round.Keys = append(round.Keys, key)
+		asked := time.Now()
 		resp, err := s.ask(ctx, er)
+		chain.paused += time.Since(asked)
 		if err != nil {
 			return round, fmt.Errorf("%s: URL elicitation %d of %d: %w", what, i+1, len(data.Elicitations), err)
 		}
 		round.Actions = append(round.Actions, resp.Action)
 		if resp.Action != elicit.Accept {
-			return round, fmt.Errorf("%s: URL elicitation %d of %d %sd: %w", what, i+1, len(data.Elicitations), resp.Action, rpc)
+			// Not completed, so the call cannot go on: an unanswered elicitation (exit 3).
+			return round, fmt.Errorf("%s: URL elicitation %d of %d %sd: %w: %w", what, i+1, len(data.Elicitations), resp.Action, elicit.ErrUnanswered, rpc)
 		}
 		if done != nil && (s.opts.RetryNow == nil || !s.opts.RetryNow(er)) {
 			waits = append(waits, done)
@@ -250,24 +286,89 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 	}
 	retry := s.urls.retryChan() // before the note, so a RetryNow prompted by it counts
 	s.tap.log.Notef(s.server.Name, "%s: waiting for %d URL elicitation(s) to complete: %s", what, len(waits), strings.Join(round.Keys, ", "))
+	if len(waits) > 0 {
+		s.event(EventURLWait, safe.Untrusted(urlWaitText(len(waits), round.Keys, s.opts.URLWait)), "")
+	}
 	var timeout <-chan time.Time
 	if s.opts.URLWait > 0 {
 		t := time.NewTimer(s.opts.URLWait)
 		defer t.Stop()
 		timeout = t.C
 	}
+	waitStart := time.Now()
+	defer func() { chain.paused += time.Since(waitStart) }()
 	for _, w := range waits {
 		select {
 		case <-w:
 		case <-retry:
 			return round, nil
 		case <-timeout:
-			return round, fmt.Errorf("%s: URL elicitation not completed within %s", what, s.opts.URLWait)
+			return round, fmt.Errorf("%s: URL elicitation not completed within %s: %w", what, s.opts.URLWait, elicit.ErrUnanswered)
 		case <-ctx.Done():
 			return round, fmt.Errorf("%s: waiting for URL elicitation: %w", what, ctx.Err())
 		}
 	}
 	return round, nil
+}
+
+// urlWaitText says what a -32042 wait waits for and how to go on.
+func urlWaitText(n int, keys []string, limit time.Duration) string {
+	ids := elicit.Sanitize(truncate(strings.Join(keys, ", "), 200))
+	bound := ""
+	if limit > 0 {
+		bound = " up to " + limit.String()
+	}
+	return fmt.Sprintf("waiting%s for the server to confirm %d link(s) were completed (%s); finish them in a browser, "+
+		"or retry at once with \"retry: now\" in the answers file (--url-wait changes the bound)", bound, n, ids)
+}
+
+// urlChain bounds the -32042 retries of one call: their number (across elicitationIds,
+// so a server naming a fresh URL each time cannot loop), the URL entries asked, and
+// with a request timeout the time spent outside prompts and completion waits. It backs
+// off between retries.
+type urlChain struct {
+	seen     map[string]int // URL -> times named
+	rounds   int            // -32042 errors answered
+	consents int            // URL entries asked
+	start    time.Time      // first -32042
+	paused   time.Duration  // time in prompts and completion waits
+	backoff  time.Duration  // next wait; zero means urlBackoffFirst
+}
+
+// next is called for every -32042 of the call, before it is answered: it enforces the
+// caps and the timeout and waits out the backoff before a retry.
+func (c *urlChain) next(ctx context.Context, s *Session, what string, rpc *jsonrpc.Error) error {
+	c.rounds++
+	if c.rounds == 1 {
+		c.start = time.Now()
+		return nil
+	}
+	if c.rounds > maxURLRounds {
+		return fmt.Errorf("%s: gave up after %d URL elicitation rounds (-32042 after every retry): %w: %w",
+			what, maxURLRounds, elicit.ErrUnanswered, rpc)
+	}
+	if c.backoff <= 0 {
+		c.backoff = urlBackoffFirst
+	}
+	d := c.backoff
+	c.backoff = min(c.backoff*2, urlBackoffMax)
+	limit := s.server.Timeout
+	busy := func() time.Duration { return time.Since(c.start) - c.paused }
+	if limit > 0 && busy()+d > limit {
+		d = max(0, limit-busy())
+	}
+	s.tap.log.Notef(s.server.Name, "%s: -32042 again (round %d); retrying in %s", what, c.rounds, d)
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-ctx.Done():
+		return fmt.Errorf("%s: %w", what, ctx.Err())
+	}
+	if limit > 0 && busy() >= limit {
+		return fmt.Errorf("%s: URL elicitations not done: %w after %s: %w", what, ErrTimeout, limit, elicit.ErrUnanswered)
+	}
+	return nil
 }
 
 // RetryNow releases every -32042 wait of this session: the calls retry at once, without
@@ -277,7 +378,7 @@ func (s *Session) RetryNow() { s.urls.retryNow() }
 // completed handles notifications/elicitation/complete.
 func (s *Session) completed(id string) {
 	if s.urls.complete(id) {
-		s.event("elicitation-complete", safe.Untrusted("URL elicitation completed"), id)
+		s.event(EventElicitationComplete, safe.Untrusted("URL elicitation completed"), id)
 		return
 	}
 	s.tap.log.Notef(s.server.Name, "ignored completion for unknown or finished elicitation %q", id)

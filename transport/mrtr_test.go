@@ -1,6 +1,8 @@
 package transport
 
 import (
+	"github.com/elicitty/elicitty/config"
+
 	"context"
 	"encoding/json"
 	"errors"
@@ -367,36 +369,29 @@ func TestServerCancelDropsResponse(t *testing.T) {
 	}
 }
 
-func TestDiscoverTimeoutFallsBack(t *testing.T) {
-	log := wire.New(200)
+// TestDiscoverTimeoutWithPinIsAnError: pinned to 2026-07-28, a server that never
+// answers server/discover is reached through initialize after the discovery deadline,
+// and since it then speaks another era, the pin is refused with an error naming what
+// the server offers, soon, rather than a silent fallback.
+func TestDiscoverTimeoutWithPinIsAnError(t *testing.T) {
 	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
 		if m.Method == "server/discover" {
 			return // never answered
 		}
 		handshake(rs, m, false)
-		if m.Method == "tools/list" {
-			rs.reply(m.ID, `{"tools":[]}`)
-		}
 	})
 	start := time.Now()
-	s := connectRaw(t, tr, Options{Protocol: modern, Log: log, DiscoverTimeout: 100 * time.Millisecond})
-	if got := s.Protocol(); got != legacy {
-		t.Errorf("Protocol() = %q, want %q", got, legacy)
+	_, err := Connect(context.Background(), config.Server{Name: "raw"},
+		Options{Protocol: modern, Log: wire.New(200), DiscoverTimeout: 100 * time.Millisecond, transport: tr})
+	var mismatch *ProtocolMismatchError
+	if !errors.As(err, &mismatch) || mismatch.Offered != legacy {
+		t.Fatalf("Connect error = %v, want a protocol mismatch naming %s", err, legacy)
 	}
 	if d := time.Since(start); d > 3*time.Second {
 		t.Errorf("Connect took %s", d)
 	}
-	if n := len(rs.received("initialize")); n != 1 {
-		t.Errorf("initialize sent %d times", n)
-	}
-	if _, err := s.Tools(context.Background()); err != nil {
-		t.Errorf("session unusable after fallback: %v", err)
-	}
-	// A late discover reply is dropped, not delivered.
-	d := rs.received("server/discover")[0]
-	rs.reply(d.ID, `{"supportedVersions":["2026-07-28"],"capabilities":{}}`)
-	if _, err := s.Tools(context.Background()); err != nil {
-		t.Errorf("late reply broke the session: %v", err)
+	if n := len(rs.received("server/discover")); n != 1 {
+		t.Errorf("server/discover sent %d times, want 1", n)
 	}
 }
 

@@ -14,7 +14,8 @@ import (
 // the result exactly as the server sent it. It answers no input requests. Standard MCP
 // methods are refused: use the typed calls.
 func (s *Session) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	if s.client == nil || s.cs == nil {
+	cs := s.client()
+	if s.mcpClient == nil || cs == nil {
 		return nil, fmt.Errorf("%s: session not connected", method)
 	}
 	raw := json.RawMessage(`{}`)
@@ -26,12 +27,12 @@ func (s *Session) Request(ctx context.Context, method string, params any) (json.
 		raw = b
 	}
 	// Registering again replaces the same registration: cheap and race-free.
-	if err := mcp.AddSendingCustomMethod[*rawParams, *rawResult](s.client, method); err != nil {
+	if err := mcp.AddSendingCustomMethod[*rawParams, *rawResult](s.mcpClient, method); err != nil {
 		return nil, fmt.Errorf("%s: %w", method, err)
 	}
 	ctx, cancel := s.requestContext(ctx)
 	defer cancel()
-	res, err := mcp.CallCustomMethod[*rawParams, *rawResult](ctx, s.cs, method, &rawParams{raw: raw})
+	res, err := mcp.CallCustomMethod[*rawParams, *rawResult](ctx, cs, method, &rawParams{raw: raw})
 	if err != nil {
 		return nil, s.wrap(ctx, method, err)
 	}

@@ -32,6 +32,7 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		if er.Mode == elicit.ModeURL && !s.opts.URLMode {
 			s.tap.log.Notef(s.server.Name, "refused URL-mode elicitation: URL mode not declared")
+			s.event(EventRefused, safe.Untrusted("refused a URL-mode elicitation: URL mode is not declared (--no-url or urlPolicy.disabled)"), "")
 			return nil, invalidParams("client does not support URL-mode elicitation")
 		}
 		if er.Mode == elicit.ModeURL && p.ElicitationID != "" {
@@ -40,9 +41,13 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		resp, err := s.ask(ctx, er)
 		if err != nil {
 			if ctx.Err() != nil {
-				// The server cancelled (or the session is closing): the tap drops the
-				// response go-sdk still writes (docs/protocol.md, "Timeouts and cancellation").
-				s.event("cancelled", safe.Untrusted("the server cancelled its request: "+er.Message), "")
+				// The server cancelled: the tap drops the response go-sdk still writes
+				// (docs/protocol.md, "Timeouts and cancellation"). go-sdk cancels with a bare context.Canceled only for
+				// notifications/cancelled; a connection that broke (a crashed server) or
+				// closed has its own cause, reported by the exit event or the call.
+				if context.Cause(ctx) == context.Canceled {
+					s.event(EventCancelled, safe.Untrusted("the server cancelled its request: "+er.Message), "")
+				}
 				return nil, ctx.Err()
 			}
 			var ve *elicit.ViolationsError
@@ -183,37 +188,46 @@ func (s *Session) failCalls(err error) {
 	}
 }
 
-// pauser counts open prompts; request timers stand still while any is open.
+// pauser counts open prompts; request timers stand still while any is open. Progress
+// notifications poke it, which restarts the idle timers.
 type pauser struct {
 	mu      sync.Mutex
 	open    int
+	pokes   int
 	changed chan struct{}
 }
 
 func (p *pauser) init() { p.changed = make(chan struct{}) }
 
-func (p *pauser) add(d int) {
+func (p *pauser) update(open, pokes int) {
 	p.mu.Lock()
-	p.open += d
+	p.open += open
+	p.pokes += pokes
 	close(p.changed)
 	p.changed = make(chan struct{})
 	p.mu.Unlock()
 }
 
-func (p *pauser) enter() { p.add(1) }
-func (p *pauser) leave() { p.add(-1) }
+func (p *pauser) enter() { p.update(1, 0) }
+func (p *pauser) leave() { p.update(-1, 0) }
+func (p *pauser) poke()  { p.update(0, 1) }
 
-func (p *pauser) state() (int, <-chan struct{}) {
+func (p *pauser) state() (open, pokes int, changed <-chan struct{}) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.open, p.changed
+	return p.open, p.pokes, p.changed
 }
 
-// requestContext bounds one request by the server's Timeout. The clock stops while any
-// prompt of this session is open, so a legacy tools/call waiting on a form does not time
-// out under the user (docs/protocol.md, "Timeouts and cancellation"); each MRTR retry gets a fresh budget.
+// requestContext bounds one request by the server's Timeout, as idle time: the clock
+// stops while any prompt of this session is open, so a legacy tools/call waiting on a
+// form does not time out under the user (docs/protocol.md, "Timeouts and cancellation"), and starts over at each
+// progress notification; each MRTR retry gets a fresh budget.
 func (s *Session) requestContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	d := s.server.Timeout
+	return s.boundedContext(ctx, s.server.Timeout)
+}
+
+// boundedContext is requestContext with the budget d (zero: unbounded).
+func (s *Session) boundedContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d <= 0 {
 		return context.WithCancel(ctx)
 	}
@@ -221,7 +235,7 @@ func (s *Session) requestContext(ctx context.Context) (context.Context, context.
 	go func() {
 		remaining := d
 		for {
-			open, changed := s.prompt.state()
+			open, pokes, changed := s.prompt.state()
 			if open > 0 {
 				select {
 				case <-changed:
@@ -238,7 +252,11 @@ func (s *Session) requestContext(ctx context.Context) (context.Context, context.
 				return
 			case <-changed:
 				t.Stop()
-				remaining -= time.Since(start)
+				if _, p, _ := s.prompt.state(); p != pokes {
+					remaining = d
+				} else {
+					remaining -= time.Since(start)
+				}
 			case <-cctx.Done():
 				t.Stop()
 				return

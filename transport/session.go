@@ -14,6 +14,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -66,39 +67,69 @@ type Options struct {
 
 	// transport replaces the dialled transport (tests: in-memory).
 	transport mcp.Transport
+	// urlBackoff replaces the first wait between -32042 retries (tests).
+	urlBackoff time.Duration
 }
 
 // Event is a notification from a session worth showing to the user.
 type Event struct {
 	Server string
-	Kind   string    // "progress", "elicitation-complete", "cancelled", "log", "exit"
+	Kind   EventKind
 	Text   safe.Text // server text: the progress or log message, the cancelled request's message, the exit reason
 	ID     string    // elicitationId or request id, when relevant
 }
+
+// EventKind says what an Event reports.
+type EventKind string
+
+// The kinds of Event.
+const (
+	EventProgress            EventKind = "progress"             // notifications/progress; ID is the token
+	EventElicitationComplete EventKind = "elicitation-complete" // ID is the elicitationId
+	EventCancelled           EventKind = "cancelled"            // the server cancelled its elicitation
+	EventLog                 EventKind = "log"                  // notifications/message
+	EventExit                EventKind = "exit"                 // the stdio process ended
+	EventURLWait             EventKind = "url-wait"             // a -32042 call waits for completions
+	EventReconnected         EventKind = "reconnected"          // a new HTTP session replaced a lost one
+	EventRefused             EventKind = "refused"              // an elicitation refused unasked (URL mode undeclared)
+)
 
 // Round is one MRTR round or -32042 retry taken by a call.
 type Round struct {
 	Keys       []string        `json:"keys,omitempty"`
 	Actions    []elicit.Action `json:"actions,omitempty"`
 	StateBytes int             `json:"stateBytes,omitempty"`
-	Kind       string          `json:"kind"` // "input_required", "load_shedding", "url_required"
+	Kind       RoundKind       `json:"kind"`
 }
+
+// RoundKind says what a Round answered.
+type RoundKind string
+
+// The kinds of Round.
+const (
+	RoundInputRequired RoundKind = "input_required" // 2026-07-28 inputRequests answered
+	RoundLoadShedding  RoundKind = "load_shedding"  // input_required with only a requestState
+	RoundURLRequired   RoundKind = "url_required"   // a -32042 error answered
+)
 
 // Session is a live connection to one server. It is safe for concurrent use.
 type Session struct {
-	server config.Server
-	cs     *mcp.ClientSession
-	client *mcp.Client // for Request's extension methods
-	opts   Options
-	tap    *tap
-	proc   *proc    // stdio only
-	http   *httpTap // HTTP only
-	kind   config.Kind
-	prompt pauser
-	urls   *pendingURLs
-	auth   *oauth.Handler // HTTP with Options.OAuth only
-	offer  string         // version offered when Options.Protocol pins none
-	era    Era            // set once connected
+	server    config.Server
+	cs        atomic.Pointer[mcp.ClientSession] // replaced when an HTTP session is re-initialized
+	mcpClient *mcp.Client                       // for Request's extension methods
+	opts      Options
+	tap       *tap
+	proc      *proc    // stdio only
+	http      *httpTap // HTTP only
+	kind      config.Kind
+	prompt    pauser
+	urls      *pendingURLs
+	auth      *oauth.Handler // HTTP with Options.OAuth only
+	offer     string         // version offered when Options.Protocol pins none
+	era       Era            // set once connected
+	// httpClient is the client of HTTP sessions; reinitMu serializes re-initializing.
+	httpClient *http.Client
+	reinitMu   sync.Mutex
 
 	mu          sync.Mutex
 	calls       map[*callTrack]struct{}
@@ -128,6 +159,9 @@ func (e *ConnError) Unwrap() error { return e.Err }
 
 func quote(s string) string { return "\"" + s + "\"" }
 
+// client returns the live go-sdk session.
+func (s *Session) client() *mcp.ClientSession { return s.cs.Load() }
+
 // Name returns the server's catalog name.
 func (s *Session) Name() string { return s.server.Name }
 
@@ -135,10 +169,11 @@ func (s *Session) Name() string { return s.server.Name }
 func (s *Session) Kind() config.Kind { return s.kind }
 
 func (s *Session) init() *mcp.InitializeResult {
-	if s.cs == nil {
+	cs := s.client()
+	if cs == nil {
 		return nil
 	}
-	return s.cs.InitializeResult()
+	return cs.InitializeResult()
 }
 
 // Protocol returns the negotiated protocol version.
@@ -187,7 +222,7 @@ func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	s.rawTools = nil
 	s.mu.Unlock()
 	var out []*mcp.Tool
-	for t, err := range s.cs.Tools(ctx, nil) {
+	for t, err := range s.client().Tools(ctx, nil) {
 		if err != nil {
 			return out, s.wrap(ctx, "tools/list", err)
 		}
@@ -250,7 +285,7 @@ func (s *Session) Prompts(ctx context.Context) ([]*mcp.Prompt, error) {
 	ctx, cancel := s.requestContext(ctx)
 	defer cancel()
 	var out []*mcp.Prompt
-	for p, err := range s.cs.Prompts(ctx, nil) {
+	for p, err := range s.client().Prompts(ctx, nil) {
 		if err != nil {
 			return out, s.wrap(ctx, "prompts/list", err)
 		}
@@ -267,14 +302,14 @@ func (s *Session) Resources(ctx context.Context) ([]*mcp.Resource, []*mcp.Resour
 	ctx, cancel := s.requestContext(ctx)
 	defer cancel()
 	var rs []*mcp.Resource
-	for r, err := range s.cs.Resources(ctx, nil) {
+	for r, err := range s.client().Resources(ctx, nil) {
 		if err != nil {
 			return rs, nil, s.wrap(ctx, "resources/list", err)
 		}
 		rs = append(rs, r)
 	}
 	var ts []*mcp.ResourceTemplate
-	for t, err := range s.cs.ResourceTemplates(ctx, nil) {
+	for t, err := range s.client().ResourceTemplates(ctx, nil) {
 		if err != nil {
 			var rpc *jsonrpc.Error
 			if errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeMethodNotFound {
@@ -292,7 +327,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	if args == nil {
 		args = map[string]any{}
 	}
-	if s.http != nil && s.Protocol() >= "2026-07-28" && !s.toolsListed.Load() {
+	if s.http != nil && s.Protocol() >= protocol.Version20260728 && !s.toolsListed.Load() {
 		// go-sdk writes Mcp-Param-* headers (x-mcp-header) only for tools it has seen
 		// in a tools/list result.
 		_, _ = s.Tools(ctx)
@@ -304,7 +339,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		// Fresh params every round: go-sdk writes _meta into them.
 		p := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
 		p.SetProgressToken(s.progressToken())
-		return s.cs.CallTool(ctx, p)
+		return s.client().CallTool(ctx, p)
 	}, func(r *mcp.CallToolResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
@@ -313,7 +348,7 @@ func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]st
 	return drive(ctx, s, "prompts/get", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
 		p := &mcp.GetPromptParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
 		p.SetProgressToken(s.progressToken())
-		return s.cs.GetPrompt(ctx, p)
+		return s.client().GetPrompt(ctx, p)
 	}, func(r *mcp.GetPromptResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
@@ -322,15 +357,15 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*mcp.ReadResour
 	return drive(ctx, s, "resources/read", uri, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
 		p := &mcp.ReadResourceParams{URI: uri, InputResponses: rs, RequestState: state}
 		p.SetProgressToken(s.progressToken())
-		return s.cs.ReadResource(ctx, p)
+		return s.client().ReadResource(ctx, p)
 	}, func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
 // Close ends the session: DELETE for HTTP sessions; close stdin, SIGTERM, SIGKILL for stdio.
 func (s *Session) Close() error {
 	var err error
-	if s.cs != nil {
-		err = s.cs.Close()
+	if cs := s.client(); cs != nil {
+		err = cs.Close()
 	}
 	if s.proc != nil {
 		_ = s.proc.stop(context.Background())
@@ -344,7 +379,7 @@ func (s *Session) Close() error {
 // Wait blocks until the server ends the session (a stdio process exits, an HTTP
 // session breaks) and returns the reason.
 func (s *Session) Wait() error {
-	err := s.cs.Wait()
+	err := s.client().Wait()
 	if s.proc != nil {
 		if ee := s.proc.waitExit(closeGrace); ee != nil {
 			return &ConnError{Server: s.server.Name, Err: ee}
@@ -388,7 +423,7 @@ func (s *Session) wrap(ctx context.Context, what string, err error) error {
 	return safe.Errorf("%s: %w", what, err) // a JSON-RPC error quotes the server
 }
 
-func (s *Session) event(kind string, text safe.Text, id string) {
+func (s *Session) event(kind EventKind, text safe.Text, id string) {
 	if s.opts.OnEvent != nil {
 		s.opts.OnEvent(Event{Server: s.server.Name, Kind: kind, Text: text, ID: id})
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/google/go-cmp/cmp"
@@ -149,7 +150,7 @@ func TestListsAndInfo(t *testing.T) {
 	for _, tl := range tools {
 		names = append(names, tl.Name)
 	}
-	if diff := cmp.Diff([]string{"ask", "ask-async", "ask-short", "echo", "hang", "linked", "progress", "region"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"ask", "ask-async", "ask-short", "echo", "hang", "linked", "progress", "region", "slow-progress"}, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
 	}
 	if s.ServerInfo() == nil || s.ServerInfo().Name != "fixture" {
@@ -250,5 +251,28 @@ func TestCapabilitiesPerPinnedVersion(t *testing.T) {
 				t.Errorf("elicitation capability %s, want %s", g, tt.want)
 			}
 		})
+	}
+}
+
+// TestProtocolPinIsKeptOrRefused: a pinned era is what the session speaks or a clear
+// error naming what the server offers: no silent fallback when server/discover is
+// refused, no accepted counter-offer.
+func TestProtocolPinIsKeptOrRefused(t *testing.T) {
+	// A legacy-only server refuses server/discover and offers 2025-11-25.
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) { handshake(rs, m, false) })
+	_, err := Connect(context.Background(), config.Server{Name: "raw"}, Options{Protocol: "2026-07-28", Log: wire.New(50), transport: tr})
+	var pm *ProtocolMismatchError
+	if !errors.As(err, &pm) || !strings.Contains(err.Error(), "2026-07-28 pinned, but the server offers 2025-11-25") {
+		t.Errorf("pin 2026-07-28 on a legacy server: err = %v", err)
+	}
+	// A server that counter-offers 2026-07-28 to a 2025-06-18 initialize.
+	_, tr = startRaw(t, func(rs *rawServer, m rawMsg) {
+		if m.Method == "initialize" {
+			rs.reply(m.ID, `{"protocolVersion":"2026-07-28","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1"}}`)
+		}
+	})
+	_, err = Connect(context.Background(), config.Server{Name: "raw"}, Options{Protocol: "2025-06-18", Log: wire.New(50), transport: tr})
+	if !errors.As(err, &pm) || !strings.Contains(err.Error(), "2025-06-18 pinned, but the server offers 2026-07-28") {
+		t.Errorf("pin 2025-06-18, counter-offer 2026-07-28: err = %v", err)
 	}
 }

@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -99,7 +98,7 @@ func TestSSETapKeepsEventsAndDropsMessages(t *testing.T) {
 		": comment\nevent: message\nid: 2\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n" +
 		"id: 3\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\n" +
 		"data: \"params\":{\"progressToken\":1,\"progress\":1}}\n\n"
-	st := &sseTap{r: bufioReader(in), body: io.NopCloser(nil), tap: tp}
+	st := newSSETap(io.NopCloser(strings.NewReader(in)), tp)
 	out, err := io.ReadAll(st)
 	if err != nil {
 		t.Fatal(err)
@@ -114,8 +113,6 @@ func TestSSETapKeepsEventsAndDropsMessages(t *testing.T) {
 		t.Errorf("progress not logged")
 	}
 }
-
-func bufioReader(s string) *bufio.Reader { return bufio.NewReader(strings.NewReader(s)) }
 
 // TestHTTPRetriesAfter32022 plays the conformance request-metadata opening: the first
 // request is refused with HTTP 400 and -32022 listing 2026-07-28; the client retries

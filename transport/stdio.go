@@ -14,11 +14,13 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -71,12 +73,19 @@ type proc struct {
 
 	mu   sync.Mutex
 	tail []string
+	// lsp is set when stdout carried a Content-Length header line: the server frames
+	// messages as LSP does, not as newline-delimited JSON.
+	lsp atomic.Bool
 }
+
+// lspHint explains a handshake that failed against a Content-Length framing server.
+const lspHint = "the server frames its messages with Content-Length headers (LSP style); MCP over stdio is one JSON message per line"
 
 // startStdio starts srv's command with our pipes and returns the process and an
 // mcp.Transport reading its filtered stdout. The process is registered in procs (nil:
-// none) until it ends.
-func startStdio(srv config.Server, log *wire.Log, procs *Procs) (*proc, mcp.Transport, error) {
+// none) until it ends. drop is told about responses dropped unread (too large,
+// undecodable).
+func startStdio(srv config.Server, log *wire.Log, procs *Procs, drop func(jsonrpc.ID, string)) (*proc, mcp.Transport, error) {
 	if srv.Command == "" {
 		return nil, nil, errors.New("no command configured")
 	}
@@ -147,7 +156,7 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs) (*proc, mcp.Tran
 	pumps.Add(1)
 	go func() {
 		defer pumps.Done()
-		filterLines(outR, pw, srv.Name, log)
+		filterLines(outR, pw, srv.Name, log, drop, &p.lsp)
 	}()
 	go func() {
 		_ = cmd.Wait()
@@ -165,35 +174,90 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs) (*proc, mcp.Tran
 		close(p.done)
 		procs.remove(p)
 	}()
-	return p, &mcp.IOTransport{Reader: pr, Writer: stdin}, nil
+	// filterLines enforces maxFrame; go-sdk's own cap must not cut first.
+	return p, &mcp.IOTransport{Reader: pr, Writer: stdin, MaxLineLength: maxFrame + 64<<10}, nil
 }
 
-// filterLines copies JSON lines from r to w and logs and skips every other line (banners,
-// debug output), so a chatty server does not kill the session (docs/protocol.md, "Transports").
-func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log) {
+// filterLines copies JSON-RPC lines from r to w and logs and skips every other line
+// (banners, debug output, JSON logs), so a chatty server does not kill the session
+// (docs/protocol.md, "Transports"). Every line is read in at most maxFrame bytes: a longer one,
+// or a JSON-RPC response that cannot be decoded (nested too deep), is dropped and its
+// request, when its id can be told, is failed through drop.
+func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(jsonrpc.ID, string), lsp *atomic.Bool) {
 	defer r.Close()
-	br := bufio.NewReaderSize(r, 64<<10)
+	fr := &frameReader{br: bufio.NewReaderSize(r, 64<<10), max: maxFrame}
+	dropFrame := func(frame []byte, reason string) {
+		id, isReq, ok := frameID(frame)
+		if !ok || isReq || drop == nil {
+			log.Notef(server, "dropped a stdout message: %s", reason)
+			return
+		}
+		drop(id, reason)
+	}
 	for {
-		line, err := br.ReadBytes('\n')
-		if len(line) > 0 {
-			trimmed := bytes.TrimSpace(line)
+		line, tooLong, err := fr.next()
+		trimmed := bytes.TrimSpace(line)
+		switch {
+		case tooLong:
+			dropFrame(trimmed, frameTooLarge())
+		case len(trimmed) == 0:
+		case trimmed[0] == '{' || trimmed[0] == '[':
+			rpc, derr := isJSONRPC(trimmed)
 			switch {
-			case len(trimmed) == 0:
-			case (trimmed[0] == '{' || trimmed[0] == '[') && json.Valid(trimmed):
+			case derr != nil && trimmed[0] == '{' && bytes.Contains(trimmed[:min(len(trimmed), 256)], []byte(`"jsonrpc"`)):
+				dropFrame(trimmed, "not valid JSON: "+derr.Error())
+			case derr != nil:
+				log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
+			case !rpc:
+				log.Notef(server, "skipped non-JSON-RPC stdout line: %q", truncate(string(trimmed), 200))
+			default:
 				if _, werr := w.Write(append(trimmed, '\n')); werr != nil {
 					// The reader is gone: drain so the server never blocks on stdout.
-					_, _ = io.Copy(io.Discard, br)
+					_, _ = io.Copy(io.Discard, fr.br)
 					return
 				}
-			default:
-				log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
 			}
+		default:
+			if lsp != nil && bytes.HasPrefix(bytes.ToLower(trimmed), []byte("content-length:")) {
+				lsp.Store(true)
+			}
+			log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
 		}
 		if err != nil {
 			w.CloseWithError(io.EOF)
 			return
 		}
 	}
+}
+
+// isJSONRPC reports whether a JSON line is a JSON-RPC 2.0 message (or a batch of them):
+// an object whose "jsonrpc" member is "2.0". Loggers print JSON lines too
+// ({"level":30,"msg":...}); those are not protocol and must not end the session. err is
+// the decoding error of a line that is not valid JSON.
+func isJSONRPC(line []byte) (bool, error) {
+	var probe struct {
+		JSONRPC string `json:"jsonrpc"`
+	}
+	if line[0] == '[' {
+		var batch []json.RawMessage
+		if err := json.Unmarshal(line, &batch); err != nil {
+			return false, err
+		}
+		for _, m := range batch {
+			if len(m) == 0 || m[0] != '{' || json.Unmarshal(m, &probe) != nil || probe.JSONRPC != "2.0" {
+				return false, nil
+			}
+		}
+		return len(batch) > 0, nil
+	}
+	if err := json.Unmarshal(line, &probe); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			return false, nil // valid JSON, "jsonrpc" not a string
+		}
+		return false, err
+	}
+	return probe.JSONRPC == "2.0", nil
 }
 
 func (p *proc) pumpStderr(r io.ReadCloser, log *wire.Log) {

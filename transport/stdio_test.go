@@ -35,10 +35,16 @@ func runFixtureServer(mode string) int {
 	case "modern-only":
 		return runModernOnlyServer()
 	case "serve":
+	case "raw", "raw-initerr", "raw-initdeep":
+		return runRawStdio(mode)
 	default:
 		return 1
 	}
 	fmt.Println("Fixture server v1 starting (a banner on stdout)")
+	// JSON that is not JSON-RPC 2.0, as loggers (pino) and careless servers print.
+	fmt.Println(`{"level":30,"time":1,"msg":"listening"}`)
+	fmt.Println(`[1,2,3]`)
+	fmt.Println(`{"jsonrpc":"1.0","id":1,"result":{}}`)
 	fmt.Fprintln(os.Stderr, "hello from stderr")
 	fx := &fixture{schema: mustRead("schema_ordered.json")} // cwd is testdata
 	s := newTestServer(fx)
@@ -47,6 +53,11 @@ func runFixtureServer(mode string) int {
 		fmt.Fprintln(os.Stderr, "fatal: crashing on purpose")
 		os.Exit(3)
 		return nil, nil
+	})
+	s.AddTool(&mcp.Tool{Name: "ask-crash", InputSchema: obj}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		// The client calls "crash" while this form is open.
+		_, _ = req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Doomed", RequestedSchema: fx.schema})
+		return textResult("unreachable"), nil
 	})
 	s.AddTool(&mcp.Tool{Name: "env", InputSchema: obj}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		wd, _ := os.Getwd()
@@ -114,10 +125,10 @@ func TestStdioElicitationBannerAndStderr(t *testing.T) {
 		t.Errorf("env/cwd = %q", got)
 	}
 	skipped := findEntries(log, func(e wire.Entry) bool {
-		return e.Dir == wire.Note && strings.Contains(e.Text, "skipped non-JSON stdout line")
+		return e.Dir == wire.Note && strings.Contains(e.Text, "skipped non-JSON") && strings.Contains(e.Text, "stdout line")
 	})
-	if len(skipped) != 2 {
-		t.Errorf("skipped %d lines, want 2 (banner, debug)", len(skipped))
+	if len(skipped) != 5 {
+		t.Errorf("skipped %d lines, want 5 (banner, pino, array, jsonrpc 1.0, debug)", len(skipped))
 	}
 	stderr := findEntries(log, func(e wire.Entry) bool { return e.Dir == wire.Stderr && e.Text == "hello from stderr" })
 	if len(stderr) != 1 {
@@ -241,5 +252,44 @@ func TestStdioSilentServerTimesOut(t *testing.T) {
 		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("Connect to a silent server did not return within 20s despite a 200ms timeout")
+	}
+}
+
+// TestStdioCrashUnderOpenFormIsNotACancel: when the server dies while a form is open,
+// the form ends, but nothing claims the server cancelled it; the exit is reported.
+func TestStdioCrashUnderOpenFormIsNotACancel(t *testing.T) {
+	events := make(chan Event, 8)
+	var s *Session
+	a := newAnswerer(func(ctx context.Context, r *elicit.Request) (elicit.Response, error) {
+		go func() { _, _, _ = s.CallTool(context.Background(), "crash", nil) }()
+		<-ctx.Done()
+		return elicit.Response{}, ctx.Err()
+	})
+	var err error
+	s, err = Connect(context.Background(), stdioServer(t, "serve"), Options{Answerer: a, Protocol: legacy, Log: wire.New(100),
+		OnEvent: func(e Event) { events <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, _, err = s.CallTool(ctx, "ask-crash", nil)
+	var ee *ExitError
+	if !errors.As(err, &ee) || ee.Status != 3 {
+		t.Errorf("err = %v, want the server's exit (status 3)", err)
+	}
+	for {
+		select {
+		case e := <-events:
+			if e.Kind == "cancelled" {
+				t.Fatalf("a crash was reported as a cancel: %+v", e)
+			}
+			if e.Kind == "exit" {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatal("no exit event")
+		}
 	}
 }

@@ -167,6 +167,29 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 	return msg
 }
 
+// dropResponse fails the request id locally: its response arrived but was dropped unread
+// (over maxFrame, or not decodable), so the call ends with reason instead of waiting.
+func (t *tap) dropResponse(id jsonrpc.ID, reason string) {
+	t.mu.Lock()
+	inject := t.injectFn
+	t.mu.Unlock()
+	if t.dropped(id, reason) && inject != nil {
+		inject(droppedResponse(id, reason))
+	}
+}
+
+// dropped notes that the response to id was dropped unread and reports whether id was
+// a request of ours still waiting.
+func (t *tap) dropped(id jsonrpc.ID, reason string) bool {
+	key := idKey(id)
+	t.mu.Lock()
+	_, pending := t.inflight[key]
+	delete(t.inflight, key)
+	t.mu.Unlock()
+	t.log.Notef(t.server, "dropped the response to request %q: %s", idText(id), reason)
+	return pending
+}
+
 // expireDiscover answers an unanswered server/discover locally so go-sdk falls back to
 // initialize (docs/protocol.md, "Negotiation").
 func (t *tap) expireDiscover(id jsonrpc.ID) {

@@ -133,3 +133,153 @@ func TestHTTPSilentServerTimesOut(t *testing.T) {
 		t.Fatal("Connect to a silent HTTP server did not return within 20s despite a 300ms timeout")
 	}
 }
+
+func TestTimeoutIsIdleTimeResetByProgress(t *testing.T) {
+	// 400 ms of work with progress every 50 ms under a 150 ms idle timeout.
+	s := connectMemTimeout(t, &fixture{}, 150*time.Millisecond, nil)
+	res, _, err := s.CallTool(context.Background(), "slow-progress", nil)
+	if err != nil {
+		t.Fatalf("a call reporting progress timed out: %v", err)
+	}
+	if got := resultText(t, res); got != "done" {
+		t.Errorf("result %q", got)
+	}
+	// Without progress the same budget still ends a silent call.
+	if _, _, err := s.CallTool(context.Background(), "hang", nil); !errors.Is(err, ErrTimeout) {
+		t.Errorf("silent call: err = %v, want a timeout", err)
+	}
+}
+
+func TestDefaultBoundsApply(t *testing.T) {
+	s := connectMem(t, newTestServer(&fixture{}), Options{Protocol: legacy})
+	if s.server.Timeout != DefaultTimeout || s.server.HandshakeTimeout != DefaultHandshakeTimeout {
+		t.Errorf("timeout %s, handshake %s: defaults not applied", s.server.Timeout, s.server.HandshakeTimeout)
+	}
+}
+
+// TestHTTPHandshakeBounded: a server that never sends response headers (slowloris), or
+// opens an SSE stream on initialize and never answers in it, fails the connect at the
+// handshake timeout.
+func TestHTTPHandshakeBounded(t *testing.T) {
+	// stop releases a handler, so its server can close.
+	for name, mk := range map[string]func(stop chan struct{}) http.HandlerFunc{
+		"no headers": func(stop chan struct{}) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				select {
+				case <-r.Context().Done():
+				case <-stop:
+				}
+			}
+		},
+		"endless SSE": func(stop chan struct{}) http.HandlerFunc {
+			return func(w http.ResponseWriter, r *http.Request) {
+				w.Header().Set("Content-Type", "text/event-stream")
+				w.WriteHeader(http.StatusOK)
+				for {
+					if _, err := io.WriteString(w, ": still here\n\n"); err != nil {
+						return
+					}
+					w.(http.Flusher).Flush()
+					select {
+					case <-r.Context().Done():
+						return
+					case <-stop:
+						return
+					case <-time.After(20 * time.Millisecond):
+					}
+				}
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			stop := make(chan struct{})
+			ts := httptest.NewServer(mk(stop))
+			defer ts.Close()
+			defer close(stop)
+			srv := config.Server{Name: "slow", URL: ts.URL + "/mcp", HandshakeTimeout: 300 * time.Millisecond}
+			start := time.Now()
+			_, err := Connect(context.Background(), srv, Options{Protocol: legacy, Log: wire.New(10)})
+			var ce *ConnError
+			if !errors.Is(err, ErrTimeout) || !errors.As(err, &ce) || !strings.Contains(err.Error(), "initialize") {
+				t.Errorf("err = %v, want an initialize timeout", err)
+			}
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("connect took %s", d)
+			}
+		})
+	}
+}
+
+// TestStdioHandshakeBoundedByDefault: with no request timeout configured, a stdio
+// server that never answers initialize fails at the handshake timeout.
+func TestStdioHandshakeBounded(t *testing.T) {
+	srv := config.Server{Name: "silent", Command: "sh", Args: []string{"-c", "exec sleep 30"}, HandshakeTimeout: 200 * time.Millisecond}
+	_, err := Connect(context.Background(), srv, Options{Log: wire.New(10), Protocol: legacy})
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "initialize") {
+		t.Fatalf("err = %v, want the initialize timeout", err)
+	}
+}
+
+func TestURLWaitLineSaysWhatAndHow(t *testing.T) {
+	fx := &fixture{}
+	events := make(chan Event, 8)
+	a := newAnswerer(accept(nil)) // accepted, but the server never completes it
+	s := connectMem(t, newTestServer(fx), Options{Answerer: a, Protocol: legacy, URLMode: true, URLWait: 200 * time.Millisecond,
+		OnEvent: func(e Event) { events <- e }})
+	_, _, err := s.CallTool(context.Background(), "linked", nil)
+	if !errors.Is(err, elicit.ErrUnanswered) || !strings.Contains(err.Error(), "not completed within 200ms") {
+		t.Fatalf("err = %v", err)
+	}
+	var lines []string
+	for len(events) > 0 {
+		if e := <-events; e.Kind == "url-wait" {
+			lines = append(lines, e.Text.Line())
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "up to 200ms") || !strings.Contains(lines[0], "lnk-1") || !strings.Contains(lines[0], "retry: now") {
+		t.Errorf("url-wait lines = %q", lines)
+	}
+}
+
+// TestStdioContentLengthFramingHinted: a server framing messages as LSP does (Content-
+// Length headers) never answers a newline-delimited initialize; the timeout says why.
+func TestStdioContentLengthFramingHinted(t *testing.T) {
+	srv := config.Server{Name: "lsp", Command: "sh", Args: []string{"-c", `printf 'Content-Length: 52\r\n\r\n{"jsonrpc":"2.0","method":"window/logMessage"}'; exec sleep 30`},
+		HandshakeTimeout: 300 * time.Millisecond}
+	_, err := Connect(context.Background(), srv, Options{Log: wire.New(10), Protocol: legacy})
+	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "Content-Length headers") {
+		t.Fatalf("err = %v, want a timeout naming Content-Length framing", err)
+	}
+}
+
+// TestUndeclaredURLRefusalIsReported: refusing a URL-mode request because URL mode was
+// not declared is reported, not only logged.
+func TestUndeclaredURLRefusalIsReported(t *testing.T) {
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, false) {
+			return
+		}
+		switch {
+		case m.Method == "tools/call":
+			rs.send(`{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"mode":"url","message":"Link","url":"https://a.example/x","elicitationId":"x"}}`)
+			rs.reply(m.ID, `{"content":[{"type":"text","text":"ok"}]}`)
+		}
+	})
+	events := make(chan Event, 8)
+	s := connectRaw(t, tr, Options{Answerer: newAnswerer(accept(nil)), OnEvent: func(e Event) { events <- e }})
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, _, err := s.CallTool(ctx, "t", nil); err != nil {
+		t.Fatal(err)
+	}
+	for {
+		select {
+		case e := <-events:
+			if e.Kind == EventRefused && strings.Contains(e.Text.Line(), "URL mode is not declared") {
+				return
+			}
+		case <-ctx.Done():
+			t.Fatal("no refusal reported")
+		}
+	}
+}

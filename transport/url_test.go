@@ -61,6 +61,9 @@ func TestURLRequiredDeclineStops(t *testing.T) {
 	if !errors.As(err, &rpc) || rpc.Code != -32042 || !strings.Contains(err.Error(), "declined") {
 		t.Fatalf("err = %v", err)
 	}
+	if !errors.Is(err, elicit.ErrUnanswered) {
+		t.Errorf("err = %v: a declined link leaves the elicitation unanswered (exit 3)", err)
+	}
 	if fx.urlCalls != 1 {
 		t.Errorf("server called %d times, want 1", fx.urlCalls)
 	}
@@ -213,5 +216,31 @@ func TestURLCompletionsOverTheWire(t *testing.T) {
 	notes := findEntries(log, func(e wire.Entry) bool { return strings.Contains(e.Text, "ignored completion") })
 	if !strings.Contains(notes[0].Text, `"not-lnk-1"`) || !strings.Contains(notes[1].Text, `"lnk-1"`) {
 		t.Errorf("ignored completions: %q, %q", notes[0].Text, notes[1].Text)
+	}
+}
+
+// TestURLRequiredFormEntryIsProtocolError: -32042 carries URL-mode entries only; a form
+// entry fails the call at once, without asking anybody.
+func TestURLRequiredFormEntryIsProtocolError(t *testing.T) {
+	var calls atomic.Int64
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, false) || m.Method != "tools/call" {
+			return
+		}
+		calls.Add(1)
+		rs.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32042,"message":"need input","data":{"elicitations":[` +
+			`{"mode":"form","message":"Name?","requestedSchema":{"type":"object","properties":{"n":{"type":"string"}}}}]}}}`)
+	})
+	a := newAnswerer(accept(map[string]any{"n": "x"}))
+	s := connectRaw(t, tr, Options{Answerer: a, URLMode: true})
+	_, _, err := s.CallTool(context.Background(), "t", nil)
+	if err == nil || !strings.Contains(err.Error(), "protocol error") || !strings.Contains(err.Error(), `mode "form"`) {
+		t.Fatalf("err = %v, want a protocol error naming the form entry", err)
+	}
+	if n := len(a.requests()); n != 0 {
+		t.Errorf("asked %d times", n)
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("server called %d times, want 1", n)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/tui/consent"
 )
 
@@ -345,10 +346,10 @@ func (m *Model) onCatalog(msg catalogMsg) tea.Cmd {
 
 func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 	switch msg.Kind {
-	case "elicitation-complete":
+	case transport.EventElicitationComplete:
 		m.inbox.dropFlows(func(f flow) bool { return f.server == msg.Server && f.id == msg.ID })
 		m.status = msg.Server + ": URL flow completed"
-	case "exit":
+	case transport.EventExit:
 		m.status = msg.Server + " exited: " + msg.Text.Line()
 		var cmds []tea.Cmd
 		for _, idx := range m.servers.exited(msg.Server, msg.Text) {

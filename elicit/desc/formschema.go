@@ -7,6 +7,8 @@ import "github.com/elicitty/elicitty/elicit"
 // package elicit's), the per-version narrowing (rule 11) and the consistency checks
 // (rule 12).
 
+import "github.com/elicitty/elicitty/protocol"
+
 var formRootMembers = map[string]bool{"type": true, "properties": true, "required": true, "$schema": true}
 
 // allowedIn reports whether keyword k may appear in a property of shape: the shared
@@ -278,7 +280,7 @@ func stringArray(n *Node, path Path, nonEmpty, unique bool, rep reportFunc) {
 // versionVocabulary applies one protocol version's narrowing of the table (rule 11).
 // Only 2025-06-18 narrows it.
 func (l *linter) versionVocabulary(n *Node, path Path, version string) {
-	if version != "2025-06-18" {
+	if version != protocol.Version20250618 {
 		return
 	}
 	if n.Has("$schema") {

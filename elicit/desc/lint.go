@@ -7,6 +7,8 @@ import (
 	"os"
 	"regexp"
 	"strings"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // Specification names the rules this package implements.
@@ -147,7 +149,7 @@ const (
 )
 
 // Protocol versions in order; the first two are legacy.
-var protocolVersions = [...]string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"}
+var protocolVersions = [...]string{protocol.Version20241105, protocol.Version20250326, protocol.Version20250618, protocol.Version20251125, protocol.Version20260728}
 
 func versionIndex(v string) int {
 	for i, p := range protocolVersions {

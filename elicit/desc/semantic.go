@@ -2,6 +2,8 @@ package desc
 
 import (
 	"strings"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // semantic runs the checks that need a structurally valid document: references, scopes,
@@ -70,7 +72,7 @@ func (l *linter) declSemantic(d *Node, path Path, parentScope []string, names ma
 	}
 	mode, _ := d.Get("mode")
 	for _, v := range sortedScope(scope) {
-		if v == "2025-06-18" && mode.Str != "form" {
+		if v == protocol.Version20250618 && mode.Str != "form" {
 			l.add(CodeModeNotSupported, SevError, mode.Loc, path.with(Key("mode")), "%q is not defined for MCP %s, which supports form mode only", mode.Str, v)
 		}
 	}
