@@ -220,11 +220,17 @@ func (p *pauser) state() (open, pokes int, changed <-chan struct{}) {
 
 // requestContext bounds one request by the server's Timeout, as idle time: the clock
 // stops while any prompt of this session is open, so a legacy tools/call waiting on a
-// form does not time out under the user (docs/protocol.md, "Timeouts and cancellation"), and starts over at each
-// progress notification; each MRTR retry gets a fresh budget.
+// form does not time out under the user (docs/protocol.md, "Timeouts and cancellation"),
+// and starts over at each progress notification, up to progressBudget times Timeout of
+// unpaused time in all, so that endless progress cannot hold a call forever; each MRTR
+// retry gets a fresh budget.
 func (s *Session) requestContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	return s.boundedContext(ctx, s.server.Timeout)
 }
+
+// progressBudget is how many request timeouts of unpaused time progress notifications
+// can keep one request alive.
+const progressBudget = 5
 
 // boundedContext is requestContext with the budget d (zero: unbounded).
 func (s *Session) boundedContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
@@ -234,6 +240,7 @@ func (s *Session) boundedContext(ctx context.Context, d time.Duration) (context.
 	cctx, cancel := context.WithCancelCause(ctx)
 	go func() {
 		remaining := d
+		var active time.Duration // unpaused time so far
 		for {
 			open, pokes, changed := s.prompt.state()
 			if open > 0 {
@@ -252,10 +259,20 @@ func (s *Session) boundedContext(ctx context.Context, d time.Duration) (context.
 				return
 			case <-changed:
 				t.Stop()
+				spent := time.Since(start)
+				active += spent
 				if _, p, _ := s.prompt.state(); p != pokes {
-					remaining = d
+					if left := progressBudget*d - active; left < d {
+						if left <= 0 {
+							cancel(fmt.Errorf("%w: progress for %s without a result", ErrTimeout, progressBudget*d))
+							return
+						}
+						remaining = left
+					} else {
+						remaining = d
+					}
 				} else {
-					remaining -= time.Since(start)
+					remaining -= spent
 				}
 			case <-cctx.Done():
 				t.Stop()

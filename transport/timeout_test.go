@@ -283,3 +283,35 @@ func TestUndeclaredURLRefusalIsReported(t *testing.T) {
 		}
 	}
 }
+
+// TestEndlessProgressIsBounded: progress keeps a request alive, but not forever: after
+// progressBudget timeouts of progress without a result, the request times out.
+func TestEndlessProgressIsBounded(t *testing.T) {
+	const d = 40 * time.Millisecond
+	s := &Session{}
+	s.prompt.init()
+	ctx, cancel := s.boundedContext(context.Background(), d)
+	defer cancel()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		tick := time.NewTicker(d / 4)
+		defer tick.Stop()
+		for {
+			select {
+			case <-tick.C:
+				s.prompt.poke()
+			case <-stop:
+				return
+			}
+		}
+	}()
+	select {
+	case <-ctx.Done():
+		if !errors.Is(context.Cause(ctx), ErrTimeout) {
+			t.Fatalf("cause = %v, want a timeout", context.Cause(ctx))
+		}
+	case <-time.After(20 * progressBudget * d):
+		t.Fatal("endless progress kept the request alive")
+	}
+}
