@@ -150,7 +150,7 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 	}
 	return transport.Connect(ctx, srv, transport.Options{
 		ClientName:    "elicitty",
-		ClientVersion: version,
+		ClientVersion: currentVersion().Version,
 		Answerer:      answerer,
 		URLMode:       !a.noURL && !srv.URLPolicy.Disabled,
 		Protocol:      srv.Protocol,

@@ -78,7 +78,7 @@ func (a *app) runConformance(ctx context.Context, url string) error {
 	})
 	s, err := transport.Connect(ctx, srv, transport.Options{
 		ClientName:    "elicitty",
-		ClientVersion: version,
+		ClientVersion: currentVersion().Version,
 		Answerer:      elicit.NewEngine(auto, nil),
 		URLMode:       !a.noURL,
 		Protocol:      protocol,

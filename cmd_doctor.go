@@ -100,7 +100,7 @@ func (a *app) runDoctor(ctx context.Context) error {
 		})
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		s, err := transport.Connect(cctx, srv, transport.Options{
-			ClientName: "elicitty-doctor", ClientVersion: version,
+			ClientName: "elicitty-doctor", ClientVersion: currentVersion().Version,
 			Answerer: elicit.NewEngine(auto, nil), URLMode: true, Protocol: c.proto,
 		})
 		if err != nil {

@@ -18,7 +18,7 @@ flows, and the input requests of the 2026-07-28 protocol.
 Without arguments it opens the terminal UI over every configured server (or over the
 built-in demo server when none is configured). TARGET is a server name from the config,
 an http(s) URL, or a stdio server's command line after --.`,
-		Version:           version,
+		Version:           currentVersion().String(),
 		Args:              cobra.ArbitraryArgs,
 		SilenceUsage:      true,
 		SilenceErrors:     true,

@@ -104,7 +104,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 			}
 			return transport.Connect(ctx, srv, transport.Options{
 				ClientName:    "elicitty",
-				ClientVersion: version,
+				ClientVersion: currentVersion().Version,
 				Answerer:      elicit.NewEngine(a.record(ans), &elicit.EngineOptions{NoValidate: a.noValidate || !srv.ValidationEnabled()}),
 				URLMode:       !a.noURL && !srv.URLPolicy.Disabled,
 				Protocol:      srv.Protocol,
