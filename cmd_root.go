@@ -44,7 +44,9 @@ an http(s) URL, or a stdio server's command line after --.`,
 		a.conformanceCommand(),
 		a.loginCommand(),
 		a.logoutCommand(),
+		a.manCommand(),
 	)
+	a.addCompletions(root)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
 	return root
 }
