@@ -15,6 +15,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -36,6 +37,10 @@ type app struct {
 	onUnanswered string
 	noImports    bool
 	noWait       bool
+
+	tokensOnce sync.Once
+	tokens     oauth.Choice
+	tokensErr  error
 
 	recMu     sync.Mutex
 	recorders []*elicit.Recorder

@@ -106,7 +106,11 @@ func (a *app) completeServerItems(ctx context.Context, target string, kind argCo
 		NoReask: true,
 	}
 	if srv.EffectiveKind() != config.KindStdio {
-		opts.OAuth = &oauth.Options{Server: srv.Name, Resource: srv.URL, Store: a.tokenStore(), Browser: oauth.NoWaitBrowser{}}
+		store, err := a.tokenStore()
+		if err != nil {
+			return nil
+		}
+		opts.OAuth = &oauth.Options{Server: srv.Name, Resource: srv.URL, Store: store, Browser: oauth.NoWaitBrowser{}}
 	}
 	s, err := transport.Connect(ctx, srv, opts)
 	if err != nil {
