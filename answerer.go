@@ -63,11 +63,11 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 			Opener:     open,
 			CopyOnly:   srv.URLPolicy.Open == config.URLCopyOnly,
 			Accessible: a.accessible,
-			NoColor:    os.Getenv("NO_COLOR") != "",
+			NoColor:    a.noColor(),
 		})
 		inner = ui.NewPrompter(a.stdin, a.stderr, &ui.PrompterOptions{
 			Accessible: a.accessible,
-			NoColor:    os.Getenv("NO_COLOR") != "",
+			NoColor:    a.noColor(),
 			URL:        urlAns,
 		})
 	default:

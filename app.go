@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
@@ -37,6 +38,9 @@ type app struct {
 	onUnanswered string
 	noImports    bool
 	noWait       bool
+
+	colorOnce sync.Once
+	profile   colorprofile.Profile
 
 	tokensOnce sync.Once
 	tokens     oauth.Choice

@@ -80,7 +80,7 @@ func (a *app) consentBrowser(srv config.Server, open consent.Opener) oauth.Brows
 		Opener:     open,
 		CopyOnly:   srv.URLPolicy.Open == config.URLCopyOnly,
 		Accessible: a.accessible,
-		NoColor:    os.Getenv("NO_COLOR") != "",
+		NoColor:    a.noColor(),
 	})
 	return oauth.BrowserFunc(func(ctx context.Context, s oauth.SignIn) error {
 		resp, err := ans.Answer(ctx, &elicit.Request{

@@ -45,6 +45,7 @@ an http(s) URL, or a stdio server's command line after --.`,
 		a.loginCommand(),
 		a.logoutCommand(),
 		a.manCommand(),
+		environmentTopic(),
 	)
 	a.addCompletions(root)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
@@ -53,6 +54,7 @@ an http(s) URL, or a stdio server's command line after --.`,
 
 // checkFlags rejects common flag values that cannot work, before anything runs.
 func (a *app) checkFlags() error {
+	a.applyEnvironment()
 	switch a.protocol {
 	case "", "2025-06-18", "2025-11-25", "2026-07-28":
 	default:

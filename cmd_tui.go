@@ -116,7 +116,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 		},
 		Log:        log,
 		Opener:     open,
-		NoColor:    os.Getenv("NO_COLOR") != "",
+		NoColor:    a.noColor(),
 		Accessible: a.accessible,
 		In:         a.stdin,
 		Out:        a.stdout,

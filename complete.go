@@ -24,10 +24,10 @@ const completionTimeout = 5 * time.Second
 type argCompletion int
 
 const (
-	completeTargets       argCompletion = iota // every argument is a TARGET
-	completeTarget                             // TARGET, then nothing known
-	completeTargetTool                         // TARGET TOOL
-	completeTargetPrompt                       // TARGET NAME (a prompt)
+	completeTargets      argCompletion = iota // every argument is a TARGET
+	completeTarget                            // TARGET, then nothing known
+	completeTargetTool                        // TARGET TOOL
+	completeTargetPrompt                      // TARGET NAME (a prompt)
 )
 
 // addCompletions gives the commands that take a TARGET completion of server names,
