@@ -16,6 +16,7 @@ command -v unshare >/dev/null 2>&1 || need_apt+=(util-linux)
 command -v npm >/dev/null 2>&1 || need_apt+=(npm)
 command -v gnome-keyring-daemon >/dev/null 2>&1 || need_apt+=(gnome-keyring)
 command -v dbus-run-session >/dev/null 2>&1 || need_apt+=(dbus-daemon)
+command -v dbus-send >/dev/null 2>&1 || need_apt+=(dbus-bin)
 if ((${#need_apt[@]})); then
   echo "setup: installing ${need_apt[*]}" >&2
   SUDO=""

@@ -117,7 +117,7 @@ func TestKeyringSecretService(t *testing.T) {
 		secretServiceChild(t)
 		return
 	}
-	for _, prog := range []string{"dbus-run-session", "gnome-keyring-daemon"} {
+	for _, prog := range []string{"dbus-run-session", "dbus-send", "gnome-keyring-daemon"} {
 		if _, err := exec.LookPath(prog); err != nil {
 			if os.Getenv("ELICITTY_E2E") != "" {
 				t.Fatalf("%s is missing (scripts/setup.sh installs it)", prog)
@@ -132,6 +132,15 @@ func TestKeyringSecretService(t *testing.T) {
 printf 'elicitty-test' | gnome-keyring-daemon --foreground --unlock --components=secrets >/dev/null 2>&1 &
 daemon=$!
 trap 'kill $daemon 2>/dev/null; wait $daemon 2>/dev/null || true' EXIT
+# Until this daemon owns the Secret Service name, a client would make the bus start
+# another one, with a locked keyring; wait for it (bounded).
+i=0
+until dbus-send --session --print-reply --dest=org.freedesktop.DBus /org/freedesktop/DBus \
+  org.freedesktop.DBus.NameHasOwner string:org.freedesktop.secrets 2>/dev/null | grep -q 'boolean true'; do
+  i=$((i+1))
+  if [ $i -gt 200 ]; then echo "gnome-keyring-daemon did not register" >&2; exit 1; fi
+  sleep 0.1
+done
 "$@"
 `
 	cmd := exec.Command("dbus-run-session", "--", "sh", "-c", script, "sh",
