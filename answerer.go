@@ -63,11 +63,11 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 			Opener:     open,
 			CopyOnly:   srv.URLPolicy.Open == config.URLCopyOnly,
 			Accessible: a.accessible,
-			NoColor:    noColor(),
+			NoColor:    a.noColor(),
 		})
 		inner = form.NewPrompter(a.stdin, a.stderr, &form.PrompterOptions{
 			Accessible: a.accessible,
-			NoColor:    noColor(),
+			NoColor:    a.noColor(),
 			URL:        urlAns,
 		})
 	default:

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -38,6 +40,13 @@ type app struct {
 	onUnanswered string
 	noImports    bool
 	noWait       bool
+
+	colorOnce sync.Once
+	profile   colorprofile.Profile
+
+	tokensOnce sync.Once
+	tokens     oauth.Choice
+	tokensErr  error
 
 	recMu     sync.Mutex
 	recorders []*elicit.Recorder

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -70,6 +71,7 @@ func TestDescPreviewAndRender(t *testing.T) {
 
 // TestDoctor runs the self-test: every feature on stdio and HTTP in both eras.
 func TestDoctor(t *testing.T) {
+	// runBin gives no session bus: on Linux the keyring is not tried.
 	r := runBin(t, nil, "doctor")
 	if r.code != 0 || !strings.Contains(r.stdout, "all checks passed") {
 		t.Fatalf("doctor: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
@@ -79,6 +81,9 @@ func TestDoctor(t *testing.T) {
 	}
 	if strings.Contains(r.stdout, "FAIL") {
 		t.Errorf("doctor printed a failure:\n%s", r.stdout)
+	}
+	if runtime.GOOS == "linux" && !strings.Contains(r.stdout, "oauth-tokens.json (no OS keyring: no D-Bus session bus)") {
+		t.Errorf("doctor does not say where tokens are kept:\n%s", r.stdout)
 	}
 }
 

@@ -67,7 +67,10 @@ func runBinIn(t *testing.T, dir string, env []string, args ...string) result {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	home := t.TempDir()
-	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_COLOR=1")
+	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_COLOR=1",
+		// No session bus: OAuth tokens go to the file under HOME, never to the
+		// developer's own keyring.
+		"DBUS_SESSION_BUS_ADDRESS=", "XDG_RUNTIME_DIR=")
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer

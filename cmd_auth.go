@@ -14,14 +14,28 @@ import (
 	"github.com/elicitty/elicitty/tui/consent"
 )
 
-// tokenStore returns the OAuth token store under the user's state directory.
-func (a *app) tokenStore() *oauth.Store {
-	home, _ := os.UserHomeDir()
-	p := oauth.DefaultStorePath(os.Getenv, home)
-	if p == "" {
-		return nil
-	}
-	return oauth.NewStore(p)
+// tokenStore returns where OAuth tokens are kept: the OS keyring when one answers,
+// else the 0600 file under the user's state directory (ELICITTY_TOKEN_STORE picks one).
+// It is chosen once per run.
+func (a *app) tokenStore() (oauth.TokenStore, error) {
+	c, err := a.tokenChoice()
+	return c.Store, err
+}
+
+// tokenChoice is tokenStore with the reason for the choice, for doctor.
+func (a *app) tokenChoice() (oauth.Choice, error) {
+	a.tokensOnce.Do(func() {
+		home, _ := os.UserHomeDir()
+		a.tokens, a.tokensErr = oauth.ChooseStore(&oauth.ChooseOptions{
+			Mode: os.Getenv("ELICITTY_TOKEN_STORE"),
+			Path: oauth.DefaultStorePath(os.Getenv, home),
+			Warn: func(msg string) { fmt.Fprintf(a.stderr, "elicitty: warning: %s\n", msg) },
+		})
+		if a.tokensErr != nil {
+			a.tokensErr = usagef("token store: %w", a.tokensErr)
+		}
+	})
+	return a.tokens, a.tokensErr
 }
 
 // oauthOptions returns the sign-in options for an HTTP server; nil for stdio.
@@ -29,7 +43,11 @@ func (a *app) oauthOptions(srv config.Server) (*oauth.Options, error) {
 	if srv.EffectiveKind() == config.KindStdio {
 		return nil, nil
 	}
-	o := &oauth.Options{Server: srv.Name, Resource: srv.URL, Store: a.tokenStore()}
+	store, err := a.tokenStore()
+	if err != nil {
+		return nil, err
+	}
+	o := &oauth.Options{Server: srv.Name, Resource: srv.URL, Store: store}
 	if c := srv.OAuth; c != nil {
 		o.ClientID, o.ClientSecret = c.ClientID, c.ClientSecret
 		o.ClientMetadataURL, o.Scopes, o.RedirectPort = c.ClientMetadataURL, c.Scopes, c.RedirectPort
@@ -68,7 +86,7 @@ func (a *app) consentBrowser(srv config.Server, open consent.Opener) oauth.Brows
 		Opener:     open,
 		CopyOnly:   srv.URLPolicy.Open == config.URLCopyOnly,
 		Accessible: a.accessible,
-		NoColor:    os.Getenv("NO_COLOR") != "",
+		NoColor:    a.noColor(),
 	})
 	return oauth.BrowserFunc(func(ctx context.Context, s oauth.SignIn) error {
 		resp, err := ans.Answer(ctx, &elicit.Request{
@@ -93,8 +111,9 @@ func (a *app) loginCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "login TARGET",
 		Short: "Sign in to an HTTP server (OAuth) ahead of time",
-		Long: `Signs in to an HTTP MCP server that requires OAuth and stores the token (0600, under
-$XDG_STATE_HOME/elicitty) for later commands. Any stored token for the server is
+		Long: `Signs in to an HTTP MCP server that requires OAuth and stores the token for later
+commands: in the OS keyring when one is available, else in a 0600 file under
+$XDG_STATE_HOME/elicitty (elicitty doctor shows which). Any stored token for the server is
 dropped first. On a terminal the sign-in page is shown on the URL consent screen;
 without one the URL is printed and the command waits (bounded by --timeout), or fails
 with exit 4 under --no-wait.`,
@@ -107,7 +126,11 @@ with exit 4 under --no-wait.`,
 			if srv.EffectiveKind() == config.KindStdio {
 				return usagef("login: %s is a stdio server; sign-in applies to http servers", srv.Name)
 			}
-			if _, err := a.tokenStore().Delete(srv.Name, srv.URL); err != nil {
+			store, err := a.tokenStore()
+			if err != nil {
+				return err
+			}
+			if _, err := store.Delete(srv.Name, srv.URL); err != nil {
 				return fmt.Errorf("login: %w", err)
 			}
 			log, closeLog, err := a.openLog()
@@ -127,7 +150,7 @@ with exit 4 under --no-wait.`,
 				}
 			}
 			if h := s.OAuth(); h != nil && h.Flows() > 0 {
-				fmt.Fprintf(a.stdout, "Signed in to %s; the token is stored in %s.\n", srv.Name, a.tokenStore().Path())
+				fmt.Fprintf(a.stdout, "Signed in to %s; the token is stored in %s.\n", srv.Name, store.Where())
 				return nil
 			}
 			fmt.Fprintf(a.stdout, "%s did not ask for a sign-in.\n", srv.Name)
@@ -146,7 +169,11 @@ func (a *app) logoutCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			n, err := a.tokenStore().Delete(srv.Name, "")
+			store, err := a.tokenStore()
+			if err != nil {
+				return err
+			}
+			n, err := store.Delete(srv.Name, "")
 			if err != nil {
 				return fmt.Errorf("logout: %w", err)
 			}

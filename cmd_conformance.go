@@ -142,7 +142,7 @@ func (r *conformanceRun) connect(ctx context.Context, url string, log *wire.Log)
 	r.cleanup = cleanup
 	s, err := transport.Connect(ctx, srv, transport.Options{
 		ClientName:    "elicitty",
-		ClientVersion: version,
+		ClientVersion: currentVersion().Version,
 		Answerer:      elicit.NewEngine(auto, nil),
 		URLMode:       !a.noURL,
 		Protocol:      r.protocol,

@@ -36,7 +36,9 @@ func (a *app) doctorCommand() *cobra.Command {
 		Long: `Starts the built-in demo server over stdio and over Streamable HTTP on loopback, talks to
 it in both protocol eras (2025-11-25 with server-pushed elicitation, 2026-07-28 with
 multi round-trip input requests), answers its elicitations automatically, and prints
-which features work on which transport and era. Exit 0 when everything passed.`,
+which features work on which transport and era, and where OAuth tokens are kept (the
+OS keyring, or the 0600 file where no keyring service runs). Exit 0 when everything
+passed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return a.runDoctor(cmd.Context()) },
 	}
@@ -84,6 +86,7 @@ func (a *app) runDoctor(ctx context.Context) error {
 	if err := a.printDoctorMatrix(cols, results); err != nil {
 		return err
 	}
+	a.printTokenStore()
 	if failed > 0 {
 		fmt.Fprintf(a.stdout, "%d check(s) failed\n", failed)
 		return &silentError{code: exitConn}
@@ -97,7 +100,7 @@ func (a *app) runDoctor(ctx context.Context) error {
 func (a *app) printDefaultEras(ctx context.Context, servers []config.Server) (failed int) {
 	for _, srv := range servers {
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		s, err := transport.Connect(cctx, srv, transport.Options{ClientName: "elicitty-doctor", ClientVersion: version, URLMode: true, Procs: a.procs})
+		s, err := transport.Connect(cctx, srv, transport.Options{ClientName: "elicitty-doctor", ClientVersion: currentVersion().Version, URLMode: true, Procs: a.procs})
 		if err != nil {
 			failed++
 			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): FAIL %v\n", srv.EffectiveKind(), err)
@@ -160,7 +163,7 @@ func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) ([]string, in
 	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 	defer cancel()
 	opts := transport.ForServer(srv, elicit.AnswererFunc(doctorAnswer))
-	opts.ClientName, opts.ClientVersion, opts.Procs = "elicitty-doctor", version, a.procs
+	opts.ClientName, opts.ClientVersion, opts.Procs = "elicitty-doctor", currentVersion().Version, a.procs
 	s, err := transport.Connect(cctx, srv, opts)
 	if err != nil {
 		for i := range cells {
@@ -252,4 +255,14 @@ func approveDemoConsent(ctx context.Context, pageURL string) {
 	if resp, err := http.DefaultClient.Do(req); err == nil {
 		resp.Body.Close()
 	}
+}
+
+// printTokenStore tells where OAuth tokens are kept and why.
+func (a *app) printTokenStore() {
+	c, err := a.tokenChoice()
+	if err != nil {
+		fmt.Fprintf(a.stdout, "token store: unusable: %v\n", err)
+		return
+	}
+	fmt.Fprintf(a.stdout, "token store: %s (%s)\n", c.Store.Where(), c.Reason)
 }

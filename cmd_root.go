@@ -23,7 +23,7 @@ flows, and the input requests of the 2026-07-28 protocol.
 Without arguments it opens the terminal UI over every configured server (or over the
 built-in demo server when none is configured). TARGET is a server name from the config,
 an http(s) URL, or a stdio server's command line after --.`,
-		Version:           version,
+		Version:           currentVersion().String(),
 		Args:              cobra.ArbitraryArgs,
 		SilenceUsage:      true,
 		SilenceErrors:     true,
@@ -50,7 +50,10 @@ an http(s) URL, or a stdio server's command line after --.`,
 		a.conformanceCommand(),
 		a.loginCommand(),
 		a.logoutCommand(),
+		a.manCommand(),
+		environmentTopic(),
 	)
+	a.addCompletions(root)
 	root.InitDefaultHelpCmd()
 	root.InitDefaultCompletionCmd()
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &usageError{err: err} })
@@ -101,6 +104,7 @@ func unknownCommand(c *cobra.Command, word string) error {
 
 // checkFlags rejects common flag values that cannot work, before anything runs.
 func (a *app) checkFlags() error {
+	a.applyEnvironment()
 	if a.protocol != "" && !protocol.IsSupported(a.protocol) {
 		return usagef("--protocol must be %s, not %q", strings.Join(protocol.Supported(), ", "), a.protocol)
 	}

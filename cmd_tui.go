@@ -107,7 +107,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 		},
 		Log:        log,
 		Opener:     open,
-		NoColor:    noColor(),
+		NoColor:    a.noColor(),
 		Accessible: a.accessible,
 		In:         a.stdin,
 		Out:        a.stdout,

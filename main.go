@@ -26,9 +26,6 @@ const (
 	exitCancel     = 130
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "0.1.0-dev"
-
 func main() { os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)) }
 
 // run executes the command line and returns the process exit code.

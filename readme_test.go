@@ -26,4 +26,7 @@ func TestReadmeShowsCurrentUI(t *testing.T) {
 			t.Errorf("the README's first screen lacks %q", cmd)
 		}
 	}
+	if !strings.Contains(first, "go install github.com/elicitty/elicitty@latest") {
+		t.Error("the README's first screen lacks the go install command")
+	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
@@ -55,7 +54,7 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 		}
 	}
 	opts := transport.ForServer(srv, a.record(inner))
-	opts.ClientName, opts.ClientVersion = "elicitty", version
+	opts.ClientName, opts.ClientVersion = "elicitty", currentVersion().Version
 	opts.Log, opts.OnEvent = log, front.onEvent
 	opts.PinnedBy = pinnedBy
 	opts.Procs = a.procs
@@ -110,6 +109,3 @@ func (a *app) resolveServer(srv config.Server) config.Server {
 	}
 	return srv
 }
-
-// noColor reports whether output must be drawn without colour (NO_COLOR).
-func noColor() bool { return os.Getenv("NO_COLOR") != "" }

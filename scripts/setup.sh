@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs what elicitty's tests need on a fresh Debian machine with Go: tmux, Chromium,
-# iproute2 (network namespaces), staticcheck, and the npm packages of the real servers
-# the tests talk to. Idempotent: a second run only checks.
+# iproute2 (network namespaces), gnome-keyring and dbus-run-session (the OAuth token
+# store's Secret Service test), and the npm packages of the real servers the tests talk
+# to. Developer tools (staticcheck, goreleaser) need no install: they are pinned in
+# tools/go.mod and run with `go tool -modfile=tools/go.mod NAME`. Idempotent: a second
+# run only checks.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,18 +14,15 @@ command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 command -v ip >/dev/null 2>&1 || need_apt+=(iproute2)
 command -v unshare >/dev/null 2>&1 || need_apt+=(util-linux)
 command -v npm >/dev/null 2>&1 || need_apt+=(npm)
+command -v gnome-keyring-daemon >/dev/null 2>&1 || need_apt+=(gnome-keyring)
+command -v dbus-run-session >/dev/null 2>&1 || need_apt+=(dbus-daemon)
+command -v dbus-send >/dev/null 2>&1 || need_apt+=(dbus-bin)
 if ((${#need_apt[@]})); then
   echo "setup: installing ${need_apt[*]}" >&2
   SUDO=""
   if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-fi
-
-GOBIN=$(go env GOPATH)/bin
-if [ ! -x "$GOBIN/staticcheck" ]; then
-  echo "setup: installing staticcheck" >&2
-  go install honnef.co/go/tools/cmd/staticcheck@v0.8.2
 fi
 
 # Real MCP servers from npm, in a cache outside the repository.

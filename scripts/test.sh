@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check elicitty has: formatting, vet, staticcheck, unit and end-to-end tests
+# Runs every check elicitty has: formatting, vet, staticcheck, go mod tidy, the release
+# configuration (goreleaser check and a one-target snapshot), unit and end-to-end tests
 # (demo server and @modelcontextprotocol/server-everything over stdio and HTTP, tmux,
 # headless Chromium), bounded fuzzing, and the MCP conformance client scenarios.
 # Installs what is missing first (scripts/setup.sh).
@@ -24,7 +25,20 @@ if [ -n "$unformatted" ]; then
   exit 1
 fi
 go vet ./...
-staticcheck ./...
+go tool -modfile=tools/go.mod staticcheck ./...
+
+# ---- module hygiene and release checks (go.mod, tools/go.mod, .goreleaser.yaml) ----
+echo "== go mod tidy"
+go mod tidy -diff
+(cd tools && go mod tidy -diff)
+# Developer tools live in tools/go.mod: none of their modules may reach the binary.
+if go list -deps -f '{{with .Module}}{{.Path}}{{end}}' . | grep -qE '^(honnef\.co/go/tools|github\.com/goreleaser/)'; then
+  echo "a developer tool's module is linked into elicitty" >&2
+  exit 1
+fi
+echo "== goreleaser check and snapshot (one target: $(go env GOOS)/$(go env GOARCH))"
+bash scripts/release-check.sh
+# ---- end of module hygiene and release checks ----
 
 echo "== build"
 mkdir -p bin

@@ -20,6 +20,7 @@ const (
 	StepTokenExchange Step = "token exchange"
 	StepRefresh       Step = "refresh"
 	StepStepUp        Step = "step-up"
+	StepStore         Step = "token storage"
 )
 
 // ErrNoWait reports that a sign-in was needed but the caller asked not to wait for one.

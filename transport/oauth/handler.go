@@ -29,8 +29,10 @@ type Options struct {
 	// store key). Resource is its URL, the other part of the key; the transport fills
 	// both when they are empty.
 	Server, Resource string
-	// Store keeps tokens between runs; nil keeps them in memory only.
-	Store *Store
+	// Store keeps tokens between runs (a *Store file or a *Keyring); nil keeps them
+	// in memory only. A store that cannot be read fails NewHandler, and a token that
+	// cannot be stored fails the request that got it: neither is silent.
+	Store TokenStore
 	// Browser sends the user to the sign-in page. Required.
 	Browser Browser
 	// ClientID and ClientSecret are pre-registered credentials (config). ClientSecret
@@ -98,6 +100,7 @@ type Handler struct {
 	ln        *loopback
 	secrets   []string
 	refresh   *Error             // the last failed refresh, reported if the sign-in after it fails
+	storeErr  *Error             // the last token that could not be stored
 	failed    *Error             // a failed sign-in is not started again by this handler
 	machine   oauth2.TokenSource // the grant's tokens (grants without a browser)
 	key       *signingKey        // from Options.PrivateKeyPEM
@@ -157,11 +160,17 @@ func NewHandler(opts Options) (*Handler, error) {
 	if opts.machineGrant() || opts.DPoP {
 		// Nothing to load: these tokens are obtained again (or bound to a key that
 		// did not outlive its run).
-		h.opts.Store = nil
+		h.opts.Store = (*Store)(nil)
 		return h, nil
 	}
+	if opts.Store == nil {
+		opts.Store = (*Store)(nil)
+		h.opts.Store = opts.Store
+	}
 	if e, ok, err := opts.Store.Load(opts.Server, opts.Resource); err != nil {
-		h.notef("token store: %v", err)
+		// Signing in again would only lose the new token the same way.
+		return nil, &Error{Server: opts.Server, Step: StepStore, Err: err,
+			Hint: "fix or remove the token store; ELICITTY_TOKEN_STORE=file or =keyring picks the other store"}
 	} else if ok {
 		h.addSecret(e.AccessToken, e.RefreshToken, e.ClientSecret)
 		cfg := &oauth2.Config{ClientID: e.ClientID, ClientSecret: e.ClientSecret,
@@ -203,10 +212,15 @@ func (h *Handler) addSecret(ss ...string) {
 // TokenSource implements auth.OAuthHandler.
 func (h *Handler) TokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	h.mu.Lock()
-	inner, stored, machine := h.inner, h.stored, h.machine
+	inner, stored, machine, serr := h.inner, h.stored, h.machine, h.storeErr
 	h.mu.Unlock()
 	if h.opts.machineGrant() {
 		return machine, nil
+	}
+	if serr != nil {
+		// The failure may have happened on a notification nobody reports; every
+		// request says it until a token is stored.
+		return nil, serr
 	}
 	if inner != nil {
 		return inner.TokenSource(ctx)
@@ -310,6 +324,13 @@ func (h *Handler) Authorize(ctx context.Context, req *http.Request, resp *http.R
 		h.failed = e
 		h.mu.Unlock()
 		return e
+	}
+	h.mu.Lock()
+	serr := h.storeErr
+	h.mu.Unlock()
+	if serr != nil {
+		h.notef("%s finished, but the token could not be stored", what)
+		return serr
 	}
 	h.notef("%s finished", what)
 	return nil
@@ -415,9 +436,15 @@ func (h *Handler) save(c *oauth2.Config, t *oauth2.Token) {
 		AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, TokenType: t.Type(), Expiry: t.Expiry,
 		Saved: time.Now().UTC(),
 	})
+	h.mu.Lock()
+	defer h.mu.Unlock()
 	if err != nil {
-		h.notef("could not store the token: %v", err)
+		h.storeErr = &Error{Server: h.opts.Server, Step: StepStore, Err: err, secrets: slices.Clone(h.secrets),
+			Hint: "the sign-in worked but would be lost; fix the token store, or ELICITTY_TOKEN_STORE=file or =keyring picks the other store"}
+		h.notef("could not store the token: %v", scrub(err.Error(), h.secrets))
+		return
 	}
+	h.storeErr = nil
 }
 
 // wrap returns a token source that refreshes through c, stores each new token, and
@@ -471,6 +498,12 @@ func (s *storingSource) Token() (*oauth2.Token, error) {
 	if changed {
 		h.notef("token refreshed")
 		h.save(s.cfg, t)
+		h.mu.Lock()
+		serr := h.storeErr
+		h.mu.Unlock()
+		if serr != nil {
+			return nil, serr
+		}
 	} else {
 		h.mu.Lock()
 		h.last = t.AccessToken

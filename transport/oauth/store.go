@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -51,15 +52,41 @@ func (e Entry) token() *oauth2.Token {
 }
 
 // Store keeps tokens in one JSON file, created with 0600 permissions in a 0700
-// directory and replaced atomically on each change. A nil *Store keeps nothing. It is
-// safe for concurrent use within one process.
+// directory and replaced atomically on each change. A file that other users may read
+// is made 0600 again (and Warn told); a file owned by another user is refused. A nil
+// *Store keeps nothing. It is safe for concurrent use within one process.
 type Store struct {
 	path string
+	warn func(string)
 	mu   sync.Mutex
 }
 
+// StoreOptions configures a file Store.
+type StoreOptions struct {
+	// Warn receives a message when the store repairs its file's permissions; nil
+	// drops it.
+	Warn func(msg string)
+}
+
 // NewStore returns a Store backed by the file at path (created on first save).
-func NewStore(path string) *Store { return &Store{path: path} }
+func NewStore(path string) *Store { return NewFileStore(path, nil) }
+
+// NewFileStore is NewStore with options; nil means the defaults.
+func NewFileStore(path string, opts *StoreOptions) *Store {
+	s := &Store{path: path}
+	if opts != nil {
+		s.warn = opts.Warn
+	}
+	return s
+}
+
+// Where implements TokenStore.
+func (s *Store) Where() string {
+	if s == nil {
+		return "memory only"
+	}
+	return s.path
+}
 
 // DefaultStorePath returns $XDG_STATE_HOME/elicitty/oauth-tokens.json, or
 // HOME/.local/state/elicitty/oauth-tokens.json; "" when neither is known.
@@ -89,12 +116,23 @@ type storeFile struct {
 
 func (s *Store) read() (storeFile, error) {
 	var f storeFile
-	data, err := os.ReadFile(s.path)
+	fh, err := os.Open(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return storeFile{Version: 1}, nil
 	}
 	if err != nil {
 		return f, fmt.Errorf("read token store: %w", err)
+	}
+	defer fh.Close()
+	if err := s.check(fh); err != nil {
+		return f, err
+	}
+	data, err := io.ReadAll(io.LimitReader(fh, maxStoreSize+1))
+	if err != nil {
+		return f, fmt.Errorf("read token store: %w", err)
+	}
+	if len(data) > maxStoreSize {
+		return f, fmt.Errorf("token store %s is larger than %d bytes; remove it and sign in again", s.path, maxStoreSize)
 	}
 	if err := json.Unmarshal(data, &f); err != nil {
 		// Never quote the content: it holds tokens.
@@ -131,6 +169,33 @@ func (s *Store) write(f storeFile) error {
 	}
 	if err := os.Rename(tmp.Name(), s.path); err != nil {
 		return fmt.Errorf("write token store: %w", err)
+	}
+	return nil
+}
+
+// maxStoreSize bounds the token file: a few hundred sign-ins fit.
+const maxStoreSize = 4 << 20
+
+// check refuses a token file owned by another user, or anything but a regular file,
+// and makes one that others may read or write private again, with a warning.
+func (s *Store) check(fh *os.File) error {
+	fi, err := fh.Stat()
+	if err != nil {
+		return fmt.Errorf("read token store: %w", err)
+	}
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("token store %s is not a regular file; refusing to use it", s.path)
+	}
+	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
+		return fmt.Errorf("token store %s is owned by another user (uid %d); refusing to use it: remove it, or give it to your user with mode 0600", s.path, uid)
+	}
+	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
+		if err := fh.Chmod(0o600); err != nil {
+			return fmt.Errorf("token store %s has mode %04o, readable by others, and could not be made 0600: %w", s.path, perm, err)
+		}
+		if s.warn != nil {
+			s.warn(fmt.Sprintf("token store %s had mode %04o, so other users could read its tokens; it is now 0600. Consider `elicitty logout` for its servers and signing in again.", s.path, perm))
+		}
 	}
 	return nil
 }

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
+	"github.com/spf13/cobra"
+)
+
+// envVar is one environment variable elicitty reads.
+type envVar struct {
+	name, what string
+}
+
+// environment lists every variable elicitty reads, by itself or through the libraries
+// it uses, grouped for `elicitty help environment`. A test keeps it complete.
+var environment = []struct {
+	group string
+	vars  []envVar
+}{
+	{"Configuration and state", []envVar{
+		{"ELICITTY_CONFIG", "elicitty's config file when --config is not given"},
+		{"XDG_CONFIG_HOME", "where elicitty/config.yaml and other clients' configs are found (default ~/.config)"},
+		{"XDG_STATE_HOME", "where the OAuth token file lives (default ~/.local/state)"},
+		{"HOME", "the home directory: default config and state directories, imported configs"},
+		{"APPDATA", "Windows: where Claude Desktop's config is imported from"},
+		{"ELICITTY_TOKEN_STORE", "auto (default), keyring or file: where OAuth tokens are kept"},
+		{"DBUS_SESSION_BUS_ADDRESS", "Linux: the D-Bus session bus of the Secret Service keyring"},
+		{"XDG_RUNTIME_DIR", "Linux: its bus socket is used when DBUS_SESSION_BUS_ADDRESS is unset"},
+		{"${VAR}", "any variable a config file references as ${VAR} or ${env:VAR} in a string value"},
+		{"ELICITTY_INPUT_<ID>", "the value of ${input:ID} in an imported VS Code config"},
+	}},
+	{"Terminal and colour", []envVar{
+		{"NO_COLOR", "when set and not empty, no colour (text styles stay)"},
+		{"CLICOLOR", "0 turns colour off; 1 allows it on a terminal"},
+		{"CLICOLOR_FORCE", "when not 0, colour even when not on a terminal"},
+		{"TERM", "the terminal's colours; TERM=dumb also switches to accessible line prompts"},
+		{"COLORTERM", "truecolor or 24bit enables full colour"},
+		{"TMUX", "colour detection inside tmux"},
+		{"VISUAL", "editor for long text fields (ctrl+e), before EDITOR"},
+		{"EDITOR", "editor for long text fields when VISUAL is unset"},
+	}},
+	{"Opening links", []envVar{
+		{"ELICITTY_OPENER", "a command that opens URLs instead of the system browser (URL appended, or in place of %s)"},
+		{"BROWSER", "the browser to open URLs with"},
+
+		{"SSH_CONNECTION", "set over SSH: links are copied and shown as QR codes instead of opened"},
+		{"SSH_TTY", "same as SSH_CONNECTION"},
+		{"DISPLAY", "Linux: without DISPLAY or WAYLAND_DISPLAY no browser can be opened"},
+		{"WAYLAND_DISPLAY", "see DISPLAY"},
+	}},
+	{"Network and processes", []envVar{
+		{"HTTPS_PROXY", "proxy for https URLs (also lower case)"},
+		{"HTTP_PROXY", "proxy for http URLs (also lower case)"},
+		{"NO_PROXY", "hosts reached without the proxy (also lower case)"},
+		{"PATH", "where stdio server commands are looked up; stdio servers inherit the whole environment"},
+	}},
+	{"Conformance and release tooling", []envVar{
+		{"MCP_CONFORMANCE_SCENARIO", "elicitty conformance: the scenario the harness runs"},
+		{"MCP_CONFORMANCE_CONTEXT", "elicitty conformance: the scenario's JSON context"},
+		{"MCP_CONFORMANCE_PROTOCOL_VERSION", "elicitty conformance: the protocol version to pin"},
+		{"SOURCE_DATE_EPOCH", "the date printed in generated man pages"},
+	}},
+}
+
+// environmentHelp is the text of `elicitty help environment`.
+func environmentHelp() string {
+	var b strings.Builder
+	b.WriteString("Environment variables elicitty reads:\n")
+	for _, g := range environment {
+		width := 0
+		for _, v := range g.vars {
+			width = max(width, len(v.name))
+		}
+		b.WriteString("\n" + g.group + ":\n")
+		for _, v := range g.vars {
+			b.WriteString("  " + v.name + strings.Repeat(" ", width-len(v.name)+2) + v.what + "\n")
+		}
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// environmentTopic is the `elicitty help environment` topic.
+func environmentTopic() *cobra.Command {
+	return &cobra.Command{
+		Use:   "environment",
+		Short: "Environment variables elicitty reads",
+		Long:  environmentHelp(),
+	}
+}
+
+// applyEnvironment reads the terminal conventions once per run: TERM=dumb means line
+// prompts (accessible mode), and the colour profile decides whether colour is used.
+func (a *app) applyEnvironment() {
+	if os.Getenv("TERM") == "dumb" {
+		a.accessible = true
+	}
+	a.colorOnce.Do(func() { a.profile = detectProfile(a.stdout, a.stderr, os.Environ()) })
+}
+
+// noColor reports whether the run draws without colour.
+func (a *app) noColor() bool {
+	a.colorOnce.Do(func() { a.profile = detectProfile(a.stdout, a.stderr, os.Environ()) })
+	return a.profile < colorprofile.ANSI
+}
+
+// detectProfile decides the colour profile from the environment and the terminal the
+// interactive screens draw on (stderr for forms, else stdout for the terminal UI):
+// NO_COLOR (any non-empty value) and CLICOLOR=0 turn colour off, CLICOLOR_FORCE forces
+// it, TERM and COLORTERM say how much there is.
+func detectProfile(stdout, stderr io.Writer, env []string) colorprofile.Profile {
+	out := stderr
+	if f, ok := stderr.(term.File); !ok || !term.IsTerminal(f.Fd()) {
+		out = stdout
+	}
+	p := colorprofile.Detect(out, env)
+	get := func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if name, val, ok := strings.Cut(env[i], "="); ok && name == k {
+				return val
+			}
+		}
+		return ""
+	}
+	forced := get("CLICOLOR_FORCE") != "" && get("CLICOLOR_FORCE") != "0"
+	if get("NO_COLOR") != "" || (get("CLICOLOR") == "0" && !forced) {
+		p = min(p, colorprofile.ASCII)
+	}
+	return p
+}
