@@ -32,6 +32,7 @@ var environment = []struct {
 		{"XDG_RUNTIME_DIR", "Linux: its bus socket is used when DBUS_SESSION_BUS_ADDRESS is unset"},
 		{"${VAR}", "any variable a config file references as ${VAR} or ${env:VAR} in a string value"},
 		{"ELICITTY_INPUT_<ID>", "the value of ${input:ID} in an imported VS Code config"},
+		{"ELICITTY_SECRET_<ID>", "the value of a secret field in an answers file written by --record (${ELICITTY_SECRET_ID} stands for it)"},
 	}},
 	{"Terminal and colour", []envVar{
 		{"NO_COLOR", "when set and not empty, no colour (text styles stay)"},

@@ -364,6 +364,9 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*mcp.ReadResour
 // Close ends the session: DELETE for HTTP sessions; close stdin, SIGTERM, SIGKILL for stdio.
 func (s *Session) Close() error {
 	var err error
+	// Answers already given (a form cancelled as the user quits) still reach the
+	// server: they are written as the answerer returns, moments after.
+	s.tap.awaitAnswered(answerGrace)
 	if cs := s.client(); cs != nil {
 		err = cs.Close()
 	}
@@ -375,6 +378,9 @@ func (s *Session) Close() error {
 	}
 	return err
 }
+
+// answerGrace bounds how long Close waits for answers to server requests to be written.
+const answerGrace = 300 * time.Millisecond
 
 // Wait blocks until the server ends the session (a stdio process exits, an HTTP
 // session breaks) and returns the reason.

@@ -30,6 +30,8 @@ type tap struct {
 	raws      map[string]json.RawMessage   // canonical elicit params -> raw params
 	states    map[string]json.RawMessage   // decoded requestState -> raw JSON token
 	answered  map[string]bool              // request ids we answered locally (late replies dropped)
+	asked     map[string]bool              // server requests not yet answered
+	askedDone chan struct{}                // closed when asked becomes empty; nil while it is
 	injectFn  func(jsonrpc.Message) bool   // delivers a local message to the reader, when possible
 	discover  time.Duration                // server/discover deadline (0: none)
 	toolsList func(result json.RawMessage) // sees raw tools/list results (HTTP param headers)
@@ -100,6 +102,7 @@ func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
 		t.mu.Lock()
 		drop := t.cancelled[key]
 		delete(t.cancelled, key)
+		t.settle(key)
 		t.mu.Unlock()
 		if drop {
 			t.log.Notef(t.server, "dropped our response to request %s: the server cancelled it", idText(m.ID))
@@ -109,6 +112,35 @@ func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
 		return m
 	}
 	return msg
+}
+
+// settle marks the server request key answered (or given up); t.mu is held.
+func (t *tap) settle(key string) {
+	if !t.asked[key] {
+		return
+	}
+	delete(t.asked, key)
+	if len(t.asked) == 0 && t.askedDone != nil {
+		close(t.askedDone)
+		t.askedDone = nil
+	}
+}
+
+// awaitAnswered waits until every request the server sent has been answered (or
+// withdrawn by the server), or until d has passed.
+func (t *tap) awaitAnswered(d time.Duration) {
+	t.mu.Lock()
+	done := t.askedDone
+	t.mu.Unlock()
+	if done == nil {
+		return
+	}
+	timer := time.NewTimer(d)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+	}
 }
 
 // in handles a message that arrived; it returns the message to deliver, or nil to drop it.
@@ -147,6 +179,17 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 		return m
 	case *jsonrpc.Request:
 		t.logMsg(wire.In, m, m.Method, idText(m.ID), 0)
+		if m.IsCall() {
+			t.mu.Lock()
+			if t.asked == nil {
+				t.asked = map[string]bool{}
+			}
+			if len(t.asked) == 0 {
+				t.askedDone = make(chan struct{})
+			}
+			t.asked[idKey(m.ID)] = true
+			t.mu.Unlock()
+		}
 		switch m.Method {
 		case "elicitation/create":
 			t.keepRaw(m.Params)
@@ -158,6 +201,7 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
 					t.mu.Lock()
 					t.cancelled[idKey(id)] = true
+					t.settle(idKey(id))
 					t.mu.Unlock()
 				}
 			}

@@ -204,17 +204,19 @@ func (p *pending) setSize(w, h int) {
 // that, servers stopped included.
 const closeBudget = 800 * time.Millisecond
 
-// closeAll runs after the program has ended: it cancels every call in flight (each
-// server gets notifications/cancelled), answers every pending request with cancel, and
+// closeAll runs after the program has ended: it answers every pending request with
+// cancel, cancels every call in flight (each server gets notifications/cancelled), and
 // closes the sessions, all at once and within closeBudget; a server still running
-// after that is left to the caller's process set (transport.Procs) to stop.
+// after that is left to the caller's process set (transport.Procs) to stop. The
+// answers go first: a call cancelled first can make its server withdraw the request,
+// and then the server never hears the user's cancel.
 func (m *Model) closeAll() {
-	m.stop()
-	m.bridge.Detach()
 	for _, p := range m.inbox.items {
 		p.answer(elicit.Response{Action: elicit.Cancel})
 	}
 	m.inbox.items = nil
+	m.stop()
+	m.bridge.Detach()
 	deadline := time.Now().Add(closeBudget)
 	waitUntil(m.inflight, deadline.Add(-closeBudget/2))
 	var wg sync.WaitGroup
