@@ -96,7 +96,10 @@ fi
 if ((all)); then scenarios=("${known[@]}"); fi
 ((${#scenarios[@]})) || scenarios=("${set_[@]}")
 for s in "${scenarios[@]}"; do
-  printf '%s\n' "${known[@]}" | grep -qxF -- "$s" || fail_setup "the $suite suite has no client scenario $s"
+  # A loop, not printf | grep -q: with pipefail, grep's early exit can fail the printf.
+  found=0
+  for k in "${known[@]}"; do [[ $k == "$s" ]] && { found=1; break; }; done
+  ((found)) || fail_setup "the $suite suite has no client scenario $s"
 done
 command -v -- "${client[0]}" >/dev/null || fail_setup "cannot run ${client[0]} (build it first: go build -o bin/elicitty .)"
 
