@@ -573,7 +573,6 @@ func (l *listField) WithKeyMap(k *huh.KeyMap) huh.Field {
 // WithWidth implements huh.Field.
 func (l *listField) WithWidth(w int) huh.Field {
 	l.width = w
-	l.filter.SetWidth(max(1, w-20))
 	return l
 }
 
