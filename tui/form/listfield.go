@@ -52,7 +52,9 @@ type listField struct {
 	filter    textinput.Model
 	filtering bool
 	query     string  // the lower-cased filter the matches are for
-	matches   []int32 // indices of the options matching query; used when query != ""
+	matches   []int32 // indices of the options matching query; used when query != ""; never changed once made
+	seq       int     // the number of the latest search; older results are dropped
+	searching bool    // a background search for the filter is running
 	cursor    int     // the row under the cursor
 	offset    int     // the first row shown
 
@@ -141,45 +143,95 @@ func (l *listField) label(i int) string {
 	return optionLabel(l.opts[i])
 }
 
-// text is what the filter searches in option i: its label as the server sent it
+// optionText is what the filter searches in o: its label as the server sent it
 // (already sanitized when parsed).
-func (l *listField) text(i int) string {
-	if o := l.opts[i]; o.Label != "" {
+func optionText(o elicit.Option) string {
+	if o.Label != "" {
 		return o.Label
 	}
-	return l.opts[i].Value
+	return o.Value
 }
 
-// setQuery filters the options by q: a query that contains the previous one searches
-// only its matches, reusing the same slice.
+// asyncSearchMin is the number of options to search from which a filter runs in the
+// background, so that the key that changed it is answered at once.
+const asyncSearchMin = 100_000
+
+// listFilteredMsg carries the matches of a background search to its field.
+type listFilteredMsg struct {
+	field   *listField
+	seq     int
+	query   string
+	matches []int32
+}
+
+// base is what a search for q starts from: the current matches when q contains the
+// current query (all is false), else every option.
+func (l *listField) base(q string) (cands []int32, all bool) {
+	if l.query != "" && strings.Contains(q, l.query) {
+		return l.matches, false
+	}
+	return nil, true
+}
+
+// searchOptions returns the indices, among cands (every option when all), of the options
+// whose text contains the lower-case q. It reads only its arguments, which are never
+// changed once made, so it may run in the background.
+func searchOptions(opts []elicit.Option, cands []int32, all bool, q string) []int32 {
+	var out []int32
+	if all {
+		for i := range opts {
+			if containsFold(optionText(opts[i]), q) {
+				out = append(out, int32(i))
+			}
+		}
+		return out
+	}
+	for _, i := range cands {
+		if containsFold(optionText(opts[i]), q) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// setQuery filters the options by q at once.
 func (l *listField) setQuery(q string) {
 	q = strings.ToLower(q)
-	if q == l.query {
+	l.seq++ // a search still running is stale
+	l.searching = false
+	if q == "" {
+		l.apply("", nil)
 		return
 	}
-	switch {
-	case q == "":
-		l.matches = l.matches[:0]
-	case l.query != "" && strings.Contains(q, l.query):
-		kept := l.matches[:0]
-		for _, i := range l.matches {
-			if containsFold(l.text(int(i)), q) {
-				kept = append(kept, i)
-			}
-		}
-		l.matches = kept
-	default:
-		if cap(l.matches) == 0 {
-			l.matches = make([]int32, 0, 64)
-		}
-		l.matches = l.matches[:0]
-		for i := range l.opts {
-			if containsFold(l.text(i), q) {
-				l.matches = append(l.matches, int32(i))
-			}
-		}
+	cands, all := l.base(q)
+	l.apply(q, searchOptions(l.opts, cands, all, q))
+}
+
+// filterTo filters the options by q: at once when there are few to search, else in
+// the background, returning the command that searches.
+func (l *listField) filterTo(q string) tea.Cmd {
+	q = strings.ToLower(q)
+	cands, all := l.base(q)
+	n := len(cands)
+	if all {
+		n = len(l.opts)
 	}
-	l.query = q
+	if q == "" || n < asyncSearchMin {
+		l.setQuery(q)
+		return nil
+	}
+	l.seq++
+	l.searching = true
+	seq, opts := l.seq, l.opts
+	return func() tea.Msg {
+		return listFilteredMsg{field: l, seq: seq, query: q, matches: searchOptions(opts, cands, all, q)}
+	}
+}
+
+// apply makes matches the rows for the lower-case query q and puts the cursor on the
+// first (or, without a filter, on the current choice).
+func (l *listField) apply(q string, matches []int32) {
+	l.query, l.matches = q, matches
 	l.cursor, l.offset = 0, 0
 	if q == "" && !l.multi {
 		l.cursor = l.rowOf(*l.choice)
@@ -265,6 +317,14 @@ func (l *listField) moveTo(r int) {
 	}
 }
 
+// followCursor makes the option under the cursor the value of a single choice, as
+// huh's Select does.
+func (l *listField) followCursor() {
+	if !l.multi && l.rows() > 0 {
+		*l.choice = l.option(l.cursor)
+	}
+}
+
 // scrollToCursor moves the window the least so that the cursor row is in it.
 func (l *listField) scrollToCursor() {
 	switch {
@@ -309,8 +369,16 @@ func (l *listField) Init() tea.Cmd { return nil }
 
 // Update implements huh.Field.
 func (l *listField) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
-	if bg, ok := msg.(tea.BackgroundColorMsg); ok {
-		l.dark = bg.IsDark()
+	switch msg := msg.(type) {
+	case tea.BackgroundColorMsg:
+		l.dark = msg.IsDark()
+	case listFilteredMsg:
+		if msg.field == l && msg.seq == l.seq {
+			l.searching = false
+			l.apply(msg.query, msg.matches)
+			l.followCursor()
+		}
+		return l, nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -328,6 +396,7 @@ func (l *listField) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 		l.stopFiltering()
 		l.filter.SetValue("")
 		l.setQuery("")
+		l.followCursor()
 		return l, nil
 	case l.filtering && k.String() == "enter" && l.multi:
 		l.stopFiltering()
@@ -378,11 +447,9 @@ func (l *listField) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
 		}
 		var c tea.Cmd
 		l.filter, c = l.filter.Update(k)
-		l.setQuery(l.filter.Value())
-		if !l.multi && l.rows() > 0 {
-			*l.choice = l.option(l.cursor)
-		}
-		return l, tea.Batch(cmd, c)
+		search := l.filterTo(l.filter.Value())
+		l.followCursor()
+		return l, tea.Batch(cmd, c, search)
 	}
 	return l, nil
 }
@@ -443,9 +510,13 @@ func (l *listField) statusLine(s *huh.FieldStyles, inner int) string {
 	var line string
 	switch {
 	case l.filtering:
-		line = l.filter.View() + s.Description.Render(fmt.Sprintf("  %s of %s", count(len(l.matches)), count(total)))
-		if l.query == "" {
+		switch {
+		case l.searching:
+			line = l.filter.View() + s.Description.Render("  searching…")
+		case l.query == "":
 			line = l.filter.View() + s.Description.Render(fmt.Sprintf("  %s options", count(total)))
+		default:
+			line = l.filter.View() + s.Description.Render(fmt.Sprintf("  %s of %s", count(len(l.matches)), count(total)))
 		}
 	case l.query != "":
 		line = s.Description.Render(fmt.Sprintf("/%s · %s of %s · / to change", oneLine(elicit.Sanitize(l.filter.Value())), count(len(l.matches)), count(total)))

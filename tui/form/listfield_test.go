@@ -262,3 +262,61 @@ func TestListFieldSanitizes(t *testing.T) {
 		}
 	})
 }
+
+// TestListFieldBackgroundSearch: a filter over many options is searched in the
+// background; the key is answered at once and a stale result never replaces a newer one.
+func TestListFieldBackgroundSearch(t *testing.T) {
+	f := bigEnum(asyncSearchMin*2, false)
+	a := newAnswer(f.Fields[0])
+	l := newListField(a, "Pick", "", buildOptions{width: 80})
+	l.Focus()
+	l.Update(testkit.Key("/"))
+	_, first := l.Update(testkit.Key("k"))
+	if !strings.Contains(l.View(), "searching…") {
+		t.Fatalf("no search under way:\n%s", l.View())
+	}
+	_, second := l.Update(testkit.Key("<backspace>"))
+	if second != nil {
+		for _, msg := range flatten(second) {
+			l.Update(msg)
+		}
+	}
+	for _, msg := range flatten(first) { // the stale result of "k" arrives last
+		l.Update(msg)
+	}
+	if v := l.View(); !strings.Contains(v, "200,000 options") || strings.Contains(v, "searching") {
+		t.Errorf("a stale search replaced the cleared filter:\n%s", v)
+	}
+	_, cmd := l.Update(testkit.Key("4"))
+	for _, msg := range flatten(cmd) {
+		l.Update(msg)
+	}
+	if v := l.View(); !strings.Contains(v, "of 200,000") || a.choice != 4 {
+		t.Errorf("choice %d after the search:\n%s", a.choice, v)
+	}
+}
+
+// flatten runs cmd and returns the messages of the list field's searches it leads to
+// (other messages, such as cursor blinks, are dropped).
+func flatten(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	done := make(chan tea.Msg, 1)
+	go func() { done <- cmd() }()
+	select {
+	case msg := <-done:
+		if b, ok := msg.(tea.BatchMsg); ok {
+			var out []tea.Msg
+			for _, c := range b {
+				out = append(out, flatten(c)...)
+			}
+			return out
+		}
+		if _, ok := msg.(listFilteredMsg); ok {
+			return []tea.Msg{msg}
+		}
+	case <-time.After(5 * time.Second): // a cursor blink ends well before
+	}
+	return nil
+}
