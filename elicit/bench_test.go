@@ -200,3 +200,22 @@ func BenchmarkParseBigEnum(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAnswerBigEnum answers a request whose one field chooses among 1,000,000
+// options headless, from an answers file: parse, lint, the scripted answer, validation.
+func BenchmarkAnswerBigEnum(b *testing.B) {
+	raw := bigEnumSchema(1_000_000, false)
+	s, err := ParseScript([]byte("- match: {}\n  action: accept\n  content: {pick: v999998}\n"), "answers.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := NewEngine(s, nil)
+	req := &Request{Server: "demo", Protocol: v11, Mode: ModeForm, Message: "Pick", Schema: raw}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := e.Answer(b.Context(), req)
+		if err != nil || resp.Content["pick"] != "v999998" {
+			b.Fatalf("%+v, %v", resp, err)
+		}
+	}
+}
