@@ -138,3 +138,84 @@ func TestDuplicateKeyInLargeSchema(t *testing.T) {
 		}
 	}
 }
+
+// bigEnumSchema is a schema with one string field choosing among n options: an enum
+// with enumNames, or (oneOf) titled consts.
+func bigEnumSchema(n int, oneOf bool) json.RawMessage {
+	var b strings.Builder
+	b.WriteString(`{"type":"object","properties":{"pick":{"type":"string",`)
+	if oneOf {
+		b.WriteString(`"oneOf":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"const":"v%d","title":"Option %d"}`, i, i)
+		}
+		b.WriteString(`]`)
+	} else {
+		b.WriteString(`"enum":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"v%d"`, i)
+		}
+		b.WriteString(`],"enumNames":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `"Option %d"`, i)
+		}
+		b.WriteString(`]`)
+	}
+	fmt.Fprintf(&b, `,"default":"v%d"}},"required":["pick"]}`, n-1)
+	return json.RawMessage(b.String())
+}
+
+// BenchmarkParseBigEnum parses and lints a schema whose one field chooses among 1,000,
+// 50,000 and 1,000,000 options, and checks an answer picking the last one: the work
+// grows linearly with the number of options.
+func BenchmarkParseBigEnum(b *testing.B) {
+	for _, oneOf := range []bool{false, true} {
+		shape := "enum"
+		if oneOf {
+			shape = "oneOf"
+		}
+		for _, n := range []int{1_000, 50_000, 1_000_000} {
+			raw := bigEnumSchema(n, oneOf)
+			b.Run(fmt.Sprintf("%s/%d", shape, n), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					f := Parse(raw, v11)
+					if len(f.Fields) != 1 || len(f.Fields[0].Options) != n {
+						b.Fatalf("bad parse: %+v", f.Findings)
+					}
+					if vs := f.Check(f.Merge(map[string]any{"pick": fmt.Sprintf("v%d", n-1)})); vs != nil {
+						b.Fatal(vs)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkAnswerBigEnum answers a request whose one field chooses among 1,000,000
+// options headless, from an answers file: parse, lint, the scripted answer, validation.
+func BenchmarkAnswerBigEnum(b *testing.B) {
+	raw := bigEnumSchema(1_000_000, false)
+	s, err := ParseScript([]byte("- match: {}\n  action: accept\n  content: {pick: v999998}\n"), "answers.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	e := NewEngine(s, nil)
+	req := &Request{Server: "demo", Protocol: v11, Mode: ModeForm, Message: "Pick", Schema: raw}
+	b.ReportAllocs()
+	for b.Loop() {
+		resp, err := e.Answer(b.Context(), req)
+		if err != nil || resp.Content["pick"] != "v999998" {
+			b.Fatalf("%+v, %v", resp, err)
+		}
+	}
+}

@@ -286,23 +286,25 @@ func (b *builder) stringField(fld *Field, n *tree.Node, path string) {
 }
 
 func (b *builder) labelFromNames(fld *Field, enum, names *tree.Node, path string) {
-	// Options were built from enum members that are strings; map labels by position.
-	byValue := map[string]string{}
+	// Options were built from the enum members that are strings, in order, each value
+	// once: walking the members beside the options gives each option the label at the
+	// position of its first member, without a lookup.
+	k := 0
 	for i, it := range enum.Items {
-		if i < len(names.Items) && it.Kind == tree.KindString {
-			nm := names.Items[i]
-			if nm.Kind != tree.KindString {
-				b.malformed(path+"/enumNames/"+strconv.Itoa(i), "enumNames entry is a JSON %s, not a string", nm.Kind)
-				continue
-			}
-			if _, seen := byValue[it.Str]; !seen {
-				byValue[it.Str] = nm.Str
-			}
+		if k == len(fld.Options) || i >= len(names.Items) {
+			break
 		}
-	}
-	for i := range fld.Options {
-		if l, ok := byValue[fld.Options[i].Value]; ok && l != "" {
-			fld.Options[i].Label = Sanitize(l)
+		if it.Kind != tree.KindString || it.Str != fld.Options[k].Value {
+			continue // skipped by enumOptions: not a string, or a duplicate
+		}
+		k++
+		nm := names.Items[i]
+		if nm.Kind != tree.KindString {
+			b.malformed(path+"/enumNames/"+strconv.Itoa(i), "enumNames entry is a JSON %s, not a string", nm.Kind)
+			continue
+		}
+		if nm.Str != "" {
+			fld.Options[k-1].Label = Sanitize(nm.Str)
 		}
 	}
 }
@@ -310,15 +312,14 @@ func (b *builder) labelFromNames(fld *Field, enum, names *tree.Node, path string
 // enumOptions turns enum members into options, skipping non-strings and duplicates.
 func (b *builder) enumOptions(enum *tree.Node, path string) []Option {
 	opts := make([]Option, 0, len(enum.Items))
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(enum.Items))
 	for i, it := range enum.Items {
-		p := path + "/" + strconv.Itoa(i)
 		if it.Kind != tree.KindString {
-			b.warn(p, CodeBadChoice, "choice is a JSON %s, not a string; it is skipped", it.Kind)
+			b.warn(itemPath(path, i), CodeBadChoice, "choice is a JSON %s, not a string; it is skipped", it.Kind)
 			continue
 		}
 		if seen[it.Str] {
-			b.warn(p, CodeDuplicateChoice, "choice %q is listed twice", it.Str)
+			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", it.Str)
 			continue
 		}
 		seen[it.Str] = true
@@ -326,6 +327,10 @@ func (b *builder) enumOptions(enum *tree.Node, path string) []Option {
 	}
 	return opts
 }
+
+// itemPath is the JSON Pointer of item i of the array at path, made only when a finding
+// needs it: lists may have a million items.
+func itemPath(path string, i int) string { return path + "/" + strconv.Itoa(i) }
 
 // constOptions reads a oneOf/anyOf list of {const, title}; ok is false when the list has
 // another shape (then the field cannot be a plain choice).
@@ -335,32 +340,31 @@ func (b *builder) constOptions(list *tree.Node, path string) ([]Option, bool) {
 		return nil, false
 	}
 	opts := make([]Option, 0, len(list.Items))
-	seen := map[string]bool{}
+	seen := make(map[string]bool, len(list.Items))
 	for i, it := range list.Items {
-		p := path + "/" + strconv.Itoa(i)
 		c := it.At("const")
 		if it.Kind != tree.KindObject || c == nil {
 			return nil, false
 		}
 		if c.Kind != tree.KindString {
-			b.warn(p+"/const", CodeBadChoice, "const is a JSON %s, not a string; the choice is skipped", c.Kind)
+			b.warn(itemPath(path, i)+"/const", CodeBadChoice, "const is a JSON %s, not a string; the choice is skipped", c.Kind)
 			continue
 		}
 		label := c.Str
 		if t := it.At("title"); t != nil {
 			if t.Kind != tree.KindString {
-				b.malformed(p+"/title", "title is a JSON %s, not a string", t.Kind)
+				b.malformed(itemPath(path, i)+"/title", "title is a JSON %s, not a string", t.Kind)
 			} else if t.Str != "" {
 				label = t.Str
 			}
 		}
 		for _, k := range it.Keys {
 			if k != "const" && k != "title" && k != "description" && k != "type" {
-				b.warn(p+"/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q in a choice is ignored", k)
+				b.warn(itemPath(path, i)+"/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q in a choice is ignored", k)
 			}
 		}
 		if seen[c.Str] {
-			b.warn(p, CodeDuplicateChoice, "choice %q is listed twice", c.Str)
+			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", c.Str)
 			continue
 		}
 		seen[c.Str] = true

@@ -139,6 +139,9 @@ func (a *answer) field(o buildOptions) huh.Field {
 	if o.accessible {
 		title, desc = accessibleTitle(title, desc, a), ""
 	}
+	if (a.widget == widgetSelect || a.widget == widgetMulti) && len(a.fld.Options) > bigListThreshold {
+		return newListField(a, title, desc, o)
+	}
 	switch a.widget {
 	case widgetSelect:
 		opts := make([]huh.Option[int], 0, len(a.fld.Options)+1)
