@@ -157,6 +157,7 @@ func (a *app) loadConfig() (config.Config, error) {
 	if err != nil {
 		return config.Config{}, &usageError{err: err}
 	}
+	a.warnImports(cfg)
 	return cfg, nil
 }
 

@@ -50,6 +50,7 @@ an http(s) URL, or a stdio server's command line after --.`,
 		a.conformanceCommand(),
 		a.loginCommand(),
 		a.logoutCommand(),
+		a.configCommand(),
 		a.manCommand(),
 		environmentTopic(),
 	)

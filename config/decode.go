@@ -20,9 +20,31 @@ const (
 	formatOwn format = iota
 	// formatMCPServers is Claude Desktop, Cursor and .mcp.json: JSON with `mcpServers`.
 	formatMCPServers
-	// formatVSCode is VS Code's .vscode/mcp.json: JSON with comments, `servers` and `inputs`.
+	// formatVSCode is VS Code's .vscode/mcp.json and user mcp.json: JSON with comments,
+	// `servers` and `inputs`.
 	formatVSCode
+	// formatClaudeLocal is Claude Code's ~/.claude.json project scope:
+	// `projects[<working directory>].mcpServers`.
+	formatClaudeLocal
+	// formatWindsurf is Windsurf's mcp_config.json: `mcpServers`, `serverUrl` for HTTP.
+	formatWindsurf
+	// formatGemini is Gemini CLI's settings.json: `mcpServers`, `url` is SSE, `httpUrl`
+	// Streamable HTTP, `timeout` in milliseconds.
+	formatGemini
+	// formatCodex is Codex's config.toml: TOML, `[mcp_servers.NAME]` tables.
+	formatCodex
 )
+
+// serversKey is the key of the object of servers by name.
+func (f format) serversKey() string {
+	switch f {
+	case formatOwn, formatVSCode:
+		return "servers"
+	case formatCodex:
+		return "mcp_servers"
+	}
+	return "mcpServers"
+}
 
 // fileResult is what one file contributes to the catalog.
 type fileResult struct {
@@ -47,7 +69,7 @@ func decodeFile(file string, data []byte, f format, x *expander) (fileResult, er
 	if f == formatVSCode {
 		x.inputOK = true
 	}
-	d := &fileDecoder{file: file, strict: f == formatOwn, x: x}
+	d := &fileDecoder{file: file, strict: f == formatOwn, f: f, x: x}
 	return d.decode(root, f)
 }
 
@@ -66,6 +88,7 @@ func isJSON(file string, data []byte) bool {
 type fileDecoder struct {
 	file   string
 	strict bool
+	f      format
 	x      *expander
 	errs   []error // strict mode: every error in the file
 }
@@ -82,9 +105,12 @@ func (d *fileDecoder) decode(root *tree.Node, f format) (fileResult, error) {
 	if root.Kind != tree.KindObject {
 		return res, d.errAt(root.Loc, "", "the top level must be an object, got "+kindName(root.Kind))
 	}
-	serversKey := "servers"
-	if f == formatMCPServers {
-		serversKey = "mcpServers"
+	serversKey := f.serversKey()
+	if f == formatClaudeLocal {
+		var ok bool
+		if root, serversKey, ok = claudeProject(root, d.x.work); !ok {
+			return res, nil
+		}
 	}
 	var servers *tree.Node
 	for _, e := range members(root) {
@@ -104,6 +130,9 @@ func (d *fileDecoder) decode(root *tree.Node, f format) (fileResult, error) {
 		}
 		for _, e := range members(servers) {
 			sd := &serverDecoder{d: d, prefix: serversKey + "." + e.key, at: map[string]tree.Location{"": e.at}}
+			if f == formatClaudeLocal {
+				sd.prefix = "projects." + strconv.Quote(d.x.work) + ".mcpServers." + e.key
+			}
 			s, skip := sd.decode(e.key, e.val)
 			if skip {
 				continue
@@ -166,10 +195,19 @@ type serverDecoder struct {
 	at     map[string]tree.Location // field path relative to the server -> position
 	subst  map[string][2]string     // field -> {as written, as expanded} when they differ
 	errs   []error
+	// urlKey is the key the URL was written under when it is not "url" (Windsurf's
+	// serverUrl, Gemini's httpUrl), so that errors name it.
+	urlKey string
+	// envHeaders are headers whose value comes from an environment variable (Codex),
+	// applied after the entry's other headers.
+	envHeaders [][2]string
 }
 
 // fail records an error on a field (relative path; "" for the entry itself).
 func (sd *serverDecoder) fail(field, msg string) {
+	if field == "url" && sd.urlKey != "" {
+		field = sd.urlKey
+	}
 	at, ok := sd.at[field]
 	for f := field; !ok && f != ""; {
 		if i := strings.LastIndexAny(f, ".["); i >= 0 {
@@ -214,7 +252,10 @@ func (sd *serverDecoder) decode(name string, n *tree.Node) (s Server, skip bool)
 		case "cwd":
 			s.Cwd = sd.str(e.key, e.val)
 		case "url":
-			s.URL = sd.str(e.key, e.val)
+			s.URL, sd.urlKey = sd.str(e.key, e.val), ""
+			if sd.d.f == formatGemini && s.Kind == "" && !n.Has("type") {
+				s.Kind = KindSSE // Gemini CLI: url is SSE, httpUrl Streamable HTTP
+			}
 		case "headers":
 			s.Headers = sd.strMap(e.key, e.val)
 		case "type":
@@ -224,12 +265,117 @@ func (sd *serverDecoder) decode(name string, n *tree.Node) (s Server, skip bool)
 				if e.key == "disabled" && e.val.Kind == tree.KindBool && e.val.Bool {
 					return s, true
 				}
+				if sd.imported(&s, e) {
+					return s, true
+				}
 				continue // other clients' keys (envFile, disabled, alwaysAllow, ...) are theirs
 			}
 			sd.own(&s, e)
 		}
 	}
+	if sd.d.f == formatGemini && n.Has("httpUrl") && n.Has("url") {
+		// Gemini CLI prefers httpUrl.
+		s.URL, sd.urlKey = sd.str("httpUrl", n.At("httpUrl")), "httpUrl"
+		if !n.Has("type") {
+			s.Kind = KindHTTP
+		}
+	}
+	if sd.d.f == formatCodex && len(sd.envHeaders) > 0 && s.Headers == nil {
+		s.Headers = map[string]string{}
+	}
+	for _, h := range sd.envHeaders {
+		s.Headers[h[0]] = h[1]
+	}
 	return s, false
+}
+
+// imported decodes the keys particular to one imported format; skip is true for an
+// entry switched off (Codex `enabled = false`).
+func (sd *serverDecoder) imported(s *Server, e entry) (skip bool) {
+	switch {
+	case sd.d.f == formatWindsurf && e.key == "serverUrl":
+		s.URL, sd.urlKey = sd.str(e.key, e.val), e.key
+	case sd.d.f == formatGemini && e.key == "httpUrl":
+		s.URL, sd.urlKey = sd.str(e.key, e.val), e.key
+		if s.Kind == "" {
+			s.Kind = KindHTTP
+		}
+	case sd.d.f == formatGemini && e.key == "timeout":
+		if ms := sd.integer(e.key, e.val); ms > 0 {
+			s.Timeout = time.Duration(ms) * time.Millisecond
+		}
+	case sd.d.f != formatCodex:
+	case e.key == "enabled":
+		if b, ok := sd.boolean(e.key, e.val); ok && !b {
+			return true
+		}
+	case e.key == "http_headers":
+		hs := sd.strMap(e.key, e.val)
+		if s.Headers == nil && len(hs) > 0 {
+			s.Headers = map[string]string{}
+		}
+		for k, v := range hs {
+			s.Headers[k] = v
+		}
+	case e.key == "env_http_headers":
+		// header -> name of the environment variable holding its value
+		names := sd.strMap(e.key, e.val)
+		if e.val.Kind == tree.KindObject {
+			for _, h := range members(e.val) {
+				sd.envHeader(e.key+"."+h.key, h.key, names[h.key], "")
+			}
+		}
+	case e.key == "bearer_token_env_var":
+		sd.envHeader(e.key, "Authorization", sd.str(e.key, e.val), "Bearer ")
+	case e.key == "startup_timeout_sec":
+		s.HandshakeTimeout = sd.seconds(e.key, e.val)
+	case e.key == "startup_timeout_ms":
+		s.HandshakeTimeout = time.Duration(sd.integer(e.key, e.val)) * time.Millisecond
+	case e.key == "tool_timeout_sec":
+		s.Timeout = sd.seconds(e.key, e.val)
+	}
+	return false
+}
+
+// envHeader sets header to prefix + the value of the environment variable name, as Codex
+// reads bearer_token_env_var and env_http_headers. An unset variable is an error.
+func (sd *serverDecoder) envHeader(field, header, name, prefix string) {
+	if name == "" {
+		return
+	}
+	if !envName(name) {
+		sd.fail(field, fmt.Sprintf("invalid environment variable name %q", name))
+		return
+	}
+	v := sd.d.x.getenv(name)
+	if v == "" {
+		sd.fail(field, fmt.Sprintf("environment variable %q is not set", name))
+		return
+	}
+	sd.envHeaders = append(sd.envHeaders, [2]string{header, prefix + v})
+}
+
+// envName reports whether s is a plausible environment variable name.
+func envName(s string) bool {
+	for i, r := range s {
+		if !(r == '_' || (r >= 'A' && r <= 'Z') || (r >= 'a' && r <= 'z') || (i > 0 && r >= '0' && r <= '9')) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// seconds decodes a number of seconds (Codex timeouts; fractions allowed).
+func (sd *serverDecoder) seconds(field string, n *tree.Node) time.Duration {
+	if n.Kind == tree.KindNull {
+		return 0
+	}
+	f, err := strconv.ParseFloat(n.Str, 64)
+	if n.Kind != tree.KindNumber || err != nil || f < 0 || f > 1e6 {
+		sd.fail(field, "must be a number of seconds")
+		return 0
+	}
+	return time.Duration(f * float64(time.Second))
 }
 
 // own decodes the keys only elicitty's own file has.
@@ -472,4 +618,20 @@ func (sd *serverDecoder) kind(field string, n *tree.Node) Kind {
 	}
 	sd.fail(field, fmt.Sprintf("unknown type %q (want stdio, http or sse)", raw))
 	return ""
+}
+
+// claudeProject finds Claude Code's entry for the project directory work in
+// ~/.claude.json (`projects` is keyed by absolute path, with forward slashes on
+// Windows) and returns it with the key of its servers.
+func claudeProject(root *tree.Node, work string) (*tree.Node, string, bool) {
+	projects := root.At("projects")
+	if work == "" || projects == nil || projects.Kind != tree.KindObject {
+		return nil, "", false
+	}
+	for _, key := range []string{work, filepath.Clean(work), filepath.ToSlash(filepath.Clean(work))} {
+		if p, ok := projects.Get(key); ok && p.Kind == tree.KindObject {
+			return p, "mcpServers", true
+		}
+	}
+	return nil, "", false
 }

@@ -8,16 +8,27 @@
 // Load layers these sources; a later definition of a server name replaces an earlier one
 // whole (fields are not merged):
 //
-//  1. built-in defaults (none today);
-//  2. other clients' configs, unless LoadOptions.NoImports: Claude Desktop
-//     ($XDG_CONFIG_HOME/Claude/claude_desktop_config.json, the macOS
-//     ~/Library/Application Support/Claude/ and Windows %APPDATA%\Claude\ paths),
-//     Cursor (~/.cursor/mcp.json, then the project's .cursor/mcp.json), the project's
-//     .mcp.json (all `mcpServers`), and the project's .vscode/mcp.json (`servers` and
-//     `inputs`). These files may contain // comments and trailing commas; their keys that
-//     elicitty does not know are ignored and entries with "disabled": true are skipped;
-//  3. elicitty's own file: --config FILE (must exist), else $ELICITTY_CONFIG, else
-//     $XDG_CONFIG_HOME/elicitty/config.yaml, config.yml or config.json (at most one).
+//  1. built-in defaults (LayerBuiltin);
+//  2. other clients' configs, unless LoadOptions.NoImports (LayerImported), user-wide
+//     files first: Claude Desktop ($XDG_CONFIG_HOME/Claude/claude_desktop_config.json,
+//     the macOS ~/Library/Application Support/Claude/ and Windows %APPDATA%\Claude\
+//     paths), Claude Code's user scope (~/.claude.json `mcpServers`), Cursor
+//     (~/.cursor/mcp.json), VS Code's user profile (Code/User/mcp.json under
+//     $XDG_CONFIG_HOME, ~/Library/Application Support or %APPDATA%; `servers` and
+//     `inputs`), Windsurf (~/.codeium/windsurf/mcp_config.json, `serverUrl`), Gemini CLI
+//     (~/.gemini/settings.json: `url` is SSE, `httpUrl` Streamable HTTP, `timeout` in
+//     ms) and Codex ($CODEX_HOME/config.toml, default ~/.codex; TOML `[mcp_servers.NAME]`
+//     with bearer_token_env_var, http_headers, env_http_headers, enabled,
+//     startup_timeout_sec and tool_timeout_sec); then the project's: .cursor/mcp.json,
+//     .mcp.json, Claude Code's local scope (~/.claude.json
+//     `projects[<working directory>].mcpServers`), .vscode/mcp.json and
+//     .gemini/settings.json. JSON files may contain // comments and trailing commas;
+//     their keys that elicitty does not know are ignored and entries with
+//     "disabled": true are skipped. A file that cannot be parsed becomes a Problem with
+//     no server name (its line and column in Err) and the rest of the catalog loads;
+//  3. elicitty's own file: --config FILE (must exist; LayerOwn), else $ELICITTY_CONFIG
+//     (LayerEnv), else $XDG_CONFIG_HOME/elicitty/config.yaml, config.yml or config.json
+//     (at most one; LayerOwn).
 //
 // Command-line flags are applied by main afterwards; Config.Validate checks the result.
 //

@@ -36,8 +36,8 @@ func txtar(t testing.TB, path string) map[string]string {
 	return files
 }
 
-// layout lays files (paths relative to a temporary root with home/, config/ and work/) out
-// and returns options that point Load at them, reading variables from env only.
+// layout lays files (paths relative to a temporary root with home/, config/ and work/) out,
+// with "$ROOT" in their text replaced by the root, and returns options that point Load at them, reading variables from env only.
 func layout(t *testing.T, files map[string]string, env map[string]string) (LoadOptions, string) {
 	t.Helper()
 	root := t.TempDir()
@@ -51,6 +51,7 @@ func layout(t *testing.T, files map[string]string, env map[string]string) (LoadO
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
+		body = strings.ReplaceAll(body, "$ROOT", filepath.ToSlash(root))
 		if err := os.WriteFile(p, []byte(body), 0o600); err != nil {
 			t.Fatal(err)
 		}
@@ -72,9 +73,11 @@ func rel(root, s string) string {
 	return strings.ReplaceAll(s, root, "$ROOT")
 }
 
+// relServers rewrites paths with rel and clears Layer (TestLayers checks layers).
 func relServers(root string, ss []Server) []Server {
 	out := make([]Server, len(ss))
 	for i, s := range ss {
+		s.Layer = 0
 		s.Source = rel(root, s.Source)
 		s.Command = rel(root, s.Command)
 		s.Cwd = rel(root, s.Cwd)

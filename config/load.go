@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -34,11 +35,48 @@ type LoadOptions struct {
 	HomeDir string
 	// ConfigDir is XDG_CONFIG_HOME, or ~/.config when that is unset.
 	ConfigDir string
-	// WorkDir is the project directory searched for .mcp.json, .cursor/mcp.json and
-	// .vscode/mcp.json.
+	// WorkDir is the project directory searched for .mcp.json, .cursor/mcp.json,
+	// .vscode/mcp.json and .gemini/settings.json, and Claude Code's project key.
 	WorkDir string
 	// NoImports skips other clients' config files.
 	NoImports bool
+}
+
+// Layer says which layer of the catalog a server comes from. The zero value is
+// LayerBuiltin.
+type Layer int
+
+// The layers, in layering order (a later one replaces a server of the same name).
+const (
+	// LayerBuiltin is a server elicitty defines itself.
+	LayerBuiltin Layer = iota
+	// LayerImported is a server from another MCP client's config file.
+	LayerImported
+	// LayerOwn is a server from elicitty's own file (--config or the default path).
+	LayerOwn
+	// LayerEnv is a server from the file named by $ELICITTY_CONFIG.
+	LayerEnv
+)
+
+// String names the layer: "built-in", "imported", "own" or "env".
+func (l Layer) String() string {
+	switch l {
+	case LayerBuiltin:
+		return "built-in"
+	case LayerImported:
+		return "imported"
+	case LayerOwn:
+		return "own"
+	case LayerEnv:
+		return "env"
+	}
+	return "unknown"
+}
+
+func (r fileResult) setLayer(l Layer) {
+	for i := range r.servers {
+		r.servers[i].Layer = l
+	}
 }
 
 // importFile is a config file of another MCP client.
@@ -47,24 +85,53 @@ type importFile struct {
 	f    format
 }
 
-// imports lists other clients' config files in layering order: user-wide before project.
+// imports lists other clients' config files in layering order: user-wide before project,
+// and within Claude Code user, then project (.mcp.json), then local scope.
 func (o LoadOptions) imports() []importFile {
-	files := []importFile{
-		{filepath.Join(o.ConfigDir, "Claude", "claude_desktop_config.json"), formatMCPServers},
-		{filepath.Join(o.HomeDir, "Library", "Application Support", "Claude", "claude_desktop_config.json"), formatMCPServers},
+	var files []importFile
+	add := func(f format, parts ...string) {
+		files = append(files, importFile{filepath.Join(parts...), f})
 	}
-	if appData := o.Getenv("APPDATA"); appData != "" {
-		files = append(files, importFile{filepath.Join(appData, "Claude", "claude_desktop_config.json"), formatMCPServers})
+	appData := o.Getenv("APPDATA")
+	macSupport := filepath.Join(o.HomeDir, "Library", "Application Support")
+	claudeCode := filepath.Join(o.HomeDir, ".claude.json")
+	add(formatMCPServers, o.ConfigDir, "Claude", "claude_desktop_config.json")
+	add(formatMCPServers, macSupport, "Claude", "claude_desktop_config.json")
+	if appData != "" {
+		add(formatMCPServers, appData, "Claude", "claude_desktop_config.json")
 	}
-	files = append(files, importFile{filepath.Join(o.HomeDir, ".cursor", "mcp.json"), formatMCPServers})
+	add(formatMCPServers, claudeCode)
+	add(formatMCPServers, o.HomeDir, ".cursor", "mcp.json")
+	add(formatVSCode, o.ConfigDir, "Code", "User", "mcp.json")
+	add(formatVSCode, macSupport, "Code", "User", "mcp.json")
+	if appData != "" {
+		add(formatVSCode, appData, "Code", "User", "mcp.json")
+	}
+	add(formatWindsurf, o.HomeDir, ".codeium", "windsurf", "mcp_config.json")
+	add(formatGemini, o.HomeDir, ".gemini", "settings.json")
+	if codexHome := o.Getenv("CODEX_HOME"); codexHome != "" {
+		add(formatCodex, codexHome, "config.toml")
+	} else {
+		add(formatCodex, o.HomeDir, ".codex", "config.toml")
+	}
 	if o.WorkDir != "" {
-		files = append(files,
-			importFile{filepath.Join(o.WorkDir, ".cursor", "mcp.json"), formatMCPServers},
-			importFile{filepath.Join(o.WorkDir, ".mcp.json"), formatMCPServers},
-			importFile{filepath.Join(o.WorkDir, ".vscode", "mcp.json"), formatVSCode},
-		)
+		add(formatMCPServers, o.WorkDir, ".cursor", "mcp.json")
+		add(formatMCPServers, o.WorkDir, ".mcp.json")
+		add(formatClaudeLocal, claudeCode)
+		add(formatVSCode, o.WorkDir, ".vscode", "mcp.json")
+		add(formatGemini, o.WorkDir, ".gemini", "settings.json")
 	}
-	return files
+	// The same file twice (a home directory that is also the project, XDG_CONFIG_HOME
+	// under the macOS folder) is read once, at its first place.
+	seen := map[importFile]bool{}
+	out := files[:0]
+	for _, f := range files {
+		if !seen[f] {
+			seen[f] = true
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 func (o LoadOptions) withDefaults() LoadOptions {
@@ -90,9 +157,9 @@ func (o LoadOptions) withDefaults() LoadOptions {
 }
 
 // Load builds the catalog from, in order (a later definition of a name replaces an earlier
-// one): Claude Desktop's config, Cursor's ~/.cursor/mcp.json, the project's
-// .cursor/mcp.json, .mcp.json and .vscode/mcp.json (all skipped with NoImports), then
-// elicitty's own file. Strings are expanded as described in the package doc.
+// one): other clients' user-wide files, then their project files (all skipped with
+// NoImports; the list is in the package doc), then elicitty's own file. Strings are
+// expanded as described in the package doc.
 //
 // Any problem in elicitty's own file fails Load with every *Error found, joined. Problems in
 // imported files only mark the affected entries (Config.Problems), since they belong to
@@ -115,22 +182,31 @@ func Load(opts LoadOptions) (Config, error) {
 		}
 	}
 	if !o.NoImports {
+		failed := map[string]bool{} // files already reported as unreadable or malformed
 		for _, imp := range o.imports() {
+			if failed[imp.path] {
+				continue
+			}
 			data, err := os.ReadFile(imp.path)
 			if errors.Is(err, fs.ErrNotExist) || (err == nil && len(data) == 0) {
 				continue
 			}
-			c.Sources = append(c.Sources, imp.path)
+			if !slices.Contains(c.Sources, imp.path) {
+				c.Sources = append(c.Sources, imp.path)
+			}
 			if err != nil {
+				failed[imp.path] = true
 				problems = append(problems, Problem{Source: imp.path, Err: fmt.Errorf("read %s: %w", imp.path, err)})
 				continue
 			}
 			x := &expander{getenv: o.Getenv, home: o.HomeDir, work: o.WorkDir}
 			res, err := decodeFile(imp.path, data, imp.f, x)
 			if err != nil {
+				failed[imp.path] = true
 				problems = append(problems, Problem{Source: imp.path, Err: err})
 				continue
 			}
+			res.setLayer(LayerImported)
 			merge(res)
 		}
 	}
@@ -148,6 +224,11 @@ func Load(opts LoadOptions) (Config, error) {
 		res, err := decodeFile(own, data, formatOwn, x)
 		if err != nil {
 			return Config{}, err
+		}
+		if o.Path == "" && o.Getenv("ELICITTY_CONFIG") != "" {
+			res.setLayer(LayerEnv)
+		} else {
+			res.setLayer(LayerOwn)
 		}
 		merge(res)
 	}

@@ -62,6 +62,8 @@ type Server struct {
 	Name string `json:"name" yaml:"name"`
 	// Source names the file the entry came from ("" for the command line or built-in).
 	Source string `json:"-" yaml:"-"`
+	// Layer is the catalog layer the entry came from (zero: built-in).
+	Layer Layer `json:"-" yaml:"-"`
 	// Kind is the transport; empty means stdio when Command is set, else http.
 	Kind Kind `json:"type,omitempty" yaml:"type,omitempty"`
 

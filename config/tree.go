@@ -25,6 +25,8 @@ func parse(file string, data []byte, f format) (*tree.Node, error) {
 	var err error
 	jsonish := true
 	switch {
+	case f == formatCodex:
+		return parseTOML(data)
 	case f != formatOwn:
 		r, err = tree.ParseJSONC(data, opts)
 	case isJSON(file, data):
