@@ -137,6 +137,10 @@ func (a *app) loadConfig() (config.Config, error) {
 	if cfgDir == "" && home != "" {
 		cfgDir = home + "/.config"
 	}
+	var builtin []config.Server
+	if demo, err := demoServer(); err == nil {
+		builtin = append(builtin, demo)
+	}
 	cfg, err := config.Load(config.LoadOptions{
 		Path:      a.configPath,
 		Getenv:    os.Getenv,
@@ -144,6 +148,7 @@ func (a *app) loadConfig() (config.Config, error) {
 		ConfigDir: cfgDir,
 		WorkDir:   wd,
 		NoImports: a.noImports,
+		Builtin:   builtin,
 	})
 	if err != nil {
 		return config.Config{}, &usageError{err: err}
