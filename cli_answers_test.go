@@ -208,3 +208,18 @@ func TestNoValidateOnEveryHeadlessPath(t *testing.T) {
 		})
 	}
 }
+
+// TestAnswersUnknownContentKeyExits3 checks that a misspelt content key is not sent next
+// to the default of the field it meant: the run exits 3 naming the key and the field.
+func TestAnswersUnknownContentKeyExits3(t *testing.T) {
+	answers := writeFile(t, "answers.yaml", "- match: {tool: form_all_kinds}\n  action: accept\n  content: {email: a@b.co, colour: r, Seats: 5}\n")
+	r := runBin(t, nil, "call", "demo", "form_all_kinds", "--answers", answers)
+	if r.code != exitUnanswered {
+		t.Fatalf("exit %d, want 3; stdout %s stderr %s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{`no field "colour"; did you mean "color"?`, `no field "Seats"; did you mean "seats"?`} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}

@@ -57,6 +57,9 @@ type Form struct {
 	Findings []Finding
 	// Unvalidatable is true when the schema is malformed and validation is skipped.
 	Unvalidatable bool
+	// ExtraKeys is true when the schema allows keys it does not list (additionalProperties
+	// true or a schema). Without it an answers file's unknown content key is an error.
+	ExtraKeys bool
 }
 
 // Severity of a lint finding.

@@ -105,6 +105,9 @@ func (b *builder) root(root *tree.Node) {
 			b.warn("/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q is not part of the elicitation vocabulary and is ignored", k)
 		}
 	}
+	if ap := root.At("additionalProperties"); ap != nil {
+		b.form.ExtraKeys = ap.Kind == tree.KindObject || (ap.Kind == tree.KindBool && ap.Bool)
+	}
 	if s := root.At("$schema"); s != nil {
 		if s.Kind != tree.KindString {
 			b.malformed("/$schema", "$schema is a JSON %s, not a string", s.Kind)

@@ -441,6 +441,9 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 			note += "; " + outcome
 		}
 	} else if resp.Action == Accept && e.Content != nil {
+		if vs := unknownKeys(e.Content, req.ParsedForm(), fmt.Sprintf("%s entry %d", s.name, idx+1)); len(vs) > 0 {
+			return Response{}, &ViolationsError{Violations: vs}
+		}
 		resp.Content = copyContent(e.Content)
 		if err := expandSecrets(resp.Content, opts.LookupEnv); err != nil {
 			return Response{}, fmt.Errorf("%s entry %d: %w", s.name, idx+1, err)
