@@ -223,3 +223,30 @@ func TestAnswersUnknownContentKeyExits3(t *testing.T) {
 		}
 	}
 }
+
+// TestAnswersMatchServerInfoName checks that an answers file matches a server by its
+// own name (serverInfo) as well as by its config name, so that the entry printed for a
+// stdio run answers the same server over HTTP, whose config name is its host:port.
+func TestAnswersMatchServerInfoName(t *testing.T) {
+	r := runBin(t, nil, "call", "confirm_only", "--", bin, "serve-demo")
+	if r.code != exitUnanswered || !strings.Contains(r.stderr, "elicitty: elicitty (elicitty-demo) asks") ||
+		!strings.Contains(r.stderr, "server: elicitty-demo") {
+		t.Fatalf("stdio run named after the executable: exit %d, want 3 with the server's own name shown and suggested:\n%s", r.code, r.stderr)
+	}
+	entry := r.stderr[strings.Index(r.stderr, "- match:"):]
+	entry = entry[:strings.Index(entry, "  action: accept")] + "  action: decline\n"
+	answers := writeFile(t, "answers.yaml", entry)
+	target := startDemoHTTP(t)
+	r = runBin(t, nil, "call", target, "confirm_only", "--answers", answers)
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "declined" {
+		t.Fatalf("the stdio run's entry over HTTP: exit %d, stdout %q, stderr %s\nanswers:\n%s", r.code, r.stdout, r.stderr, entry)
+	}
+	if !strings.Contains(r.stderr, "(elicitty-demo) asked") {
+		t.Errorf("the scripted-answer line does not show the server's own name: %s", r.stderr)
+	}
+	// The config name still matches.
+	byConfig := writeFile(t, "answers.yaml", "- match: {server: demo}\n  action: decline\n")
+	if r := runBin(t, nil, "call", "demo", "confirm_only", "--answers", byConfig); r.code != 0 {
+		t.Errorf("match.server by config name: exit %d, %s", r.code, r.stderr)
+	}
+}

@@ -450,7 +450,7 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 		}
 	}
 	if opts.Log != nil {
-		line := fmt.Sprintf("elicitty: %s asked %q -> %s (%s entry %d)", oneLine(req.Server, 40), oneLine(req.Message, 120), resp.Action, s.name, idx+1)
+		line := fmt.Sprintf("elicitty: %s asked %q -> %s (%s entry %d)", oneLine(req.ServerLabel(), 80), oneLine(req.Message, 120), resp.Action, s.name, idx+1)
 		if note != "" {
 			line += ": " + Sanitize(note)
 		}
@@ -474,7 +474,7 @@ func (s *Script) RetryPolicy(req *Request) string {
 }
 
 func (m ScriptMatch) matches(req *Request) bool {
-	if m.Server != "" && !glob(m.Server, req.Server) {
+	if m.Server != "" && !glob(m.Server, req.Server) && (req.ServerInfo == "" || !glob(m.Server, req.ServerInfo)) {
 		return false
 	}
 	if m.Tool != "" && !glob(m.Tool, req.Tool) {
@@ -542,6 +542,9 @@ func glob(pattern, s string) bool {
 func Describe(req *Request) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server %q", oneLine(req.Server, 60))
+	if req.ServerInfo != "" && req.ServerInfo != req.Server {
+		fmt.Fprintf(&b, " (serverInfo %q)", oneLine(req.ServerInfo, 60))
+	}
 	if req.Tool != "" {
 		fmt.Fprintf(&b, ", tool %q", oneLine(req.Tool, 60))
 	}
