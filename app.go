@@ -51,6 +51,10 @@ type app struct {
 	noted bool // the log says the servers were stopped
 	// deadline arms the hard exit deadline once.
 	deadline sync.Once
+	// findingsMu guards findings, the schema findings reported to the user during a
+	// headless command (dropped defaults), for its --json output.
+	findingsMu sync.Mutex
+	findings   []reportedFinding
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {

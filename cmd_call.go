@@ -263,5 +263,9 @@ func (a *app) resultJSON(s *transport.Session, res any, rounds []transport.Round
 	if info := s.ServerInfo(); info != nil {
 		server["info"] = info
 	}
-	return map[string]any{"result": res, "rounds": nonNilRounds(rounds), "protocol": s.Era(), "server": server}
+	out := map[string]any{"result": res, "rounds": nonNilRounds(rounds), "protocol": s.Era(), "server": server}
+	if f := a.reportedFindings(); len(f) > 0 {
+		out["findings"] = f
+	}
+	return out
 }

@@ -36,7 +36,7 @@ defaults merge and validation. Server authors use it to preview their schemas.`,
 				}
 				return usagef("%s: schema is not valid JSON: %w", args[0], err)
 			}
-			p, err := a.plan(config.Server{Name: "render", Protocol: protocol.Version20251125}, frontEnd{}, nil)
+			p, err := a.plan(config.Server{Name: "render", Protocol: protocol.Version20251125}, frontEnd{showsFindings: true}, nil)
 			if err != nil {
 				return err
 			}

@@ -19,6 +19,9 @@ type frontEnd struct {
 	answerer elicit.Answerer
 	// onEvent, when set, receives the session's events (the TUI).
 	onEvent func(transport.Event)
+	// showsFindings says the command prints every schema finding itself (render, desc
+	// preview); otherwise a headless front end reports the dropped defaults.
+	showsFindings bool
 }
 
 // plan is what one server runs with once the config and the common flags are resolved.
@@ -53,6 +56,9 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 		if inner, err = a.answerer(srv); err != nil {
 			return plan{}, err
 		}
+	}
+	if front.answerer == nil && !front.showsFindings {
+		inner = a.reportDroppedDefaults(inner, log)
 	}
 	opts := transport.ForServer(srv, a.record(inner))
 	opts.ClientName, opts.ClientVersion = "elicitty", version
