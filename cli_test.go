@@ -289,3 +289,31 @@ func TestServeDemoBadAddressIsUsageError(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONErrorObject checks that a failed command with --json still prints one JSON
+// value on stdout, the error object, with the exit code unchanged.
+func TestJSONErrorObject(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"tools", "nope", "--json"}, exitUsage},
+		{[]string{"call", "demo", "deploy", "--json"}, exitUnanswered},
+		{[]string{"tools", "http://" + freeAddr(t) + "/mcp", "--json", "--timeout", "5s"}, exitConn},
+	} {
+		r := runBin(t, nil, tc.args...)
+		if r.code != tc.code {
+			t.Errorf("%v: exit %d, want %d; stderr %s", tc.args, r.code, tc.code, r.stderr)
+			continue
+		}
+		var out struct {
+			Error struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.Error.Code != tc.code || out.Error.Message == "" {
+			t.Errorf("%v: stdout is not the error object (%v):\n%s", tc.args, err, r.stdout)
+		}
+	}
+}

@@ -219,6 +219,7 @@ func (a *app) loadSkill(ctx context.Context, s *transport.Session, sk skills.Ski
 			out["verified"] = false
 			out["error"] = map[string]string{"check": ve.Check, "uri": elicit.Sanitize(ve.URI), "detail": elicit.Sanitize(ve.Detail)}
 			_ = a.printJSON(out)
+			return &jsonPrinted{err: err}
 		}
 		return err
 	}
