@@ -55,10 +55,13 @@ type app struct {
 	// headless command (dropped defaults), for its --json output.
 	findingsMu sync.Mutex
 	findings   []reportedFinding
+	// progress shows a headless request's progress notifications (nil: stderr is no
+	// terminal).
+	progress *progressLine
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, procs: transport.NewProcs()}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, procs: transport.NewProcs(), progress: newProgressLine(stderr)}
 }
 
 // stopGrace is how long each step of the final shutdown waits: after closing a
