@@ -317,3 +317,22 @@ func TestJSONErrorObject(t *testing.T) {
 		}
 	}
 }
+
+// TestDoctorTarget checks `doctor TARGET` on a configured server and on one that cannot
+// be reached.
+func TestDoctorTarget(t *testing.T) {
+	r := runBin(t, nil, "doctor", "--", bin, "serve-demo")
+	for _, want := range []string{"connect elicitty (stdio): ok", "server: elicitty-demo", "protocol: 2025-11-25 (",
+		"capabilities: tools, prompts, resources", "tools/list: ok (", "all checks passed"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor -- elicitty serve-demo: stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r.code != 0 {
+		t.Errorf("exit %d, want 0; stderr %s", r.code, r.stderr)
+	}
+	r = runBin(t, nil, "doctor", "http://"+freeAddr(t)+"/mcp", "--timeout", "5s")
+	if r.code != exitConn || !strings.Contains(r.stdout, ": FAIL ") {
+		t.Errorf("unreachable server: exit %d, stdout %q; want 4 and a FAIL line", r.code, r.stdout)
+	}
+}
