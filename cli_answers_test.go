@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -248,5 +250,43 @@ func TestAnswersMatchServerInfoName(t *testing.T) {
 	byConfig := writeFile(t, "answers.yaml", "- match: {server: demo}\n  action: decline\n")
 	if r := runBin(t, nil, "call", "demo", "confirm_only", "--answers", byConfig); r.code != 0 {
 		t.Errorf("match.server by config name: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestRenderStdin checks `render -`: a bare schema or whole elicitation/create params
+// read from stdin, the params' message shown and matched, and line:column for bad JSON.
+func TestRenderStdin(t *testing.T) {
+	answers := writeFile(t, "answers.yaml", "- match: {message: \"Who is*\"}\n  action: accept\n  content: {name: Ada}\n- match: {}\n  action: accept\n  content: {name: Bob}\n")
+	run := func(stdin string) result {
+		t.Helper()
+		cmd := exec.Command(bin, "render", "-", "--answers", answers)
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "NO_COLOR=1")
+		cmd.Stdin = strings.NewReader(stdin)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	}
+	schema := `{"type":"object","properties":{"name":{"type":"string"},"seats":{"type":"integer","default":2}},"required":["name"]}`
+	for _, tc := range []struct{ in, want string }{
+		{schema, `"name": "Bob"`},
+		{`{"message":"Who is booking?","requestedSchema":` + schema + `}`, `"name": "Ada"`},
+	} {
+		r := run(tc.in)
+		if r.code != 0 || !strings.Contains(r.stdout, tc.want) || !strings.Contains(r.stdout, `"seats": 2`) {
+			t.Errorf("render - < %s: exit %d, stdout %s, stderr %s; want %s and the default", tc.in, r.code, r.stdout, r.stderr, tc.want)
+		}
+	}
+	if r := run("{\"type\":\"object\",\n \"properties\": {,}}"); r.code != exitUsage || !strings.Contains(r.stderr, "stdin:2:17:") {
+		t.Errorf("bad JSON on stdin: exit %d, stderr %q; want 2 and stdin:2:17", r.code, r.stderr)
+	}
+	if r := run(`{"requestedSchema":` + schema + `}`); r.code != exitUsage || !strings.Contains(r.stderr, `without "message"`) {
+		t.Errorf("params without message: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
