@@ -336,3 +336,12 @@ func TestDoctorTarget(t *testing.T) {
 		t.Errorf("unreachable server: exit %d, stdout %q; want 4 and a FAIL line", r.code, r.stdout)
 	}
 }
+
+// TestConformanceHiddenFromHelp checks that the test suite's client is not offered to
+// end users in --help, yet still runs.
+func TestConformanceHiddenFromHelp(t *testing.T) {
+	r := runBin(t, nil, "--help")
+	if r.code != 0 || strings.Contains(r.stdout, "conformance") || !strings.Contains(r.stdout, "doctor") {
+		t.Errorf("--help: exit %d, lists conformance or lacks doctor:\n%s", r.code, r.stdout)
+	}
+}

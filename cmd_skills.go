@@ -172,7 +172,7 @@ func skillSize(sk skills.Skill) string {
 	case len(sk.Files) == 1:
 		return fmt.Sprintf("%s, 1 file", bytesText(sk.Size()))
 	}
-	return fmt.Sprintf("%s, %d files", bytesText(sk.Size()), len(sk.Files))
+	return fmt.Sprintf("%s, %d %s", bytesText(sk.Size()), len(sk.Files), elicit.Plural(len(sk.Files), "file"))
 }
 
 func bytesText(n int64) string {

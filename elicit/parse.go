@@ -242,7 +242,7 @@ func (b *builder) stringField(fld *Field, n *tree.Node, path string) {
 				b.malformed(path+"/enumNames", "enumNames is a JSON %s, not an array", names.Kind)
 			} else {
 				if len(names.Items) != len(enum.Items) {
-					b.warn(path+"/enumNames", CodeEnumNamesLength, "enumNames has %d labels for %d choices", len(names.Items), len(enum.Items))
+					b.warn(path+"/enumNames", CodeEnumNamesLength, "enumNames has %d %s for %d %s", len(names.Items), Plural(len(names.Items), "label"), len(enum.Items), Plural(len(enum.Items), "choice"))
 				}
 				b.labelFromNames(fld, enum, names, path)
 			}
