@@ -201,10 +201,7 @@ func runDocCommand(t *testing.T, c docCommand) {
 		return
 	}
 	if strings.Contains(line, "npx -y @modelcontextprotocol/server-everything") {
-		js := os.Getenv("ELICITTY_EVERYTHING_JS")
-		if js == "" {
-			t.Skip("ELICITTY_EVERYTHING_JS unset (scripts/test.sh sets it; npx would fetch the package)")
-		}
+		js := everythingJS(t) // the installed package; npx would fetch it
 		line = strings.Replace(line, "npx -y @modelcontextprotocol/server-everything", "node "+shellQuote(js), 1)
 	}
 	want := docExitCodes[line]
