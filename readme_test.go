@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -188,11 +189,17 @@ func runDocCommand(t *testing.T, c docCommand) {
 		if line == "elicitty" {
 			args = nil
 		}
-		tm := startTerm(t, termOptions{}, args...)
+		mark := fmt.Sprintf("ELICITTY_DOC_RUN=%d", runSeq.Add(1))
+		tm := startTerm(t, termOptions{env: []string{mark}}, args...)
 		tm.waitFor("demo ready", "form_all_kinds")
 		tm.keys("q")
 		if code, _ := tm.wait(); code != 0 {
 			t.Errorf("%s (%s) exited %d after q, want 0", line, c.where, code)
+		}
+		// The demo server ends with the TUI (the terminal's shell, which has the mark
+		// too, stays until the test ends).
+		if pids := serveDemoWithEnv(mark); len(pids) > 0 {
+			t.Errorf("%s: the demo server outlived the TUI: pids %v", line, pids)
 		}
 		return
 	}
@@ -255,8 +262,8 @@ func runDocServeDemo(t *testing.T, c docCommand) {
 }
 
 // runDocShell runs line with sh in a copy of testdata/readme, with the elicitty binary
-// first on PATH, a private HOME and no terminal, and kills its process group after
-// timeout.
+// first on PATH, a private HOME and no terminal, kills its process group after timeout,
+// and checks that none of its processes (servers it started) outlives it.
 func runDocShell(t *testing.T, line string, timeout time.Duration) result {
 	t.Helper()
 	dir := t.TempDir()
@@ -286,7 +293,10 @@ func runDocShell(t *testing.T, line string, timeout time.Duration) result {
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.Stdin = strings.NewReader("")
+	mark := fmt.Sprintf("ELICITTY_DOC_RUN=%d", runSeq.Add(1))
+	cmd.Env = append(cmd.Env, mark)
 	err = cmd.Run()
+	defer noSurvivorsWithEnv(t, mark)
 	if ctx.Err() != nil {
 		t.Fatalf("%q did not finish within %s\nstdout:\n%s\nstderr:\n%s", line, timeout, stdout.String(), stderr.String())
 	}
@@ -298,4 +308,30 @@ func runDocShell(t *testing.T, line string, timeout time.Duration) result {
 		t.Fatalf("run %q: %v", line, err)
 	}
 	return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
+}
+
+// serveDemoWithEnv returns the running `serve-demo` processes whose environment holds
+// mark, after giving an ending process a moment to be reaped.
+func serveDemoWithEnv(mark string) []int {
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		var alive []int
+		procs, _ := filepath.Glob("/proc/[0-9]*/environ")
+		for _, p := range procs {
+			env, err := os.ReadFile(p)
+			if err != nil || !bytes.Contains(env, append([]byte(mark), 0)) {
+				continue
+			}
+			cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
+			if bytes.Contains(cmdline, []byte("serve-demo")) {
+				if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
+					alive = append(alive, pid)
+				}
+			}
+		}
+		if len(alive) == 0 || time.Now().After(deadline) {
+			return alive
+		}
+		time.Sleep(50 * time.Millisecond) // a process that was told to stop takes a moment
+	}
 }
