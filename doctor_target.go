@@ -97,6 +97,7 @@ func capabilityNames(c *mcp.ServerCapabilities) string {
 	add(c.Prompts != nil, "prompts")
 	add(c.Resources != nil, "resources")
 	add(c.Completions != nil, "completions")
+	//lint:ignore SA1019 servers of the legacy era still declare logging.
 	add(c.Logging != nil, "logging")
 	var ext []string
 	for k := range c.Extensions {
