@@ -441,7 +441,7 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 			note += "; " + outcome
 		}
 	} else if resp.Action == Accept && e.Content != nil {
-		if vs := unknownKeys(e.Content, req.ParsedForm(), fmt.Sprintf("%s entry %d", s.name, idx+1)); len(vs) > 0 {
+		if vs := unknownKeys(e.Content, req.ParsedForm(), fmt.Sprintf("%s entry %d", s.name, idx+1)); len(vs) > 0 && !req.NoValidate {
 			return Response{}, &ViolationsError{Violations: vs}
 		}
 		resp.Content = copyContent(e.Content)
