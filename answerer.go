@@ -102,16 +102,16 @@ func (a *app) unanswered() elicit.Answerer {
 	return elicit.AnswererFunc(func(_ context.Context, req *elicit.Request) (elicit.Response, error) {
 		switch a.onUnanswered {
 		case "decline":
-			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: declined (--on-unanswered)\n", req.Server, elicit.Sanitize(req.Message))
+			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: declined (--on-unanswered)\n", req.ServerLabel(), elicit.Sanitize(req.Message))
 			return elicit.Response{Action: elicit.Decline}, nil
 		case "cancel":
-			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: cancelled (--on-unanswered)\n", req.Server, elicit.Sanitize(req.Message))
+			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: cancelled (--on-unanswered)\n", req.ServerLabel(), elicit.Sanitize(req.Message))
 			return elicit.Response{Action: elicit.Cancel}, nil
 		}
 		fmt.Fprintf(a.stderr, "elicitty: %s asks %q (%s mode) but there is no terminal and no --answers file.\n",
-			req.Server, elicit.Sanitize(req.Message), modeOf(req))
+			req.ServerLabel(), elicit.Sanitize(req.Message), modeOf(req))
 		fmt.Fprintf(a.stderr, "An answers-file entry that would answer it:\n%s", elicit.UnansweredEntry(req))
-		return elicit.Response{}, fmt.Errorf("%s: %w", req.Server, elicit.ErrUnanswered)
+		return elicit.Response{}, fmt.Errorf("%s: %w", elicit.Sanitize(req.Server), elicit.ErrUnanswered)
 	})
 }
 

@@ -60,10 +60,17 @@ type app struct {
 	noted bool // the log says the servers were stopped
 	// deadline arms the hard exit deadline once.
 	deadline sync.Once
+	// findingsMu guards findings, the schema findings reported to the user during a
+	// headless command (dropped defaults), for its --json output.
+	findingsMu sync.Mutex
+	findings   []reportedFinding
+	// progress shows a headless request's progress notifications (nil: stderr is no
+	// terminal).
+	progress *progressLine
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, procs: transport.NewProcs()}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, procs: transport.NewProcs(), progress: newProgressLine(stderr)}
 }
 
 // stopGrace is how long each step of the final shutdown waits: after closing a
@@ -146,6 +153,10 @@ func (a *app) loadConfig() (config.Config, error) {
 	if cfgDir == "" && home != "" {
 		cfgDir = home + "/.config"
 	}
+	var builtin []config.Server
+	if demo, err := demoServer(); err == nil {
+		builtin = append(builtin, demo)
+	}
 	cfg, err := config.Load(config.LoadOptions{
 		Path:      a.configPath,
 		Getenv:    os.Getenv,
@@ -153,6 +164,7 @@ func (a *app) loadConfig() (config.Config, error) {
 		ConfigDir: cfgDir,
 		WorkDir:   wd,
 		NoImports: a.noImports,
+		Builtin:   builtin,
 	})
 	if err != nil {
 		return config.Config{}, &usageError{err: err}

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"strings"
 	"testing"
 
@@ -206,5 +208,85 @@ func TestNoValidateOnEveryHeadlessPath(t *testing.T) {
 				t.Errorf("--no-validate: exit %d, want 0 and the response printed; stdout %s; stderr %s", r.code, r.stdout, r.stderr)
 			}
 		})
+	}
+}
+
+// TestAnswersUnknownContentKeyExits3 checks that a misspelt content key is not sent next
+// to the default of the field it meant: the run exits 3 naming the key and the field.
+func TestAnswersUnknownContentKeyExits3(t *testing.T) {
+	answers := writeFile(t, "answers.yaml", "- match: {tool: form_all_kinds}\n  action: accept\n  content: {email: a@b.co, colour: r, Seats: 5}\n")
+	r := runBin(t, nil, "call", "demo", "form_all_kinds", "--answers", answers)
+	if r.code != exitUnanswered {
+		t.Fatalf("exit %d, want 3; stdout %s stderr %s", r.code, r.stdout, r.stderr)
+	}
+	for _, want := range []string{`no field "colour"; did you mean "color"?`, `no field "Seats"; did you mean "seats"?`} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+		}
+	}
+}
+
+// TestAnswersMatchServerInfoName checks that an answers file matches a server by its
+// own name (serverInfo) as well as by its config name, so that the entry printed for a
+// stdio run answers the same server over HTTP, whose config name is its host:port.
+func TestAnswersMatchServerInfoName(t *testing.T) {
+	r := runBin(t, nil, "call", "confirm_only", "--", bin, "serve-demo")
+	if r.code != exitUnanswered || !strings.Contains(r.stderr, "elicitty: elicitty (elicitty-demo) asks") ||
+		!strings.Contains(r.stderr, "server: elicitty-demo") {
+		t.Fatalf("stdio run named after the executable: exit %d, want 3 with the server's own name shown and suggested:\n%s", r.code, r.stderr)
+	}
+	entry := r.stderr[strings.Index(r.stderr, "- match:"):]
+	entry = entry[:strings.Index(entry, "  action: accept")] + "  action: decline\n"
+	answers := writeFile(t, "answers.yaml", entry)
+	target := startDemoHTTP(t)
+	r = runBin(t, nil, "call", target, "confirm_only", "--answers", answers)
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "declined" {
+		t.Fatalf("the stdio run's entry over HTTP: exit %d, stdout %q, stderr %s\nanswers:\n%s", r.code, r.stdout, r.stderr, entry)
+	}
+	if !strings.Contains(r.stderr, "(elicitty-demo) asked") {
+		t.Errorf("the scripted-answer line does not show the server's own name: %s", r.stderr)
+	}
+	// The config name still matches.
+	byConfig := writeFile(t, "answers.yaml", "- match: {server: demo}\n  action: decline\n")
+	if r := runBin(t, nil, "call", "demo", "confirm_only", "--answers", byConfig); r.code != 0 {
+		t.Errorf("match.server by config name: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestRenderStdin checks `render -`: a bare schema or whole elicitation/create params
+// read from stdin, the params' message shown and matched, and line:column for bad JSON.
+func TestRenderStdin(t *testing.T) {
+	answers := writeFile(t, "answers.yaml", "- match: {message: \"Who is*\"}\n  action: accept\n  content: {name: Ada}\n- match: {}\n  action: accept\n  content: {name: Bob}\n")
+	run := func(stdin string) result {
+		t.Helper()
+		cmd := exec.Command(bin, "render", "-", "--answers", answers)
+		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "NO_COLOR=1")
+		cmd.Stdin = strings.NewReader(stdin)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return result{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	}
+	schema := `{"type":"object","properties":{"name":{"type":"string"},"seats":{"type":"integer","default":2}},"required":["name"]}`
+	for _, tc := range []struct{ in, want string }{
+		{schema, `"name": "Bob"`},
+		{`{"message":"Who is booking?","requestedSchema":` + schema + `}`, `"name": "Ada"`},
+	} {
+		r := run(tc.in)
+		if r.code != 0 || !strings.Contains(r.stdout, tc.want) || !strings.Contains(r.stdout, `"seats": 2`) {
+			t.Errorf("render - < %s: exit %d, stdout %s, stderr %s; want %s and the default", tc.in, r.code, r.stdout, r.stderr, tc.want)
+		}
+	}
+	if r := run("{\"type\":\"object\",\n \"properties\": {,}}"); r.code != exitUsage || !strings.Contains(r.stderr, "stdin:2:17:") {
+		t.Errorf("bad JSON on stdin: exit %d, stderr %q; want 2 and stdin:2:17", r.code, r.stderr)
+	}
+	if r := run(`{"requestedSchema":` + schema + `}`); r.code != exitUsage || !strings.Contains(r.stderr, `without "message"`) {
+		t.Errorf("params without message: exit %d, stderr %q", r.code, r.stderr)
 	}
 }

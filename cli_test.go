@@ -161,7 +161,8 @@ func TestUsageErrors(t *testing.T) {
 		{"mistyped subcommand", []string{"tool", "demo"}, `unknown command "tool" for "elicitty"; did you mean tools?`},
 		{"mistyped subcommand of a group", []string{"desc", "lnt", "x.yaml"}, `unknown command "lnt" for "elicitty desc"; did you mean lint?`},
 		{"too few arguments", []string{"render"}, "accepts 1 arg(s), received 0"},
-		{"too many arguments", []string{"doctor", "x"}, `unknown command "x"`},
+		{"too many arguments", []string{"serve-demo", "x"}, `unknown command "x"`},
+		{"doctor with two targets", []string{"doctor", "demo", "x"}, `doctor takes one TARGET, got extra arguments`},
 		{"unknown target", []string{"tools", "nosuchserver"}, "nosuchserver"},
 		{"missing target", []string{"call"}, "missing TARGET"},
 		{"nothing after dash", []string{"tools", "--"}, "nothing after --"},
@@ -290,5 +291,61 @@ func TestServeDemoBadAddressIsUsageError(t *testing.T) {
 		if strings.Contains(r.stderr, "consent pages on") {
 			t.Errorf("serve-demo --http %s started the demo before refusing: %q", addr, r.stderr)
 		}
+	}
+}
+
+// TestJSONErrorObject checks that a failed command with --json still prints one JSON
+// value on stdout, the error object, with the exit code unchanged.
+func TestJSONErrorObject(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"tools", "nope", "--json"}, exitUsage},
+		{[]string{"call", "demo", "deploy", "--json"}, exitUnanswered},
+		{[]string{"tools", "http://" + freeAddr(t) + "/mcp", "--json", "--timeout", "5s"}, exitConn},
+	} {
+		r := runBin(t, nil, tc.args...)
+		if r.code != tc.code {
+			t.Errorf("%v: exit %d, want %d; stderr %s", tc.args, r.code, tc.code, r.stderr)
+			continue
+		}
+		var out struct {
+			Error struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil || out.Error.Code != tc.code || out.Error.Message == "" {
+			t.Errorf("%v: stdout is not the error object (%v):\n%s", tc.args, err, r.stdout)
+		}
+	}
+}
+
+// TestDoctorTarget checks `doctor TARGET` on a configured server and on one that cannot
+// be reached.
+func TestDoctorTarget(t *testing.T) {
+	r := runBin(t, nil, "doctor", "--", bin, "serve-demo")
+	for _, want := range []string{"connect elicitty (stdio): ok", "server: elicitty-demo", "protocol: 2025-11-25 (",
+		"capabilities: tools, prompts, resources", "tools/list: ok (", "all checks passed"} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("doctor -- elicitty serve-demo: stdout lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if r.code != 0 {
+		t.Errorf("exit %d, want 0; stderr %s", r.code, r.stderr)
+	}
+	r = runBin(t, nil, "doctor", "http://"+freeAddr(t)+"/mcp", "--timeout", "5s")
+	if r.code != exitConn || !strings.Contains(r.stdout, ": FAIL ") {
+		t.Errorf("unreachable server: exit %d, stdout %q; want 4 and a FAIL line", r.code, r.stdout)
+	}
+}
+
+// TestConformanceHiddenFromHelp checks that the test suite's client is not offered to
+// end users in --help, yet still runs.
+func TestConformanceHiddenFromHelp(t *testing.T) {
+	r := runBin(t, nil, "--help")
+	if r.code != 0 || strings.Contains(r.stdout, "conformance") || !strings.Contains(r.stdout, "doctor") {
+		t.Errorf("--help: exit %d, lists conformance or lacks doctor:\n%s", r.code, r.stdout)
 	}
 }

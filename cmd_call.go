@@ -52,7 +52,7 @@ func (a *app) callCommand() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					if err := a.printJSON(map[string]any{"result": res, "rounds": nonNilRounds(rounds), "protocol": s.Era()}); err != nil {
+					if err := a.printJSON(a.resultJSON(s, res, rounds)); err != nil {
 						return err
 					}
 				} else {
@@ -99,7 +99,7 @@ func (a *app) promptCommand() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(map[string]any{"result": res, "rounds": nonNilRounds(rounds), "protocol": s.Era()})
+					return a.printJSON(a.resultJSON(s, res, rounds))
 				}
 				if res.Description != "" {
 					fmt.Fprintf(a.stdout, "# %s\n", firstLine(res.Description))
@@ -133,7 +133,7 @@ func (a *app) readCommand() *cobra.Command {
 					return err
 				}
 				if a.jsonOut {
-					return a.printJSON(map[string]any{"result": res, "rounds": nonNilRounds(rounds), "protocol": s.Era()})
+					return a.printJSON(a.resultJSON(s, res, rounds))
 				}
 				for _, c := range res.Contents {
 					if c.Text != "" {
@@ -253,4 +253,19 @@ func coerce(v, typ string) (any, error) {
 		return nil, fmt.Errorf("%q is not a valid %s", v, typ)
 	}
 	return x, nil
+}
+
+// resultJSON is the --json output of call, prompt and read: the result, the MRTR
+// rounds, the protocol era, and which server answered (its config name and its own
+// serverInfo; printJSON sanitizes the server's strings).
+func (a *app) resultJSON(s *transport.Session, res any, rounds []transport.Round) map[string]any {
+	server := map[string]any{"name": s.Name()}
+	if info := s.ServerInfo(); info != nil {
+		server["info"] = info
+	}
+	out := map[string]any{"result": res, "rounds": nonNilRounds(rounds), "protocol": s.Era(), "server": server}
+	if f := a.reportedFindings(); len(f) > 0 {
+		out["findings"] = f
+	}
+	return out
 }

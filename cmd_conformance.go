@@ -37,6 +37,8 @@ func (a *app) conformanceCommand() *cobra.Command {
 	return &cobra.Command{
 		Use:   "conformance URL",
 		Short: "Headless client for the MCP conformance suite",
+		// A tool of the test suite (scripts/conformance.sh), not of end users.
+		Hidden: true,
 		Long: `Acts as the client of one MCP conformance scenario (MCP_CONFORMANCE_SCENARIO), using
 the same code paths as the other commands: it connects to URL, lists and calls every
 tool (or exactly the tool calls of MCP_CONFORMANCE_CONTEXT), gets every prompt and reads

@@ -81,7 +81,7 @@ valid (warnings allowed), 1 when any is invalid, 2 when a file cannot be read;
 			if err != nil {
 				return &usageError{err: err}
 			}
-			p, err := a.plan(config.Server{Name: "preview", Protocol: protocol.Version20251125}, frontEnd{}, nil)
+			p, err := a.plan(config.Server{Name: "preview", Protocol: protocol.Version20251125}, frontEnd{showsFindings: true}, nil)
 			if err != nil {
 				return err
 			}

@@ -31,16 +31,32 @@ type doctorCheck struct {
 
 func (a *app) doctorCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "doctor",
-		Short: "Self-test against the built-in demo server; prints a support matrix",
-		Long: `Starts the built-in demo server over stdio and over Streamable HTTP on loopback, talks to
-it in both protocol eras (2025-11-25 with server-pushed elicitation, 2026-07-28 with
-multi round-trip input requests), answers its elicitations automatically, and prints
-which features work on which transport and era, and where OAuth tokens are kept (the
-OS keyring, or the 0600 file where no keyring service runs). Exit 0 when everything
-passed.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return a.runDoctor(cmd.Context()) },
+		Use:   "doctor [TARGET | -- command args...]",
+		Short: "Self-test against the built-in demo server, or check a server; prints what works",
+		Long: `Without TARGET: starts the built-in demo server over stdio and over Streamable HTTP on
+loopback, talks to it in both protocol eras (2025-11-25 with server-pushed elicitation,
+2026-07-28 with multi round-trip input requests), answers its elicitations
+automatically, and prints which features work on which transport and era, and where
+OAuth tokens are kept (the OS keyring, or the 0600 file where no keyring service runs).
+
+With TARGET: connects to that server as the other commands would (config, flags,
+OAuth), prints its name, the protocol era and why, its capabilities, and lists each
+kind of primitive it declares; nothing is called. Exit 0 when everything passed.`,
+		Example: "  elicitty doctor\n  elicitty doctor demo\n  elicitty doctor -- elicitty serve-demo",
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 && cmd.ArgsLenAtDash() < 0 {
+				return a.runDoctor(cmd.Context())
+			}
+			srv, rest, err := a.splitTarget(cmd, args)
+			if err != nil {
+				return err
+			}
+			if len(rest) > 0 {
+				return usagef("doctor takes one TARGET, got extra arguments %q", rest)
+			}
+			return a.runDoctorTarget(cmd.Context(), srv)
+		},
 	}
 }
 

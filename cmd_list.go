@@ -27,6 +27,7 @@ func (a *app) withSession(ctx context.Context, srv config.Server, fn func(contex
 		return err
 	}
 	err = fn(ctx, s)
+	a.progress.finish()
 	if cerr := s.Close(); err == nil && cerr != nil && ctx.Err() == nil {
 		fmt.Fprintf(a.stderr, "elicitty: close %q: %v\n", srv.Name, cerr)
 	}

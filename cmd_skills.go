@@ -31,8 +31,9 @@ printing anything. Supporting files are read only when asked for: --files lists 
 from the entry without reading them; each FILE (a path relative to the skill, or a
 URI) is read and verified the same way before it is printed. A failed check prints
 which file and which check failed, shows none of its content and exits 4.`,
-		Example: "  elicitty skills demo\n  elicitty skills demo pdf-processing\n" +
-			"  elicitty skills demo pdf-processing --files\n  elicitty skills demo pdf-processing references/FORMS.md\n" +
+		Example: "  elicitty skills https://mcp.example.com/mcp\n  elicitty skills https://mcp.example.com/mcp pdf-processing\n" +
+			"  elicitty skills https://mcp.example.com/mcp pdf-processing --files\n" +
+			"  elicitty skills https://mcp.example.com/mcp pdf-processing references/FORMS.md\n" +
 			"  elicitty skills https://mcp.example.com/mcp skill://acme/billing/refunds/SKILL.md --json",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			srv, rest, err := a.splitTarget(cmd, args)
@@ -171,7 +172,7 @@ func skillSize(sk skills.Skill) string {
 	case len(sk.Files) == 1:
 		return fmt.Sprintf("%s, 1 file", bytesText(sk.Size()))
 	}
-	return fmt.Sprintf("%s, %d files", bytesText(sk.Size()), len(sk.Files))
+	return fmt.Sprintf("%s, %d %s", bytesText(sk.Size()), len(sk.Files), elicit.Plural(len(sk.Files), "file"))
 }
 
 func bytesText(n int64) string {
@@ -218,6 +219,7 @@ func (a *app) loadSkill(ctx context.Context, s *transport.Session, sk skills.Ski
 			out["verified"] = false
 			out["error"] = map[string]string{"check": ve.Check, "uri": elicit.Sanitize(ve.URI), "detail": elicit.Sanitize(ve.Detail)}
 			_ = a.printJSON(out)
+			return &jsonPrinted{err: err}
 		}
 		return err
 	}

@@ -14,7 +14,9 @@ import (
 	"github.com/elicitty/elicitty/tui"
 )
 
-// demoServer is the built-in demo server as a stdio server of this very binary.
+// demoServer is the built-in demo server as a stdio server of this very binary: the
+// config's built-in layer (the target "demo" unless a config names its own) and what
+// `elicitty demo` opens.
 func demoServer() (config.Server, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -67,11 +69,11 @@ func (a *app) runTUI(cmd *cobra.Command, args []string) error {
 		servers = cfg.Servers
 	}
 	if len(servers) == 0 {
-		srv, err := demoServer()
-		if err != nil {
-			return err
-		}
-		servers = []config.Server{srv}
+		servers = cfg.Builtin
+	}
+	if len(servers) == 0 {
+		_, err := demoServer()
+		return err
 	}
 	return a.tui(cmd.Context(), servers)
 }

@@ -451,3 +451,43 @@ func TestTmuxHostileServersPane(t *testing.T) {
 		t.Errorf("exit %d after q, want 0", code)
 	}
 }
+
+// TestDroppedDefaultReportedByCall checks that `call --answers` reports a default the
+// form parse dropped (the hostile server's "count" has a string default), as `render`
+// does: a stderr line, an entry of --json output and a note in the --log file, all
+// sanitized.
+func TestDroppedDefaultReportedByCall(t *testing.T) {
+	srv := hostileServer(t)
+	dir := t.TempDir()
+	answers := filepath.Join(dir, "answers.yaml")
+	if err := os.WriteFile(answers, []byte("- match: {}\n  action: accept\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	logFile := filepath.Join(dir, "wire.jsonl")
+	r := runBin(t, nil, "call", "ask", "--answers", answers, "--json", "--log", logFile, "--", srv, "payload")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	const want = "/properties/count/default: default dropped: a JSON string is not an integer [default-dropped]"
+	if !strings.Contains(r.stderr, want) {
+		t.Errorf("stderr lacks %q:\n%s", want, r.stderr)
+	}
+	var out struct {
+		Findings []reportedFinding `json:"findings"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+		t.Fatalf("--json: %v\n%s", err, r.stdout)
+	}
+	if len(out.Findings) != 1 || out.Findings[0].Path != "/properties/count/default" || out.Findings[0].Code != "default-dropped" {
+		t.Errorf("--json findings = %+v, want the dropped count default", out.Findings)
+	}
+	log, err := os.ReadFile(logFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "[default-dropped]") {
+		t.Errorf("--log lacks the dropped default:\n%s", log)
+	}
+	scanRaw(t, "stderr", r.stderr)
+	scanOut(t, "stdout", r.stdout, false)
+}

@@ -52,14 +52,35 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
+	code := exitCode(err)
+	if ctx.Err() != nil { // interrupted (SIGINT/SIGTERM)
+		code = exitCancel
+	}
 	var silent *silentError
 	if !errors.As(err, &silent) {
 		fmt.Fprintf(stderr, "elicitty: %s\n", elicit.Sanitize(err.Error()))
+		var printed *jsonPrinted
+		if app.jsonOut && !errors.As(err, &printed) {
+			app.printErrorJSON(code, err)
+		}
 	}
-	if ctx.Err() != nil { // interrupted (SIGINT/SIGTERM)
-		return exitCancel
+	return code
+}
+
+// printErrorJSON is the --json output of a failed command: {"error": {"code": the exit
+// code, "message": the sanitized error}}, with the violations of a scripted answer and
+// the findings reported on the way, so a script reading stdout always gets a JSON value.
+func (a *app) printErrorJSON(code int, err error) {
+	obj := map[string]any{"code": code, "message": elicit.Sanitize(err.Error())}
+	var viol *elicit.ViolationsError
+	if errors.As(err, &viol) {
+		obj["violations"] = viol.Violations
 	}
-	return exitCode(err)
+	out := map[string]any{"error": obj}
+	if f := a.reportedFindings(); len(f) > 0 {
+		out["findings"] = f
+	}
+	_ = a.printJSON(out)
 }
 
 // usageError is a bad command line or configuration (exit 2).
@@ -76,6 +97,13 @@ func usagef(format string, args ...any) error {
 type toolError struct{ what string }
 
 func (e *toolError) Error() string { return e.what + " returned an error result" }
+
+// jsonPrinted is a failure whose --json output the command printed itself (a skill
+// that fails verification); it is reported on stderr, with no second JSON value.
+type jsonPrinted struct{ err error }
+
+func (e *jsonPrinted) Error() string { return e.err.Error() }
+func (e *jsonPrinted) Unwrap() error { return e.err }
 
 // silentError carries an exit code for a failure that was already reported.
 type silentError struct{ code int }

@@ -18,6 +18,9 @@ type frontEnd struct {
 	answerer elicit.Answerer
 	// onEvent, when set, receives the session's events (the TUI).
 	onEvent func(transport.Event)
+	// showsFindings says the command prints every schema finding itself (render, desc
+	// preview); otherwise a headless front end reports the dropped defaults.
+	showsFindings bool
 }
 
 // plan is what one server runs with once the config and the common flags are resolved.
@@ -53,6 +56,12 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 			return plan{}, err
 		}
 	}
+	if front.answerer == nil && !front.showsFindings {
+		inner = a.reportDroppedDefaults(inner, log)
+	}
+	if front.answerer == nil {
+		inner = a.clearProgressFirst(inner)
+	}
 	opts := transport.ForServer(srv, a.record(inner))
 	opts.ClientName, opts.ClientVersion = "elicitty", currentVersion().Version
 	opts.Log, opts.OnEvent = log, front.onEvent
@@ -78,12 +87,17 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 		if opts.OnEvent == nil {
 			opts.OnEvent = func(ev transport.Event) {
 				server := elicit.Sanitize(ev.Server)
+				if ev.Kind == transport.EventProgress {
+					a.progress.show(progressText(server, ev.Text.Line()))
+					return
+				}
 				switch {
 				case ev.Kind == transport.EventElicitationComplete || ev.Kind == transport.EventCancelled:
+					a.progress.clear()
 					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", server, ev.Kind, ev.Text.Line())
-				case ev.Kind == transport.EventReconnected || ev.Kind == transport.EventRefused:
-					fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", server, ev.Text.Line())
-				case ev.Kind == transport.EventURLWait && headless:
+				case ev.Kind == transport.EventReconnected || ev.Kind == transport.EventRefused,
+					ev.Kind == transport.EventURLWait && headless:
+					a.progress.clear()
 					fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", server, ev.Text.Line())
 				}
 			}

@@ -495,3 +495,25 @@ func TestTmuxTUIRecord(t *testing.T) {
 		t.Errorf("replay: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestHeadlessProgressLine checks that a headless call on a terminal shows the server's
+// progress notifications on one updating stderr line, gone when the call ends, and that
+// nothing of it is printed when stderr is not a terminal.
+func TestHeadlessProgressLine(t *testing.T) {
+	tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "demo", "slow", "steps=8", "interval_ms=250")
+	screen := tm.waitFor("elicitty: demo: step 2 of 8")
+	if strings.Contains(screen, "step 1 of 8") {
+		t.Errorf("progress is not one updating line:\n%s", screen)
+	}
+	code, stdout := tm.wait()
+	if code != 0 || stdout == "" {
+		t.Fatalf("exit %d, stdout %q", code, stdout)
+	}
+	if s := tm.screen(); strings.Contains(s, " of 8") {
+		t.Errorf("the progress line stays after the call:\n%s", s)
+	}
+	r := runBin(t, nil, "call", "demo", "slow", "steps=3", "interval_ms=10")
+	if r.code != 0 || strings.Contains(r.stderr, "of 3") || strings.Contains(r.stderr, "\x1b") {
+		t.Errorf("without a terminal: exit %d, stderr %q; want no progress", r.code, r.stderr)
+	}
+}

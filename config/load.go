@@ -21,6 +21,9 @@ type Config struct {
 	// Problems lists imported entries and files that could not be used; they do not fail
 	// Load. A server named here is not in Servers, and ParseTarget reports its problem.
 	Problems []Problem
+	// Builtin holds the built-in servers (the demo) that no config file names: they are
+	// targets (Lookup finds them) but not configured servers, so they are not in Servers.
+	Builtin []Server
 }
 
 // LoadOptions says where Load looks. Empty fields are filled in from the process
@@ -40,6 +43,9 @@ type LoadOptions struct {
 	WorkDir string
 	// NoImports skips other clients' config files.
 	NoImports bool
+	// Builtin is the lowest layer: servers every catalog knows (the built-in demo). A
+	// server of the same name in any config file replaces one.
+	Builtin []Server
 }
 
 // Layer says which layer of the catalog a server comes from. The zero value is
@@ -237,6 +243,11 @@ func Load(opts LoadOptions) (Config, error) {
 	}
 	sort.Slice(c.Servers, func(i, j int) bool { return c.Servers[i].Name < c.Servers[j].Name })
 	c.Problems = problems
+	for _, b := range o.Builtin {
+		if _, ok := byName[b.Name]; !ok && !hasProblem(problems, b.Name) {
+			c.Builtin = append(c.Builtin, b)
+		}
+	}
 	return c, nil
 }
 
@@ -248,6 +259,16 @@ func dropProblem(ps []Problem, name string) []Problem {
 		}
 	}
 	return out
+}
+
+// hasProblem reports whether ps names the server name.
+func hasProblem(ps []Problem, name string) bool {
+	for _, p := range ps {
+		if p.Server == name {
+			return true
+		}
+	}
+	return false
 }
 
 // ownFile returns the path of elicitty's own file, or "" when there is none.
@@ -285,9 +306,14 @@ func (o LoadOptions) ownFile() (string, error) {
 	return "", fmt.Errorf("several config files, keep one: %s", strings.Join(found, ", "))
 }
 
-// Lookup returns the server with the given name.
+// Lookup returns the configured or built-in server with the given name.
 func (c Config) Lookup(name string) (Server, bool) {
 	for _, s := range c.Servers {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	for _, s := range c.Builtin {
 		if s.Name == name {
 			return s, true
 		}
@@ -295,11 +321,14 @@ func (c Config) Lookup(name string) (Server, bool) {
 	return Server{}, false
 }
 
-// Names returns the server names in catalog order.
+// Names returns the server names in catalog order, then the built-in ones.
 func (c Config) Names() []string {
-	names := make([]string, len(c.Servers))
-	for i, s := range c.Servers {
-		names[i] = s.Name
+	names := make([]string, 0, len(c.Servers)+len(c.Builtin))
+	for _, s := range c.Servers {
+		names = append(names, s.Name)
+	}
+	for _, s := range c.Builtin {
+		names = append(names, s.Name)
 	}
 	return names
 }

@@ -35,7 +35,7 @@ func ParseTarget(arg string, cfg Config) (Server, error) {
 			return Server{}, fmt.Errorf("server %q cannot be used: %w", arg, p.Err)
 		}
 	}
-	if len(cfg.Servers) == 0 {
+	if len(cfg.Servers)+len(cfg.Builtin) == 0 {
 		return Server{}, fmt.Errorf("unknown server %q: no servers are configured (give an http(s) URL, or a command after --)", arg)
 	}
 	return Server{}, fmt.Errorf("unknown server %q (known: %s)", arg, strings.Join(cfg.Names(), ", "))

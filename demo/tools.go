@@ -304,7 +304,11 @@ func (s *Server) secretWarningTool(ctx context.Context, a *asker, _ json.RawMess
 	}
 	tok, _ := r.Content["api_token"].(string)
 	n := len([]rune(tok))
-	return textResult(fmt.Sprintf("received a token of %d characters", n), map[string]any{"action": "accept", "length": n}), nil
+	unit := "characters"
+	if n == 1 {
+		unit = "character"
+	}
+	return textResult(fmt.Sprintf("received a token of %d %s", n, unit), map[string]any{"action": "accept", "length": n}), nil
 }
 
 // elicitNTool runs the elicit_n tool.

@@ -1,6 +1,9 @@
 package elicit
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // Kind is the kind of one form field.
 type Kind int
@@ -57,6 +60,9 @@ type Form struct {
 	Findings []Finding
 	// Unvalidatable is true when the schema is malformed and validation is skipped.
 	Unvalidatable bool
+	// ExtraKeys is true when the schema allows keys it does not list (additionalProperties
+	// true or a schema). Without it an answers file's unknown content key is an error.
+	ExtraKeys bool
 }
 
 // Severity of a lint finding.
@@ -67,6 +73,16 @@ const (
 	SevWarning Severity = iota
 	SevError
 )
+
+// String is the finding as one line for a terminal or a CI log:
+// "warning: /properties/n/default: MESSAGE [code]", the message sanitized.
+func (f Finding) String() string {
+	sev := "warning"
+	if f.Severity == SevError {
+		sev = "error"
+	}
+	return fmt.Sprintf("%s: %s: %s [%s]", sev, Sanitize(f.Path), Sanitize(f.Message), f.Code)
+}
 
 // Finding is one lint finding about a requestedSchema.
 type Finding struct {

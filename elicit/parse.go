@@ -105,6 +105,9 @@ func (b *builder) root(root *tree.Node) {
 			b.warn("/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q is not part of the elicitation vocabulary and is ignored", k)
 		}
 	}
+	if ap := root.At("additionalProperties"); ap != nil {
+		b.form.ExtraKeys = ap.Kind == tree.KindObject || (ap.Kind == tree.KindBool && ap.Bool)
+	}
 	if s := root.At("$schema"); s != nil {
 		if s.Kind != tree.KindString {
 			b.malformed("/$schema", "$schema is a JSON %s, not a string", s.Kind)
@@ -239,7 +242,7 @@ func (b *builder) stringField(fld *Field, n *tree.Node, path string) {
 				b.malformed(path+"/enumNames", "enumNames is a JSON %s, not an array", names.Kind)
 			} else {
 				if len(names.Items) != len(enum.Items) {
-					b.warn(path+"/enumNames", CodeEnumNamesLength, "enumNames has %d labels for %d choices", len(names.Items), len(enum.Items))
+					b.warn(path+"/enumNames", CodeEnumNamesLength, "enumNames has %d %s for %d %s", len(names.Items), Plural(len(names.Items), "label"), len(enum.Items), Plural(len(enum.Items), "choice"))
 				}
 				b.labelFromNames(fld, enum, names, path)
 			}

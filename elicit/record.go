@@ -156,7 +156,7 @@ func escapeUnsafe(b []byte) []byte {
 
 // matchFor builds the match that selects req: server, tool and message, and url mode.
 func matchFor(req *Request) ScriptMatch {
-	m := ScriptMatch{Server: req.Server, Tool: req.Tool, Message: req.Message}
+	m := ScriptMatch{Server: req.MatchName(), Tool: req.Tool, Message: req.Message}
 	if req.Mode == ModeURL {
 		m.Mode = ModeURL
 	}

@@ -58,6 +58,9 @@ func (o Origin) String() string {
 type Request struct {
 	// Server is the configured name of the asking server.
 	Server string
+	// ServerInfo is the asking server's own name (serverInfo.name from its handshake,
+	// sanitized), the same over every transport; "" when it gave none.
+	ServerInfo string
 	// Origin tells which carrier brought the request.
 	Origin Origin
 	// Call describes the originating call, e.g. "tools/call deploy" (empty when unknown).
@@ -168,3 +171,23 @@ type ProtocolError struct {
 
 // Error implements error.
 func (e *ProtocolError) Error() string { return "invalid elicitation request: " + e.Reason }
+
+// ServerLabel is how a request's server is shown: its configured name, followed by its
+// own name in parentheses when that differs ("node (mcp-servers/everything)"). Sanitized.
+func (r *Request) ServerLabel() string {
+	name := Sanitize(r.Server)
+	if r.ServerInfo != "" && r.ServerInfo != r.Server {
+		name += " (" + Sanitize(r.ServerInfo) + ")"
+	}
+	return name
+}
+
+// MatchName is the server name an answers-file entry written for r matches on: the
+// server's own name when known (it does not change with the transport or the command
+// that starts the server), else the configured name.
+func (r *Request) MatchName() string {
+	if r.ServerInfo != "" {
+		return r.ServerInfo
+	}
+	return r.Server
+}

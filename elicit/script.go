@@ -441,13 +441,16 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 			note += "; " + outcome
 		}
 	} else if resp.Action == Accept && e.Content != nil {
+		if vs := unknownKeys(e.Content, req.ParsedForm(), fmt.Sprintf("%s entry %d", s.name, idx+1)); len(vs) > 0 && !req.NoValidate {
+			return Response{}, &ViolationsError{Violations: vs}
+		}
 		resp.Content = copyContent(e.Content)
 		if err := expandSecrets(resp.Content, opts.LookupEnv); err != nil {
 			return Response{}, fmt.Errorf("%s entry %d: %w", s.name, idx+1, err)
 		}
 	}
 	if opts.Log != nil {
-		line := fmt.Sprintf("elicitty: %s asked %q -> %s (%s entry %d)", oneLine(req.Server, 40), oneLine(req.Message, 120), resp.Action, s.name, idx+1)
+		line := fmt.Sprintf("elicitty: %s asked %q -> %s (%s entry %d)", oneLine(req.ServerLabel(), 80), oneLine(req.Message, 120), resp.Action, s.name, idx+1)
 		if note != "" {
 			line += ": " + Sanitize(note)
 		}
@@ -471,7 +474,7 @@ func (s *Script) RetryPolicy(req *Request) string {
 }
 
 func (m ScriptMatch) matches(req *Request) bool {
-	if m.Server != "" && !glob(m.Server, req.Server) {
+	if m.Server != "" && !glob(m.Server, req.Server) && (req.ServerInfo == "" || !glob(m.Server, req.ServerInfo)) {
 		return false
 	}
 	if m.Tool != "" && !glob(m.Tool, req.Tool) {
@@ -539,6 +542,9 @@ func glob(pattern, s string) bool {
 func Describe(req *Request) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "server %q", oneLine(req.Server, 60))
+	if req.ServerInfo != "" && req.ServerInfo != req.Server {
+		fmt.Fprintf(&b, " (serverInfo %q)", oneLine(req.ServerInfo, 60))
+	}
 	if req.Tool != "" {
 		fmt.Fprintf(&b, ", tool %q", oneLine(req.Tool, 60))
 	}

@@ -101,10 +101,10 @@ func (fld Field) CheckValue(v any) []Violation {
 			}
 		}
 		if fld.MinItems != nil && len(items) < *fld.MinItems {
-			out = append(out, bad("minItems", "must have at least %d %s", *fld.MinItems, plural(*fld.MinItems, "choice"))...)
+			out = append(out, bad("minItems", "must have at least %d %s", *fld.MinItems, Plural(*fld.MinItems, "choice"))...)
 		}
 		if fld.MaxItems != nil && len(items) > *fld.MaxItems {
-			out = append(out, bad("maxItems", "must have at most %d %s", *fld.MaxItems, plural(*fld.MaxItems, "choice"))...)
+			out = append(out, bad("maxItems", "must have at most %d %s", *fld.MaxItems, Plural(*fld.MaxItems, "choice"))...)
 		}
 		return out
 	}
@@ -119,10 +119,10 @@ func (fld Field) checkText(s string) []Violation {
 	}
 	n := utf8.RuneCountInString(s)
 	if fld.MinLength != nil && n < *fld.MinLength {
-		add("minLength", "must be at least %d %s long", *fld.MinLength, plural(*fld.MinLength, "character"))
+		add("minLength", "must be at least %d %s long", *fld.MinLength, Plural(*fld.MinLength, "character"))
 	}
 	if fld.MaxLength != nil && n > *fld.MaxLength {
-		add("maxLength", "must be at most %d %s long", *fld.MaxLength, plural(*fld.MaxLength, "character"))
+		add("maxLength", "must be at most %d %s long", *fld.MaxLength, Plural(*fld.MaxLength, "character"))
 	}
 	if fld.Format != "" {
 		if err := checkFormat(fld.Format, s); err != nil {
@@ -190,10 +190,10 @@ func rawCheck(schema map[string]any, v any, path string, out *[]Violation, depth
 	case string:
 		n := utf8.RuneCountInString(x)
 		if m, ok := count(schema["minLength"]); ok && n < m {
-			add("minLength", "must be at least %d %s long", m, plural(m, "character"))
+			add("minLength", "must be at least %d %s long", m, Plural(m, "character"))
 		}
 		if m, ok := count(schema["maxLength"]); ok && n > m {
-			add("maxLength", "must be at most %d %s long", m, plural(m, "character"))
+			add("maxLength", "must be at most %d %s long", m, Plural(m, "character"))
 		}
 		if p, ok := schema["pattern"].(string); ok {
 			if re, err := regexp.Compile(p); err == nil && !re.MatchString(x) {
@@ -220,10 +220,10 @@ func rawCheck(schema map[string]any, v any, path string, out *[]Violation, depth
 		}
 	case []any:
 		if m, ok := count(schema["minItems"]); ok && len(x) < m {
-			add("minItems", "must have at least %d %s", m, plural(m, "item"))
+			add("minItems", "must have at least %d %s", m, Plural(m, "item"))
 		}
 		if m, ok := count(schema["maxItems"]); ok && len(x) > m {
-			add("maxItems", "must have at most %d %s", m, plural(m, "item"))
+			add("maxItems", "must have at most %d %s", m, Plural(m, "item"))
 		}
 		if items, ok := schema["items"].(map[string]any); ok {
 			for i, it := range x {
@@ -460,7 +460,8 @@ func describe(v any) string {
 	return fmt.Sprintf("a %T", v)
 }
 
-func plural(n int, word string) string {
+// Plural is word for a count of n: "1 choice", "2 choices" (English, regular plurals).
+func Plural(n int, word string) string {
 	if n == 1 {
 		return word
 	}

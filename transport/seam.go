@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/elicitty/elicitty/elicit/safe"
+	"strings"
 	"sync"
 	"time"
 
@@ -128,6 +129,9 @@ func (s *Session) newRequest(origin elicit.Origin, p *mcp.ElicitParams, raw json
 		ElicitationID: p.ElicitationID,
 		URLDeclared:   s.opts.URLMode,
 		Params:        raw,
+	}
+	if info := s.ServerInfo(); info != nil {
+		er.ServerInfo = serverInfoName(info.Name)
 	}
 	switch p.Mode {
 	case "", "form":
@@ -281,4 +285,14 @@ func (s *Session) boundedContext(ctx context.Context, d time.Duration) (context.
 		}
 	}()
 	return cctx, func() { cancel(context.Canceled) }
+}
+
+// serverInfoName is a server's own name as elicitty shows and matches it: sanitized,
+// on one line, at most 100 runes.
+func serverInfoName(name string) string {
+	name = strings.Join(strings.Fields(elicit.Sanitize(name)), " ")
+	if r := []rune(name); len(r) > 100 {
+		name = string(r[:100])
+	}
+	return name
 }

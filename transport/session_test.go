@@ -38,7 +38,7 @@ func TestPushElicitationKeepsServerOrder(t *testing.T) {
 	if string(r.Schema) != string(schema) {
 		t.Errorf("Schema = %s\nwant  %s", r.Schema, schema)
 	}
-	want := elicit.Request{Server: "mem", Origin: elicit.OriginPush, Call: "tools/call ask", Tool: "ask",
+	want := elicit.Request{Server: "mem", ServerInfo: "fixture", Origin: elicit.OriginPush, Call: "tools/call ask", Tool: "ask",
 		Protocol: legacy, Mode: elicit.ModeForm, Message: "Deploy where?", URLDeclared: true}
 	got := *r
 	got.Schema, got.Params = nil, nil

@@ -270,6 +270,8 @@ func (s *server) call(m message) {
 					"oneOf": []any{map[string]any{"const": "a", "title": Payload}, map[string]any{"const": "b" + Payload, "title": "B"}}},
 				"free": map[string]any{"type": "string", "title": Payload, "description": Payload, "default": Payload},
 				"pick": map[string]any{"type": "string", "enum": []any{"x" + Payload, "y"}},
+				// A default that fails its own field: dropped before the form, and reported.
+				"count": map[string]any{"type": "integer", "title": Payload, "default": "many" + Payload},
 			},
 			"required": []any{"choice"},
 		}})

@@ -277,11 +277,11 @@ func hints(fld elicit.Field) string {
 	if r := rangeHint(fld.Minimum, fld.Maximum); r != "" {
 		h = append(h, r)
 	}
-	if r := countHint(fld.MinLength, fld.MaxLength, "characters"); r != "" {
+	if r := countHint(fld.MinLength, fld.MaxLength, "character"); r != "" {
 		h = append(h, r)
 	}
 	if fld.Kind == elicit.KindMulti {
-		if r := countHint(fld.MinItems, fld.MaxItems, "choices"); r != "" {
+		if r := countHint(fld.MinItems, fld.MaxItems, "choice"); r != "" {
 			h = append(h, r)
 		}
 	}
@@ -306,11 +306,11 @@ func rangeHint(lo, hi *float64) string {
 func countHint(lo, hi *int, unit string) string {
 	switch {
 	case lo != nil && hi != nil:
-		return fmt.Sprintf("%d to %d %s", *lo, *hi, unit)
+		return fmt.Sprintf("%d to %d %s", *lo, *hi, elicit.Plural(*hi, unit))
 	case lo != nil:
-		return fmt.Sprintf("at least %d %s", *lo, unit)
+		return fmt.Sprintf("at least %d %s", *lo, elicit.Plural(*lo, unit))
 	case hi != nil:
-		return fmt.Sprintf("at most %d %s", *hi, unit)
+		return fmt.Sprintf("at most %d %s", *hi, elicit.Plural(*hi, unit))
 	}
 	return ""
 }

@@ -71,11 +71,7 @@ func writeFindings(diag io.Writer, findings []elicit.Finding) {
 		return
 	}
 	for _, fd := range findings {
-		sev := "warning"
-		if fd.Severity == elicit.SevError {
-			sev = "error"
-		}
-		fmt.Fprintf(diag, "%s: %s: %s [%s]\n", sev, fd.Path, elicit.Sanitize(fd.Message), fd.Code)
+		fmt.Fprintln(diag, fd.String())
 	}
 }
 
