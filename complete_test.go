@@ -45,7 +45,7 @@ func TestCompletion(t *testing.T) {
 		want []string // exactly these, in order
 		has  []string // at least these
 	}{
-		{name: "call TARGET", args: []string{"call", ""}, want: []string{"deploy-bot", "local"}},
+		{name: "call TARGET", args: []string{"call", ""}, want: []string{"deploy-bot", "local", "demo"}}, // configured, then built-in
 		{name: "TARGET prefix", args: []string{"tools", "deploy"}, want: []string{"deploy-bot"}},
 		{name: "root TARGET...", args: []string{"local", "l"}, want: []string{"local"}},
 		{name: "call TOOL", args: []string{"call", "local", ""}, has: []string{"add", "deploy", "form_all_kinds", "link_account"}},
