@@ -371,8 +371,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.toScreen(msg)
 	}
-	if m.tab == tabLog && m.log.editing {
-		return m.onFilterKey(msg)
+	if f := m.filter(); f != nil && f.editing {
+		// While the filter has focus no letter is a shortcut.
+		return m.filterKey(msg)
 	}
 	if m.details && !key.Matches(msg, m.keys.Quit) && !key.Matches(msg, m.keys.Servers) && !key.Matches(msg, m.keys.Reconnect) {
 		m.details = false // any other key closes the details
@@ -393,7 +394,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.help.ShowAll = !m.help.ShowAll
 		m.SetSize(m.w, m.h) // the help bar's height changed
 	case key.Matches(msg, m.keys.Servers):
-		m.servers.next()
+		m.nextServer()
 	case key.Matches(msg, m.keys.Reconnect):
 		return m.reconnect()
 	case key.Matches(msg, m.keys.SignIn):
@@ -416,8 +417,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.retryFlow()
 	case key.Matches(msg, m.keys.CancelCall) && m.tab == tabInbox:
 		return m.cancelFlow()
-	case key.Matches(msg, m.keys.Filter) && m.tab == tabLog:
-		m.log.editFilter()
+	case key.Matches(msg, m.keys.Filter):
+		m.filter().edit()
 	case key.Matches(msg, m.keys.Follow) && m.tab == tabLog:
 		m.log.follow = !m.log.follow
 		m.log.refilter()
@@ -425,7 +426,65 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd { return m.log.editKey(msg) }
+// filter returns the filter of the current tab.
+func (m *Model) filter() *filterBox {
+	switch m.tab {
+	case tabLog:
+		return &m.log.f
+	case tabInbox:
+		return &m.inbox.f
+	}
+	return &m.cats[m.tab].f
+}
+
+// filterKey applies a key typed into the current tab's filter.
+func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch m.tab {
+	case tabLog:
+		return m.log.editKey(msg)
+	case tabInbox:
+		return m.inbox.editKey(msg)
+	}
+	return m.cats[m.tab].editKey(msg)
+}
+
+// nextServer is key s: it selects the next server and narrows every list to it; after
+// the last server the lists show every server again.
+func (m *Model) nextServer() {
+	rows := m.servers.rows
+	if len(rows) == 0 {
+		return
+	}
+	only := ""
+	switch {
+	case m.log.only == "":
+		m.servers.cursor = 0
+		only = rows[0].srv.Name
+	case m.servers.cursor+1 < len(rows):
+		m.servers.cursor++
+		only = rows[m.servers.cursor].srv.Name
+	default:
+		m.servers.cursor = 0
+	}
+	m.narrow(only)
+	if only == "" {
+		m.status = "showing every server (s: only the next one)"
+	} else {
+		m.status = "showing only " + only + " (s: next server)"
+	}
+}
+
+// narrow shows only server's items in every list; "" shows all.
+func (m *Model) narrow(server string) {
+	for i := range m.cats {
+		m.cats[i].only = server
+		m.cats[i].refilter()
+	}
+	m.log.only = server
+	m.log.refilter()
+	m.inbox.only = server
+	m.inbox.clamp()
+}
 
 // setAside parks the open request (its draft is kept) or closes the argument form.
 func (m *Model) setAside() tea.Cmd {

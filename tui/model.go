@@ -85,11 +85,11 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.inflight = &sync.WaitGroup{}
 	m.servers = newServersPane(opts.Servers, &m.st)
 	for i := range m.cats {
-		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st}
+		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st, f: newFilterBox()}
 	}
 	m.calls = newCallsPane(&m.st)
 	m.log = newLogPane(opts.LogKeep, &m.st)
-	m.inbox = inbox{st: &m.st}
+	m.inbox = inbox{st: &m.st, f: newFilterBox()}
 	m.cancels = map[callID]context.CancelFunc{}
 	m.cancelled = map[callID]bool{}
 	m.specs = map[callID]callSpec{}
