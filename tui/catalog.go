@@ -25,6 +25,9 @@ type catItem struct {
 	name   string // tool or prompt name, resource URI
 	desc   string
 	schema json.RawMessage // tool inputSchema, or a schema built from prompt arguments
+	// title and annotations are the tool's, for the detail view; annotations is JSON.
+	title       string
+	annotations json.RawMessage
 }
 
 // catalogPane lists the tools, prompts or resources of every ready server.
@@ -100,8 +103,17 @@ func (c *catalogPane) replace(server string, items []catItem) {
 // catalogItems converts a catalogMsg into the items of each tab.
 func catalogItems(msg catalogMsg) (tools, prompts, resources []catItem) {
 	for _, t := range msg.tools {
-		raw, _ := json.Marshal(t.InputSchema)
-		tools = append(tools, catItem{server: msg.server, name: t.Name, desc: t.Description, schema: raw})
+		// The schema as sent keeps the server's property order, the order to ask in;
+		// mcp.Tool's decoded InputSchema would sort it.
+		raw := msg.schemas[t.Name]
+		if len(raw) == 0 {
+			raw, _ = json.Marshal(t.InputSchema)
+		}
+		it := catItem{server: msg.server, name: t.Name, desc: t.Description, schema: raw, title: t.Title}
+		if t.Annotations != nil {
+			it.annotations, _ = json.Marshal(t.Annotations)
+		}
+		tools = append(tools, it)
 	}
 	for _, p := range msg.prompts {
 		prompts = append(prompts, catItem{server: msg.server, name: p.Name, desc: p.Description, schema: promptSchema(p.Arguments)})

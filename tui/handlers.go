@@ -227,13 +227,18 @@ func (m *Model) openArgs() tea.Cmd {
 	if kind == catResources {
 		return m.startCall(kind, it, nil)
 	}
+	what := map[catKind]string{catTools: "tool", catPrompts: "prompt"}[kind]
 	req := &elicit.Request{Server: it.server, Call: callName(kind, it), Tool: it.name,
-		Message: fmt.Sprintf("Arguments for %s %q", map[catKind]string{catTools: "tool", catPrompts: "prompt"}[kind], it.name),
-		Schema:  it.schema}
+		Message: firstLine(it.desc), Schema: it.schema}
 	f := elicit.Parse(it.schema, "")
 	// A tool's inputSchema is not an elicitation schema: its lint findings would be noise.
 	f.Findings = nil
+	if len(f.Fields) == 0 && !f.Unvalidatable {
+		// Nothing to ask: call at once.
+		return m.startCall(kind, it, map[string]any{})
+	}
 	so := m.screenSize()
+	so.Call, so.Values = what+" "+it.name, m.lastArgs[argsKey(kind, it)]
 	var s FormScreen
 	if needsJSON(f) {
 		s = newJSONEditor(req, f, so)
@@ -257,6 +262,11 @@ func needsJSON(f *elicit.Form) bool {
 	return false
 }
 
+// argsKey names a tool or prompt for lastArgs.
+func argsKey(k catKind, it catItem) string {
+	return fmt.Sprintf("%d\x00%s\x00%s", k, it.server, it.name)
+}
+
 func callName(k catKind, it catItem) string {
 	switch k {
 	case catTools:
@@ -274,6 +284,7 @@ func (m *Model) argsDone(r elicit.Response) tea.Cmd {
 		m.status = "call not made"
 		return m.openNext()
 	}
+	m.lastArgs[argsKey(a.kind, a.item)] = r.Content
 	return tea.Batch(m.startCall(a.kind, a.item, r.Content), m.openNext())
 }
 
@@ -375,6 +386,21 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		// While the filter has focus no letter is a shortcut.
 		return m.filterKey(msg)
 	}
+	if m.describing {
+		switch {
+		case key.Matches(msg, m.keys.Up):
+			m.describeOff--
+		case key.Matches(msg, m.keys.Down):
+			m.describeOff++
+		case key.Matches(msg, m.keys.PageUp):
+			m.describeOff -= m.bodyHeight() - 2
+		case key.Matches(msg, m.keys.PageDown):
+			m.describeOff += m.bodyHeight() - 2
+		default:
+			m.describing = false // any other key closes the description
+		}
+		return nil
+	}
 	if m.details && !key.Matches(msg, m.keys.Quit) && !key.Matches(msg, m.keys.Servers) && !key.Matches(msg, m.keys.Reconnect) {
 		m.details = false // any other key closes the details
 		return nil
@@ -382,6 +408,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Details):
 		m.details = true
+	case key.Matches(msg, m.keys.Describe) && m.tab <= tabResources:
+		_, m.describing = m.cats[m.tab].selected()
+		m.describeOff = 0
 	case key.Matches(msg, m.keys.Quit):
 		return tea.Quit
 	case key.Matches(msg, m.keys.NextTab):

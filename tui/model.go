@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/elicitty/elicitty/elicit/safe"
@@ -70,6 +71,12 @@ type Model struct {
 	cancelled map[callID]bool
 	// specs remembers what each call in flight asked, to re-send it after a restart.
 	specs map[callID]callSpec
+	// lastArgs are the arguments each tool or prompt was last called with, by
+	// argsKey, to pre-fill its next form (for the session only).
+	lastArgs map[string]map[string]any
+	// describing shows the selected catalog item's full description and schema (key d).
+	describing  bool
+	describeOff int // the first line of the description shown
 
 	status string
 	now    time.Time
@@ -93,6 +100,7 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.cancels = map[callID]context.CancelFunc{}
 	m.cancelled = map[callID]bool{}
 	m.specs = map[callID]callSpec{}
+	m.lastArgs = map[string]map[string]any{}
 	m.now = opts.Now()
 	m.status = fmt.Sprintf("connecting to %d server(s)", len(opts.Servers))
 	m.SetSize(80, 24)
@@ -270,6 +278,11 @@ func listCatalog(ctx context.Context, s session, caps []string) tea.Cmd {
 		if has("tools") {
 			t, err := s.Tools(ctx)
 			msg.tools = t
+			if rs, ok := s.(interface {
+				InputSchemas() map[string]json.RawMessage
+			}); ok {
+				msg.schemas = rs.InputSchemas()
+			}
 			if err != nil {
 				errs = append(errs, "tools: "+err.Error())
 			}
