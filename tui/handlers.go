@@ -375,10 +375,29 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 
 // onKey handles a key press: global keys first, then the open screen, then the tab.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if c := m.confirm; c != nil {
+		m.confirm = nil
+		if msg.String() == "y" || msg.String() == c.again {
+			return c.yes()
+		}
+		m.status = "kept"
+		return nil
+	}
 	if m.active != nil || m.args != nil {
 		// An open screen gets every key but ctrl+b; its esc and ctrl+c cancel it.
 		if key.Matches(msg, m.keys.Aside) {
 			return m.setAside()
+		}
+		if s := m.openForm(); s != nil && m.discards(s, msg) && isDirty(s) {
+			what := "cancel"
+			switch {
+			case m.args != nil:
+				what = "close the form"
+			case msg.String() == "ctrl+x":
+				what = "decline"
+			}
+			m.ask(what+", losing what you typed?", msg.String(), func() tea.Cmd { return m.toScreen(msg) })
+			return nil
 		}
 		return m.toScreen(msg)
 	}
@@ -412,6 +431,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		_, m.describing = m.cats[m.tab].selected()
 		m.describeOff = 0
 	case key.Matches(msg, m.keys.Quit):
+		if n := len(m.inbox.items); n > 0 {
+			m.ask(fmt.Sprintf("quit and cancel %d pending request(s)?", n), msg.String(), func() tea.Cmd { return tea.Quit })
+			return nil
+		}
 		return tea.Quit
 	case key.Matches(msg, m.keys.NextTab):
 		m.tab = (m.tab + 1) % numTabs
@@ -467,6 +490,52 @@ func (m *Model) filter() *filterBox {
 }
 
 // filterKey applies a key typed into the current tab's filter.
+// confirmPrompt is a question asked before a key throws work away: y (or the same key
+// again) does it, any other key keeps the work.
+type confirmPrompt struct {
+	question string
+	again    string // the key that asked; pressed again, it confirms
+	yes      func() tea.Cmd
+}
+
+// ask puts a question to the user before doing yes.
+func (m *Model) ask(question, again string, yes func() tea.Cmd) {
+	m.confirm = &confirmPrompt{question: question, again: again, yes: yes}
+}
+
+// openForm returns the form being filled (a request's or a call's arguments), or nil.
+func (m *Model) openForm() FormScreen {
+	switch {
+	case m.active != nil && m.active.fs != nil:
+		return m.active.fs
+	case m.args != nil:
+		return m.args.screen
+	}
+	return nil
+}
+
+// discards reports whether k closes a form without sending what was typed: esc and
+// ctrl+c cancel, ctrl+x declines.
+func (m *Model) discards(s FormScreen, k tea.KeyPressMsg) bool {
+	switch k.String() {
+	case "esc":
+		f, ok := s.(interface{ Filtering() bool })
+		return !ok || !f.Filtering() // esc ends a select field's filtering first
+	case "ctrl+c":
+		return true
+	case "ctrl+x":
+		return m.args == nil // an argument form has nothing to decline
+	}
+	return false
+}
+
+// isDirty reports whether s holds input the user would lose; screens that cannot tell
+// are taken as clean.
+func isDirty(s FormScreen) bool {
+	d, ok := s.(interface{ Dirty() bool })
+	return ok && d.Dirty()
+}
+
 func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch m.tab {
 	case tabLog:

@@ -77,6 +77,9 @@ type Model struct {
 	// describing shows the selected catalog item's full description and schema (key d).
 	describing  bool
 	describeOff int // the first line of the description shown
+	// confirm asks before a key throws work away (a typed form, pending requests);
+	// nil when nothing is being asked.
+	confirm *confirmPrompt
 
 	status string
 	now    time.Time

@@ -165,6 +165,9 @@ func (m *Model) statusBar() string {
 }
 
 func (m *Model) helpBar() string {
+	if m.confirm != nil {
+		return fitLines([]string{m.st.Warn.Render(trunc(m.confirm.question+" y yes · other key no", m.w))}, m.helpHeight())
+	}
 	if m.active != nil || m.args != nil {
 		return fitLines([]string{m.st.Dim.Render(trunc("ctrl+b set aside (then q quits)", m.w))}, m.helpHeight())
 	}

@@ -105,6 +105,8 @@ type FormModel struct {
 	resp   elicit.Response
 	// raw is the review's JSON before wrapping; review.lines is it wrapped to the width.
 	raw string
+	// initial is the answers' state when the form opened (see Dirty).
+	initial string
 
 	// exec runs the editor with the terminal (tea.ExecProcess; tests replace it).
 	exec func(*exec.Cmd, tea.ExecCallback) tea.Cmd
@@ -139,6 +141,7 @@ func NewFormModel(req *elicit.Request, f *elicit.Form, opts FormOptions) *FormMo
 		styles: newStyles(opts.NoColor),
 		exec:   tea.ExecProcess,
 	}
+	m.initial = m.ans.state()
 	if len(f.Fields) == 0 {
 		m.enterReview()
 	} else {
@@ -146,6 +149,12 @@ func NewFormModel(req *elicit.Request, f *elicit.Form, opts FormOptions) *FormMo
 	}
 	m.SetSize(opts.Width, opts.Height)
 	return m
+}
+
+// Dirty reports whether the user has typed or picked anything that cancelling would
+// throw away.
+func (m *FormModel) Dirty() bool {
+	return m.phase != phaseDone && m.ans.state() != m.initial
 }
 
 // pageSize is the number of fields on one page. huh renders every field of a form on
@@ -324,6 +333,10 @@ func (m *FormModel) onKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	}
 	return nil, false
 }
+
+// Filtering reports whether the focused field is filtering its options: esc then ends
+// the filtering instead of cancelling the form.
+func (m *FormModel) Filtering() bool { return m.filtering() }
 
 // filtering reports whether the focused huh field is filtering its options, where esc
 // belongs to the field.

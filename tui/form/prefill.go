@@ -3,6 +3,7 @@ package form
 import (
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // prefill puts values (by field name) into the answers, as if typed or picked; a value
@@ -68,4 +69,13 @@ func (a *answer) prefill(v any) {
 			a.text = fmt.Sprint(x)
 		}
 	}
+}
+
+// state is a snapshot of every answer, to tell whether the user changed anything.
+func (a *answers) state() string {
+	var b strings.Builder
+	for _, an := range a.list {
+		fmt.Fprintf(&b, "%q %d %v %v|", an.text, an.choice, an.picks, an.yes)
+	}
+	return b.String()
 }
