@@ -205,6 +205,21 @@ func (m *Model) cancelFlow() tea.Cmd {
 	return nil
 }
 
+// cancelCall cancels the selected running call: its context ends, so the server gets
+// notifications/cancelled and the call reports "cancelled by you".
+func (m *Model) cancelCall() {
+	c, ok := m.calls.selectedRunning()
+	if !ok {
+		m.status = "no running call selected ([ and ] select one)"
+		return
+	}
+	if cancel := m.cancels[c.id]; cancel != nil {
+		cancel()
+		m.cancelled[c.id] = true
+		m.status = "cancelling " + c.what + " on " + c.server
+	}
+}
+
 func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.status = "open browser: " + msg.err.Error() + " (URL copied instead)"
@@ -469,6 +484,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.retryFlow()
 	case key.Matches(msg, m.keys.CancelCall) && m.tab == tabInbox:
 		return m.cancelFlow()
+	case key.Matches(msg, m.keys.CancelCall) && m.tab <= tabResources:
+		m.cancelCall()
 	case key.Matches(msg, m.keys.Filter):
 		m.filter().edit()
 	case key.Matches(msg, m.keys.Follow) && m.tab == tabLog:

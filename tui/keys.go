@@ -46,7 +46,7 @@ func defaultKeys() keyMap {
 		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Follow:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
 		RetryNow:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "retry flow now")),
-		CancelCall: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel flow")),
+		CancelCall: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel call/flow")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
