@@ -265,14 +265,14 @@ func TestTUIQuitWithCallInFlight(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports", "--protocol", "2025-11-25", "--log", logFile)
 	tm.waitFor("s00", "ready", "form_all_kinds")
 	selectTool(t, tm, "form_all_kinds")
-	tm.keys("Enter")
-	tm.waitFor(`Arguments for tool "form_all_kinds"`)
-	tm.keys("a")
+	tm.keys("Enter") // no arguments: called at once
 	tm.waitFocus("Full name *")
-	tm.keys("C-b") // set the form aside: q now quits
+	tm.keys("C-b") // set the form aside
 	tm.waitFor("set aside")
+	tm.keys("q") // a request is pending: q asks first
+	tm.waitFor("quit and cancel 1 pending request(s)?")
 	start := time.Now()
-	tm.keys("q")
+	tm.keys("y")
 	code, _ := tm.wait()
 	if took := time.Since(start); took > 2500*time.Millisecond {
 		t.Errorf("elicitty took %s to exit after q", took.Round(time.Millisecond))
@@ -307,12 +307,12 @@ func TestTUIRestartResendsLostRequest(t *testing.T) {
 	tm.waitFor("s00", "ready 2026-07-28", "add")
 	selectTool(t, tm, "slow")
 	tm.keys("Enter")
-	tm.waitFor(`Arguments for tool "slow"`)
+	tm.waitFor(`Arguments for tool slow`)
+	tm.waitFocus("steps") // the schema's order
+	tm.keys("Enter")      // the defaults: 3 steps of 100 ms
 	tm.waitFocus("interval_ms")
-	tm.keys("Enter") // the defaults: 3 steps of 100 ms
-	tm.waitFocus("steps")
 	tm.keys("Enter")
-	tm.waitFor("[ Accept ]")
+	tm.waitFor("[ Call ]")
 	tm.keys("a")
 	// The re-sent call completes; the lost one says what happened to it.
 	tm.waitFor("Result 2/2", "tools/call slow · done", "finished 3 steps")

@@ -348,9 +348,7 @@ func TestTmuxTUIFormEveryKind(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo")
 	tm.waitFor("demo ready", "form_all_kinds")
 	selectTool(t, tm, "form_all_kinds")
-	tm.keys("Enter")
-	tm.waitFor(`Arguments for tool "form_all_kinds"`, "This request has no fields")
-	tm.keys("a")
+	tm.keys("Enter") // no arguments: called at once
 
 	first := tm.waitFocus("Full name *")
 	for _, want := range []string{
@@ -397,7 +395,7 @@ func TestTmuxTUIToolArguments(t *testing.T) {
 	tm.waitFor("demo ready", "echo")
 	selectTool(t, tm, "echo")
 	tm.keys("Enter")
-	tm.waitFor(`Arguments for tool "echo"`)
+	tm.waitFor(`Arguments for tool echo on demo`, "┃ text *")
 	// One key at a time, each waited for, so that no key lands in a field that is still
 	// taking focus.
 	const text = "hello tmux"
@@ -406,7 +404,7 @@ func TestTmuxTUIToolArguments(t *testing.T) {
 		tm.waitFor(strings.TrimRight(text[:i+len(string(r))], " "))
 	}
 	tm.keys("Enter")
-	tm.waitFor(`"action": "accept"`)
+	tm.waitFor("Review: Call sends these arguments", `"text": "hello tmux"`, "[ Call ]")
 	tm.keys("a")
 	tm.waitFor("tools/call echo · done", "hello tmux")
 	tm.keys("q")
@@ -422,9 +420,7 @@ func TestTmuxTUIMRTRRound(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo", "--protocol", "2026-07-28")
 	tm.waitFor("ready 2026-07-28")
 	selectTool(t, tm, "mrtr_one")
-	tm.keys("Enter")
-	tm.waitFor(`Arguments for tool "mrtr_one"`)
-	tm.keys("a")
+	tm.keys("Enter") // no arguments: called at once
 
 	tm.waitFocus("Colour *")
 	tm.waitFor("Answering demo form (input-request) ← tools/call mrtr_one", "Pick a colour", "1 pending")
@@ -469,9 +465,7 @@ func TestTmuxTUIRecord(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo", "--record", "rec.yaml")
 	tm.waitFor("ready ")
 	selectTool(t, tm, "confirm_only")
-	tm.keys("Enter")
-	tm.waitFor(`Arguments for tool "confirm_only"`)
-	tm.keys("a")
+	tm.keys("Enter") // no arguments: called at once
 	tm.waitFor("Proceed with the demo operation?", "[ Accept ]")
 	tm.keys("d")
 	tm.waitFor("tools/call confirm_only · done", "declined")

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
+	"maps"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -135,8 +136,10 @@ type Session struct {
 	calls       map[*callTrack]struct{}
 	toolsListed atomic.Bool
 	rawTools    []json.RawMessage // tools of the listing in progress, as sent
-	badHeaders  map[string]string // tool -> why its x-mcp-header annotations are invalid
-	tokens      atomic.Int64      // progress tokens, new for every request and retry
+	// schemas are the input schemas of the last tools listing, as sent (property order kept).
+	schemas    map[string]json.RawMessage
+	badHeaders map[string]string // tool -> why its x-mcp-header annotations are invalid
+	tokens     atomic.Int64      // progress tokens, new for every request and retry
 }
 
 // progressToken returns a progress token unique in this session (docs/protocol.md, "Timeouts and cancellation").
@@ -257,6 +260,17 @@ func (s *Session) restoreDropped(out []*mcp.Tool) []*mcp.Tool {
 	s.mu.Lock()
 	raws := s.rawTools
 	s.rawTools = nil
+	schemas := make(map[string]json.RawMessage, len(raws))
+	for _, raw := range raws {
+		var t struct {
+			Name        string          `json:"name"`
+			InputSchema json.RawMessage `json:"inputSchema"`
+		}
+		if json.Unmarshal(raw, &t) == nil && t.Name != "" && len(t.InputSchema) > 0 {
+			schemas[t.Name] = t.InputSchema
+		}
+	}
+	s.schemas = schemas
 	s.mu.Unlock()
 	if len(raws) <= len(out) {
 		return out
@@ -275,6 +289,15 @@ func (s *Session) restoreDropped(out []*mcp.Tool) []*mcp.Tool {
 		out = append(out, &t)
 	}
 	return out
+}
+
+// InputSchemas returns the input schema of each tool of the last Tools listing, by tool
+// name, as the server sent it: its property order is the order to ask in (mcp.Tool's
+// InputSchema is a decoded map, which has none).
+func (s *Session) InputSchemas() map[string]json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return maps.Clone(s.schemas)
 }
 
 // Prompts lists every prompt (all pages).

@@ -103,6 +103,14 @@ func (c *callsPane) cycle(d int) {
 	c.refresh()
 }
 
+// selectedRunning returns the selected call when it is still running.
+func (c *callsPane) selectedRunning() (call, bool) {
+	if c.sel < 0 || c.sel >= len(c.calls) || c.calls[c.sel].done {
+		return call{}, false
+	}
+	return c.calls[c.sel], true
+}
+
 // selectedText returns the selected call's result text.
 func (c *callsPane) selectedText() string {
 	if c.sel < 0 || c.sel >= len(c.calls) {
@@ -120,7 +128,7 @@ func (c *callsPane) refresh() {
 	var body string
 	switch {
 	case !cl.done:
-		body = "running…"
+		body = "running… (x cancels)"
 	case cl.isErr:
 		body = c.st.Err.Render("error") + "\n" + cl.text
 	default:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -23,13 +25,19 @@ type catItem struct {
 	name   string // tool or prompt name, resource URI
 	desc   string
 	schema json.RawMessage // tool inputSchema, or a schema built from prompt arguments
+	// title and annotations are the tool's, for the detail view; annotations is JSON.
+	title       string
+	annotations json.RawMessage
 }
 
 // catalogPane lists the tools, prompts or resources of every ready server.
 type catalogPane struct {
 	kind   catKind
 	items  []catItem
-	cursor int
+	f      filterBox
+	only   string // the one server shown, or "" for all (key s)
+	view   []int  // indexes into items that pass the filter and only
+	cursor int    // index into view
 	w, h   int
 	st     *styles
 }
@@ -38,15 +46,39 @@ type catalogPane struct {
 func (c *catalogPane) SetSize(w, h int) { c.w, c.h = w, h }
 
 func (c *catalogPane) move(d int) {
-	c.cursor = max(0, min(len(c.items)-1, c.cursor+d))
+	c.cursor = max(0, min(len(c.view)-1, c.cursor+d))
 }
 
 // selected returns the item under the cursor.
 func (c *catalogPane) selected() (catItem, bool) {
-	if c.cursor < 0 || c.cursor >= len(c.items) {
+	if c.cursor < 0 || c.cursor >= len(c.view) {
 		return catItem{}, false
 	}
-	return c.items[c.cursor], true
+	return c.items[c.view[c.cursor]], true
+}
+
+// refilter recomputes the items shown after the items, the filter or only changed.
+func (c *catalogPane) refilter() {
+	c.view = c.view[:0]
+	for i, it := range c.items {
+		if c.only != "" && it.server != c.only {
+			continue
+		}
+		if !matchAll(c.f.value, it.server+" "+it.name+" "+it.desc) {
+			continue
+		}
+		c.view = append(c.view, i)
+	}
+	c.move(0)
+}
+
+// editKey applies a key typed while editing the filter.
+func (c *catalogPane) editKey(msg tea.KeyPressMsg) tea.Cmd {
+	cmd, changed := c.f.key(msg)
+	if changed {
+		c.refilter()
+	}
+	return cmd
 }
 
 // replace swaps the items of server for items, keeping the list sorted by server then name.
@@ -65,14 +97,23 @@ func (c *catalogPane) replace(server string, items []catItem) {
 		return kept[i].name < kept[j].name
 	})
 	c.items = kept
-	c.move(0)
+	c.refilter()
 }
 
 // catalogItems converts a catalogMsg into the items of each tab.
 func catalogItems(msg catalogMsg) (tools, prompts, resources []catItem) {
 	for _, t := range msg.tools {
-		raw, _ := json.Marshal(t.InputSchema)
-		tools = append(tools, catItem{server: msg.server, name: t.Name, desc: t.Description, schema: raw})
+		// The schema as sent keeps the server's property order, the order to ask in;
+		// mcp.Tool's decoded InputSchema would sort it.
+		raw := msg.schemas[t.Name]
+		if len(raw) == 0 {
+			raw, _ = json.Marshal(t.InputSchema)
+		}
+		it := catItem{server: msg.server, name: t.Name, desc: t.Description, schema: raw, title: t.Title}
+		if t.Annotations != nil {
+			it.annotations, _ = json.Marshal(t.Annotations)
+		}
+		tools = append(tools, it)
 	}
 	for _, p := range msg.prompts {
 		prompts = append(prompts, catItem{server: msg.server, name: p.Name, desc: p.Description, schema: promptSchema(p.Arguments)})
@@ -112,20 +153,29 @@ func promptSchema(args []*mcp.PromptArgument) json.RawMessage {
 	return append(b, '}')
 }
 
-// View renders the list, exactly c.h lines.
+// View renders the list, exactly c.h lines. A head line shows the filter and the
+// server the list is narrowed to, when there is either.
 func (c catalogPane) View() string {
 	var lines []string
-	if len(c.items) == 0 {
+	if head := c.head(); head != "" {
+		lines = append(lines, c.st.Title.Render(trunc(head, c.w)))
+	}
+	switch {
+	case len(c.items) == 0:
 		lines = append(lines, c.st.Dim.Render("(nothing yet)"))
+		return fitLines(lines, c.h)
+	case len(c.view) == 0:
+		lines = append(lines, c.st.Dim.Render("(nothing matches)"))
 		return fitLines(lines, c.h)
 	}
 	// Keep the cursor visible.
+	room := c.h - len(lines)
 	start := 0
-	if c.cursor >= c.h {
-		start = c.cursor - c.h + 1
+	if c.cursor >= room {
+		start = c.cursor - room + 1
 	}
-	for i := start; i < len(c.items) && len(lines) < c.h; i++ {
-		it := c.items[i]
+	for i := start; i < len(c.view) && len(lines) < c.h; i++ {
+		it := c.items[c.view[i]]
 		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), oneLine(it.name), oneLine(firstLine(it.desc))), c.w)
 		if i == c.cursor {
 			line = c.st.Selected.Render(line)
@@ -133,6 +183,19 @@ func (c catalogPane) View() string {
 		lines = append(lines, line)
 	}
 	return fitLines(lines, c.h)
+}
+
+// head is the list's head line: how many items pass, the server it is narrowed to and
+// the filter; "" when the list shows everything.
+func (c catalogPane) head() string {
+	if c.only == "" && c.f.value == "" && !c.f.editing {
+		return ""
+	}
+	head := fmt.Sprintf("%s: %d/%d", tabNames[c.kind], len(c.view), len(c.items))
+	if c.only != "" {
+		head += " · only " + oneLine(c.only)
+	}
+	return head + c.f.label("")
 }
 
 func firstLine(s string) string {

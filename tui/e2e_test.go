@@ -41,8 +41,14 @@ func serveLoopback(t *testing.T, srv *mcp.Server) string {
 // otherwise keep the test server from closing).
 func runProgram(t *testing.T, m *Model, b *Bridge) *teatest.TestModel {
 	t.Helper()
+	return runProgramSized(t, m, b, 80, 24)
+}
+
+// runProgramSized is runProgram in a w×h terminal.
+func runProgramSized(t *testing.T, m *Model, b *Bridge, w, h int) *teatest.TestModel {
+	t.Helper()
 	m.ticks = false
-	tm := teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(80, 24))
+	tm := teatest.NewTestModel(t, probed{m}, teatest.WithInitialTermSize(w, h))
 	b.Attach(tm.GetProgram())
 	t.Cleanup(func() {
 		_ = tm.Quit()
@@ -76,9 +82,7 @@ func TestProgramURLRequiredRetryNow(t *testing.T) {
 	})
 	tm := runProgram(t, m, b)
 	waitScreen(t, tm, "Needs a linked account")
-	tm.Send(testkit.Key("<enter>"))
-	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(testkit.Key("<enter>"))
+	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once
 	waitScreen(t, tm, "Link your calendar.")
 	tm.Send(testkit.Key("o"))
 	if u := <-opened; u != "https://auth.example.com/link?s=abc" {
@@ -126,14 +130,10 @@ func TestProgramTimeoutPausedWhileFormOpen(t *testing.T) {
 	waitScreen(t, tm, "Asks a name")
 	// Control: without a form open, the timeout does fire.
 	tm.Send(testkit.Key("<down>"))
-	tm.Send(testkit.Key("<enter>"))
-	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(testkit.Key("<enter>"))
+	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once
 	waitScreen(t, tm, "timed out")
 	tm.Send(testkit.Key("<up>"))
-	tm.Send(testkit.Key("<enter>"))
-	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(testkit.Key("<enter>"))
+	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once
 	waitScreen(t, tm, "Your name?")
 	// The human thinks for several times the call's timeout. The timer is the subject
 	// of the test, not a synchronisation.
@@ -168,9 +168,7 @@ func TestProgramURLRequiredCancel(t *testing.T) {
 	})
 	tm := runProgram(t, m, b)
 	waitScreen(t, tm, "Needs a linked account")
-	tm.Send(testkit.Key("<enter>"))
-	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(testkit.Key("<enter>"))
+	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once
 	waitScreen(t, tm, "Link your calendar.")
 	tm.Send(testkit.Key("o"))
 	tm.Send(testkit.Key("i"))

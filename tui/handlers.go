@@ -205,6 +205,21 @@ func (m *Model) cancelFlow() tea.Cmd {
 	return nil
 }
 
+// cancelCall cancels the selected running call: its context ends, so the server gets
+// notifications/cancelled and the call reports "cancelled by you".
+func (m *Model) cancelCall() {
+	c, ok := m.calls.selectedRunning()
+	if !ok {
+		m.status = "no running call selected ([ and ] select one)"
+		return
+	}
+	if cancel := m.cancels[c.id]; cancel != nil {
+		cancel()
+		m.cancelled[c.id] = true
+		m.status = "cancelling " + c.what + " on " + c.server
+	}
+}
+
 func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 	if msg.err != nil {
 		m.status = "open browser: " + msg.err.Error() + " (URL copied instead)"
@@ -227,13 +242,18 @@ func (m *Model) openArgs() tea.Cmd {
 	if kind == catResources {
 		return m.startCall(kind, it, nil)
 	}
+	what := map[catKind]string{catTools: "tool", catPrompts: "prompt"}[kind]
 	req := &elicit.Request{Server: it.server, Call: callName(kind, it), Tool: it.name,
-		Message: fmt.Sprintf("Arguments for %s %q", map[catKind]string{catTools: "tool", catPrompts: "prompt"}[kind], it.name),
-		Schema:  it.schema}
+		Message: firstLine(it.desc), Schema: it.schema}
 	f := elicit.Parse(it.schema, "")
 	// A tool's inputSchema is not an elicitation schema: its lint findings would be noise.
 	f.Findings = nil
+	if len(f.Fields) == 0 && !f.Unvalidatable {
+		// Nothing to ask: call at once.
+		return m.startCall(kind, it, map[string]any{})
+	}
 	so := m.screenSize()
+	so.Call, so.Values = what+" "+it.name, m.lastArgs[argsKey(kind, it)]
 	var s FormScreen
 	if needsJSON(f) {
 		s = newJSONEditor(req, f, so)
@@ -257,6 +277,11 @@ func needsJSON(f *elicit.Form) bool {
 	return false
 }
 
+// argsKey names a tool or prompt for lastArgs.
+func argsKey(k catKind, it catItem) string {
+	return fmt.Sprintf("%d\x00%s\x00%s", k, it.server, it.name)
+}
+
 func callName(k catKind, it catItem) string {
 	switch k {
 	case catTools:
@@ -274,6 +299,7 @@ func (m *Model) argsDone(r elicit.Response) tea.Cmd {
 		m.status = "call not made"
 		return m.openNext()
 	}
+	m.lastArgs[argsKey(a.kind, a.item)] = r.Content
 	return tea.Batch(m.startCall(a.kind, a.item, r.Content), m.openNext())
 }
 
@@ -364,15 +390,50 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 
 // onKey handles a key press: global keys first, then the open screen, then the tab.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	if c := m.confirm; c != nil {
+		m.confirm = nil
+		if msg.String() == "y" || msg.String() == c.again {
+			return c.yes()
+		}
+		m.status = "kept"
+		return nil
+	}
 	if m.active != nil || m.args != nil {
 		// An open screen gets every key but ctrl+b; its esc and ctrl+c cancel it.
 		if key.Matches(msg, m.keys.Aside) {
 			return m.setAside()
 		}
+		if s := m.openForm(); s != nil && m.discards(s, msg) && isDirty(s) {
+			what := "cancel"
+			switch {
+			case m.args != nil:
+				what = "close the form"
+			case msg.String() == "ctrl+x":
+				what = "decline"
+			}
+			m.ask(what+", losing what you typed?", msg.String(), func() tea.Cmd { return m.toScreen(msg) })
+			return nil
+		}
 		return m.toScreen(msg)
 	}
-	if m.tab == tabLog && m.log.editing {
-		return m.onFilterKey(msg)
+	if f := m.filter(); f != nil && f.editing {
+		// While the filter has focus no letter is a shortcut.
+		return m.filterKey(msg)
+	}
+	if m.describing {
+		switch {
+		case key.Matches(msg, m.keys.Up):
+			m.describeOff--
+		case key.Matches(msg, m.keys.Down):
+			m.describeOff++
+		case key.Matches(msg, m.keys.PageUp):
+			m.describeOff -= m.bodyHeight() - 2
+		case key.Matches(msg, m.keys.PageDown):
+			m.describeOff += m.bodyHeight() - 2
+		default:
+			m.describing = false // any other key closes the description
+		}
+		return nil
 	}
 	if m.details && !key.Matches(msg, m.keys.Quit) && !key.Matches(msg, m.keys.Servers) && !key.Matches(msg, m.keys.Reconnect) {
 		m.details = false // any other key closes the details
@@ -381,7 +442,14 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Details):
 		m.details = true
+	case key.Matches(msg, m.keys.Describe) && m.tab <= tabResources:
+		_, m.describing = m.cats[m.tab].selected()
+		m.describeOff = 0
 	case key.Matches(msg, m.keys.Quit):
+		if n := len(m.inbox.items); n > 0 {
+			m.ask(fmt.Sprintf("quit and cancel %d pending request(s)?", n), msg.String(), func() tea.Cmd { return tea.Quit })
+			return nil
+		}
 		return tea.Quit
 	case key.Matches(msg, m.keys.NextTab):
 		m.tab = (m.tab + 1) % numTabs
@@ -393,7 +461,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.help.ShowAll = !m.help.ShowAll
 		m.SetSize(m.w, m.h) // the help bar's height changed
 	case key.Matches(msg, m.keys.Servers):
-		m.servers.next()
+		m.nextServer()
 	case key.Matches(msg, m.keys.Reconnect):
 		return m.reconnect()
 	case key.Matches(msg, m.keys.SignIn):
@@ -416,8 +484,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.retryFlow()
 	case key.Matches(msg, m.keys.CancelCall) && m.tab == tabInbox:
 		return m.cancelFlow()
-	case key.Matches(msg, m.keys.Filter) && m.tab == tabLog:
-		m.log.editFilter()
+	case key.Matches(msg, m.keys.CancelCall) && m.tab <= tabResources:
+		m.cancelCall()
+	case key.Matches(msg, m.keys.Filter):
+		m.filter().edit()
 	case key.Matches(msg, m.keys.Follow) && m.tab == tabLog:
 		m.log.follow = !m.log.follow
 		m.log.refilter()
@@ -425,7 +495,111 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-func (m *Model) onFilterKey(msg tea.KeyPressMsg) tea.Cmd { return m.log.editKey(msg) }
+// filter returns the filter of the current tab.
+func (m *Model) filter() *filterBox {
+	switch m.tab {
+	case tabLog:
+		return &m.log.f
+	case tabInbox:
+		return &m.inbox.f
+	}
+	return &m.cats[m.tab].f
+}
+
+// filterKey applies a key typed into the current tab's filter.
+// confirmPrompt is a question asked before a key throws work away: y (or the same key
+// again) does it, any other key keeps the work.
+type confirmPrompt struct {
+	question string
+	again    string // the key that asked; pressed again, it confirms
+	yes      func() tea.Cmd
+}
+
+// ask puts a question to the user before doing yes.
+func (m *Model) ask(question, again string, yes func() tea.Cmd) {
+	m.confirm = &confirmPrompt{question: question, again: again, yes: yes}
+}
+
+// openForm returns the form being filled (a request's or a call's arguments), or nil.
+func (m *Model) openForm() FormScreen {
+	switch {
+	case m.active != nil && m.active.fs != nil:
+		return m.active.fs
+	case m.args != nil:
+		return m.args.screen
+	}
+	return nil
+}
+
+// discards reports whether k closes a form without sending what was typed: esc and
+// ctrl+c cancel, ctrl+x declines.
+func (m *Model) discards(s FormScreen, k tea.KeyPressMsg) bool {
+	switch k.String() {
+	case "esc":
+		f, ok := s.(interface{ Filtering() bool })
+		return !ok || !f.Filtering() // esc ends a select field's filtering first
+	case "ctrl+c":
+		return true
+	case "ctrl+x":
+		return m.args == nil // an argument form has nothing to decline
+	}
+	return false
+}
+
+// isDirty reports whether s holds input the user would lose; screens that cannot tell
+// are taken as clean.
+func isDirty(s FormScreen) bool {
+	d, ok := s.(interface{ Dirty() bool })
+	return ok && d.Dirty()
+}
+
+func (m *Model) filterKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch m.tab {
+	case tabLog:
+		return m.log.editKey(msg)
+	case tabInbox:
+		return m.inbox.editKey(msg)
+	}
+	return m.cats[m.tab].editKey(msg)
+}
+
+// nextServer is key s: it selects the next server and narrows every list to it; after
+// the last server the lists show every server again.
+func (m *Model) nextServer() {
+	rows := m.servers.rows
+	if len(rows) == 0 {
+		return
+	}
+	only := ""
+	switch {
+	case m.log.only == "":
+		m.servers.cursor = 0
+		only = rows[0].srv.Name
+	case m.servers.cursor+1 < len(rows):
+		m.servers.cursor++
+		only = rows[m.servers.cursor].srv.Name
+	default:
+		m.servers.cursor = 0
+	}
+	m.narrow(only)
+	if only == "" {
+		m.status = "showing every server (s: only the next one)"
+	} else {
+		m.status = "showing only " + only + " (s: next server)"
+	}
+}
+
+// narrow shows only server's items in every list; "" shows all.
+func (m *Model) narrow(server string) {
+	for i := range m.cats {
+		m.cats[i].only = server
+		m.cats[i].refilter()
+	}
+	m.log.only = server
+	m.log.refilter()
+	m.inbox.only = server
+	m.inbox.clamp()
+}
 
 // setAside parks the open request (its draft is kept) or closes the argument form.
 func (m *Model) setAside() tea.Cmd {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
 )
 
@@ -43,6 +44,8 @@ type inbox struct {
 	flows  []flow
 	cursor int
 	notes  []string // last removals ("deploy: cancelled by the server")
+	f      filterBox
+	only   string // the one server shown, or "" for all (key s)
 	w, h   int
 	st     *styles
 }
@@ -72,7 +75,39 @@ func (in *inbox) remove(id reqID) *pending {
 	return p
 }
 
-func (in *inbox) clamp() { in.cursor = max(0, min(in.cursor, len(in.items)+len(in.flows)-1)) }
+func (in *inbox) clamp() {
+	items, flows := in.shown()
+	in.cursor = max(0, min(in.cursor, len(items)+len(flows)-1))
+}
+
+// shown returns the requests and flows that pass the filter and only.
+func (in *inbox) shown() ([]*pending, []flow) {
+	if in.only == "" && in.f.value == "" {
+		return in.items, in.flows
+	}
+	var items []*pending
+	for _, p := range in.items {
+		if (in.only == "" || p.req.Server == in.only) && matchAll(in.f.value, describe(p.req)+" "+p.req.Message+" "+p.req.URL) {
+			items = append(items, p)
+		}
+	}
+	var flows []flow
+	for _, f := range in.flows {
+		if (in.only == "" || f.server == in.only) && matchAll(in.f.value, f.server+" "+f.url) {
+			flows = append(flows, f)
+		}
+	}
+	return items, flows
+}
+
+// editKey applies a key typed while editing the filter.
+func (in *inbox) editKey(msg tea.KeyPressMsg) tea.Cmd {
+	cmd, changed := in.f.key(msg)
+	if changed {
+		in.clamp()
+	}
+	return cmd
+}
 
 // dropFlows removes the flows for which drop is true; it reports how many went.
 func (in *inbox) dropFlows(drop func(flow) bool) int {
@@ -91,11 +126,12 @@ func (in *inbox) dropFlows(drop func(flow) bool) int {
 
 // selectedFlow returns the flow under the cursor.
 func (in *inbox) selectedFlow() (flow, bool) {
-	i := in.cursor - len(in.items)
-	if i < 0 || i >= len(in.flows) {
+	items, flows := in.shown()
+	i := in.cursor - len(items)
+	if i < 0 || i >= len(flows) {
 		return flow{}, false
 	}
-	return in.flows[i], true
+	return flows[i], true
 }
 
 func (in *inbox) note(s string) {
@@ -108,10 +144,11 @@ func (in *inbox) note(s string) {
 func (in *inbox) move(d int) { in.cursor += d; in.clamp() }
 
 func (in *inbox) selected() *pending {
-	if in.cursor < 0 || in.cursor >= len(in.items) {
+	items, _ := in.shown()
+	if in.cursor < 0 || in.cursor >= len(items) {
 		return nil
 	}
-	return in.items[in.cursor]
+	return items[in.cursor]
 }
 
 // describe is the one-line summary of a request.
@@ -133,8 +170,17 @@ func describe(r *elicit.Request) string {
 // View renders the inbox at time now and the pending URL flows, exactly in.h lines.
 func (in inbox) View(now time.Time) string {
 	var lines []string
-	lines = append(lines, in.st.Title.Render(fmt.Sprintf("Inbox: %d pending", len(in.items))))
-	for i, p := range in.items {
+	items, flows := in.shown()
+	head := fmt.Sprintf("Inbox: %d pending", len(in.items))
+	if len(items) != len(in.items) || len(flows) != len(in.flows) {
+		head += fmt.Sprintf(" (%d shown)", len(items))
+	}
+	if in.only != "" {
+		head += " · only " + oneLine(in.only)
+	}
+	head += in.f.label("")
+	lines = append(lines, in.st.Title.Render(trunc(head, in.w)))
+	for i, p := range items {
 		age := now.Sub(p.arrived).Truncate(time.Second)
 		left := "no deadline"
 		if !p.req.Deadline.IsZero() {
@@ -155,8 +201,11 @@ func (in inbox) View(now time.Time) string {
 		}
 		lines = append(lines, in.st.Dim.Render(trunc("   "+msg, in.w)))
 	}
-	if len(in.items) == 0 {
+	switch {
+	case len(in.items) == 0:
 		lines = append(lines, in.st.Dim.Render("nothing pending"))
+	case len(items) == 0:
+		lines = append(lines, in.st.Dim.Render("nothing matches"))
 	}
 	if len(in.notes) > 0 {
 		lines = append(lines, "")
@@ -166,11 +215,11 @@ func (in inbox) View(now time.Time) string {
 			}
 		}
 	}
-	if len(in.flows) > 0 {
+	if len(flows) > 0 {
 		lines = append(lines, "", in.st.Title.Render("URL flows awaiting completion"))
-		for i, f := range in.flows {
-			line := trunc(fmt.Sprintf("%d. %s: %s", len(in.items)+i+1, f.server, oneLine(f.url)), in.w)
-			if len(in.items)+i == in.cursor {
+		for i, f := range flows {
+			line := trunc(fmt.Sprintf("%d. %s: %s", len(items)+i+1, f.server, oneLine(f.url)), in.w)
+			if len(items)+i == in.cursor {
 				line = in.st.Selected.Render(line)
 			}
 			what := "   waiting"

@@ -24,6 +24,9 @@ func newJSONEditor(req *elicit.Request, _ *elicit.Form, o ScreenOptions) *jsonEd
 	return &jsonEditor{req: req, text: "{}", w: o.Width, h: o.Height, st: newStyles(o.NoColor)}
 }
 
+// Dirty reports whether the user has typed anything.
+func (e *jsonEditor) Dirty() bool { return !e.done && e.text != "{}" }
+
 // Init implements FormScreen.
 func (e *jsonEditor) Init() tea.Cmd { return nil }
 

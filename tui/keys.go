@@ -21,6 +21,7 @@ type keyMap struct {
 	CancelCall       key.Binding
 	Help, Quit       key.Binding
 	Details          key.Binding
+	Describe         key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -35,6 +36,7 @@ func defaultKeys() keyMap {
 		Servers:    key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "next server")),
 		Reconnect:  key.NewBinding(key.WithKeys("r"), key.WithHelp("r", "restart/reconnect")),
 		Details:    key.NewBinding(key.WithKeys("e"), key.WithHelp("e", "server details")),
+		Describe:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "describe item")),
 		SignIn:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "sign in")),
 		Inbox:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inbox")),
 		Aside:      key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "set aside")),
@@ -44,7 +46,7 @@ func defaultKeys() keyMap {
 		Filter:     key.NewBinding(key.WithKeys("/"), key.WithHelp("/", "filter")),
 		Follow:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
 		RetryNow:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "retry flow now")),
-		CancelCall: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel flow")),
+		CancelCall: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel call/flow")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 	}
@@ -59,7 +61,7 @@ func (k keyMap) ShortHelp() []key.Binding {
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.NextTab, k.PrevTab, k.Up, k.Down, k.PageUp, k.PageDown},
-		{k.Enter, k.Inbox, k.Aside, k.Copy, k.PrevCall, k.NextCall, k.RetryNow},
+		{k.Enter, k.Describe, k.Inbox, k.Aside, k.Copy, k.PrevCall, k.NextCall, k.RetryNow},
 		{k.Servers, k.Reconnect, k.Details, k.SignIn, k.Filter, k.Follow, k.CancelCall},
 		{k.Help, k.Quit},
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/wire"
@@ -19,49 +18,28 @@ type logPane struct {
 	lastSeq uint64
 	dropped int // entries evicted from our ring
 
-	filter  string          // "server:x method:y text"
-	input   textinput.Model // edits the filter while editing
-	editing bool            // typing the filter
-	view    []int           // indexes into ring that match the filter
-	cursor  int             // index into view
-	follow  bool
-	open    uint64 // Seq of the expanded entry, 0 for none
-	pretty  string // the expanded entry's JSON, computed when opened
+	f      filterBox // "server:x method:y text"
+	only   string    // the one server shown, or "" for all (key s)
+	view   []int     // indexes into ring that match the filter
+	cursor int       // index into view
+	follow bool
+	open   uint64 // Seq of the expanded entry, 0 for none
+	pretty string // the expanded entry's JSON, computed when opened
 
 	w, h int
 	st   *styles
 }
 
 func newLogPane(keep int, st *styles) logPane {
-	in := textinput.New()
-	in.Prompt = ""
-	in.SetVirtualCursor(false) // View draws the cursor; nothing blinks
-	in.KeyMap.Paste.SetEnabled(false)
-	return logPane{keep: keep, follow: true, st: st, input: in}
+	return logPane{keep: keep, follow: true, st: st, f: newFilterBox()}
 }
 
-// editFilter starts typing the filter, with the cursor after the current one.
-func (l *logPane) editFilter() {
-	l.editing = true
-	l.input.SetValue(l.filter)
-	l.input.CursorEnd()
-	l.input.Focus()
-}
-
-// editKey applies a key typed while editing: enter and esc end the editing, other keys
-// edit the filter (bubbles' textinput: arrows, ctrl+w, ctrl+u and the like) and apply it
-// as it is typed.
+// editKey applies a key typed while editing the filter (bubbles' textinput: arrows,
+// ctrl+w, ctrl+u and the like); the filter applies as it is typed.
 func (l *logPane) editKey(msg tea.KeyPressMsg) tea.Cmd {
-	switch msg.String() {
-	case "enter", "esc":
-		l.editing = false
-		l.input.Blur()
-		return nil
-	}
-	var cmd tea.Cmd
-	l.input, cmd = l.input.Update(msg)
-	if v := l.input.Value(); v != l.filter {
-		l.setFilter(v)
+	cmd, changed := l.f.key(msg)
+	if changed {
+		l.refilter()
 	}
 	return cmd
 }
@@ -88,16 +66,10 @@ func (l *logPane) add(es []wire.Entry) {
 	l.refilter()
 }
 
-// setFilter applies a filter string.
-func (l *logPane) setFilter(f string) {
-	l.filter = f
-	l.refilter()
-}
-
 func (l *logPane) refilter() {
 	var server, method string
 	var words []string
-	for _, tok := range strings.Fields(l.filter) {
+	for _, tok := range strings.Fields(l.f.value) {
 		switch {
 		case strings.HasPrefix(tok, "server:"):
 			server = tok[len("server:"):]
@@ -109,7 +81,7 @@ func (l *logPane) refilter() {
 	}
 	l.view = l.view[:0]
 	for i, e := range l.ring {
-		if server != "" && e.Server != server {
+		if (server != "" && e.Server != server) || (l.only != "" && e.Server != l.only) {
 			continue
 		}
 		if method != "" && !strings.HasPrefix(e.Method, method) {
@@ -201,14 +173,10 @@ func (l logPane) View() string {
 	if l.follow {
 		head += " · follow"
 	}
-	switch {
-	case l.editing:
-		r := []rune(l.filter)
-		pos := min(l.input.Position(), len(r))
-		head += " · filter: " + oneLine(string(r[:pos])) + "▏" + oneLine(string(r[pos:])) + " (server:NAME method:PREFIX words)"
-	case l.filter != "":
-		head += " · filter: " + oneLine(l.filter)
+	if l.only != "" {
+		head += " · only " + oneLine(l.only)
 	}
+	head += l.f.label("server:NAME method:PREFIX words")
 	lines := []string{l.st.Title.Render(trunc(head, l.w))}
 	listH := l.h - 1
 	var detail []string

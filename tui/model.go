@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"github.com/elicitty/elicitty/elicit/safe"
@@ -70,6 +71,15 @@ type Model struct {
 	cancelled map[callID]bool
 	// specs remembers what each call in flight asked, to re-send it after a restart.
 	specs map[callID]callSpec
+	// lastArgs are the arguments each tool or prompt was last called with, by
+	// argsKey, to pre-fill its next form (for the session only).
+	lastArgs map[string]map[string]any
+	// describing shows the selected catalog item's full description and schema (key d).
+	describing  bool
+	describeOff int // the first line of the description shown
+	// confirm asks before a key throws work away (a typed form, pending requests);
+	// nil when nothing is being asked.
+	confirm *confirmPrompt
 
 	status string
 	now    time.Time
@@ -85,14 +95,15 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.inflight = &sync.WaitGroup{}
 	m.servers = newServersPane(opts.Servers, &m.st)
 	for i := range m.cats {
-		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st}
+		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st, f: newFilterBox()}
 	}
 	m.calls = newCallsPane(&m.st)
 	m.log = newLogPane(opts.LogKeep, &m.st)
-	m.inbox = inbox{st: &m.st}
+	m.inbox = inbox{st: &m.st, f: newFilterBox()}
 	m.cancels = map[callID]context.CancelFunc{}
 	m.cancelled = map[callID]bool{}
 	m.specs = map[callID]callSpec{}
+	m.lastArgs = map[string]map[string]any{}
 	m.now = opts.Now()
 	m.status = fmt.Sprintf("connecting to %d server(s)", len(opts.Servers))
 	m.SetSize(80, 24)
@@ -272,6 +283,11 @@ func listCatalog(ctx context.Context, s session, caps []string) tea.Cmd {
 		if has("tools") {
 			t, err := s.Tools(ctx)
 			msg.tools = t
+			if rs, ok := s.(interface {
+				InputSchemas() map[string]json.RawMessage
+			}); ok {
+				msg.schemas = rs.InputSchemas()
+			}
 			if err != nil {
 				errs = append(errs, "tools: "+err.Error())
 			}

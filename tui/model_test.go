@@ -342,9 +342,13 @@ func TestLogFilterEditing(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "filter: tools") || strings.Contains(s, "▏") {
 		t.Errorf("after ctrl+u and enter, want filter \"tools\" and no cursor:\n%s", s)
 	}
-	h.keys("/", "<backspace>", "<esc>")
+	h.keys("/", "<backspace>", "<enter>")
 	if s := h.screen(); !strings.Contains(s, "filter: tool") || strings.Contains(s, "filter: tools") {
 		t.Errorf("editing again did not start at the end of the filter:\n%s", s)
+	}
+	h.keys("/", "<esc>")
+	if s := h.screen(); strings.Contains(s, "filter:") || !strings.Contains(s, "Log: 7/7") {
+		t.Errorf("esc did not clear the filter:\n%s", s)
 	}
 }
 

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/elicitty/elicitty/elicit"
@@ -44,6 +45,7 @@ type connectedMsg struct {
 type catalogMsg struct {
 	server    string
 	tools     []*mcp.Tool
+	schemas   map[string]json.RawMessage // the tools' input schemas as sent, when known
 	prompts   []*mcp.Prompt
 	resources []*mcp.Resource
 	templates []*mcp.ResourceTemplate

@@ -48,9 +48,7 @@ func TestProgramNoValidate(t *testing.T) {
 	engine = elicit.NewEngine(<-answerers, &elicit.EngineOptions{NoValidate: true})
 
 	waitScreen(t, tm, "signup")
-	tm.Send(testkit.Key("<enter>")) // open the (empty) argument form
-	waitScreen(t, tm, "Arguments for tool")
-	tm.Send(testkit.Key("<enter>")) // confirm: the call starts and the server asks
+	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once: the server asks
 	waitScreen(t, tm, "Your name?")
 	tm.Send(testkit.Key("<enter>")) // the required field left empty: on to the review step
 	waitScreen(t, tm, "Accept sends")

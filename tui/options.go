@@ -58,6 +58,10 @@ type ScreenOptions struct {
 	Width, Height int
 	Accessible    bool
 	NoColor       bool
+	// Call is set for an argument form: the call whose arguments it collects ("tool
+	// echo"); Values pre-fill it (the last arguments).
+	Call   string
+	Values map[string]any
 }
 
 // FormScreen is an embedded form: an elicitation form or a tool's argument form. It
@@ -166,7 +170,8 @@ func (o *Options) defaults() {
 
 // newForm is the default NewForm: tui/form's FormModel.
 func newForm(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen {
-	return form.NewFormModel(req, f, form.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor})
+	return form.NewFormModel(req, f, form.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor,
+		Call: o.Call, Values: o.Values})
 }
 
 // newConsentScreen builds tui/consent's screen for req under its server's URL policy.

@@ -89,3 +89,11 @@ func TestRealURLConsent(t *testing.T) {
 		t.Errorf("opened (-want +got):\n%s", diff)
 	}
 }
+
+// Dirty and Filtering pass the form's own answers through the wrapper.
+func (q quietForm) Dirty() bool { return isDirty(q.FormScreen) }
+
+func (q quietForm) Filtering() bool {
+	f, ok := q.FormScreen.(interface{ Filtering() bool })
+	return ok && f.Filtering()
+}

@@ -59,12 +59,6 @@ func newServersPane(srvs []config.Server, st *styles) serversPane {
 // SetSize sets the pane's outer size.
 func (p *serversPane) SetSize(w, h int) { p.w, p.h = w, h }
 
-func (p *serversPane) next() {
-	if len(p.rows) > 0 {
-		p.cursor = (p.cursor + 1) % len(p.rows)
-	}
-}
-
 // connected records the end of a connection attempt; it reports whether msg was current.
 func (p *serversPane) connected(msg connectedMsg) bool {
 	if msg.idx < 0 || msg.idx >= len(p.rows) || p.rows[msg.idx].gen != msg.gen {

@@ -56,7 +56,7 @@ func manyServers(t *testing.T) *harness {
 func TestServersPaneManyServers(t *testing.T) {
 	h := manyServers(t)
 	testkit.Golden(t, "servers_many_top", h.screen())
-	for range 30 {
+	for range 31 { // every server, then srv30
 		h.keys("s")
 	}
 	screen := h.screen()
@@ -75,7 +75,7 @@ func TestServersPaneManyServers(t *testing.T) {
 // closes it.
 func TestServersPaneDetails(t *testing.T) {
 	h := manyServers(t)
-	h.keys("s") // srv01, failed
+	h.keys("s", "s") // srv00, then srv01, failed
 	if strings.Contains(h.screen(), "THE-END") {
 		t.Fatalf("the pane shows the whole reason; the test needs a longer one")
 	}
@@ -95,7 +95,7 @@ func TestServersPaneDetails(t *testing.T) {
 // TestServersPaneRestartingCount: r on a failed server shows "restarting (n)".
 func TestServersPaneRestartingCount(t *testing.T) {
 	h := manyServers(t)
-	h.keys("s") // srv01, failed
+	h.keys("s", "s") // srv00, then srv01, failed
 	r := h.m.servers.restart(h.m.servers.cursor)
 	if r == nil {
 		t.Fatal("no row")

@@ -72,7 +72,7 @@ func TestServersPaneSignInNeeded(t *testing.T) {
 		},
 	})
 	h.run(h.m.Init())
-	h.keys("s") // select api
+	h.keys("s", "s") // demo, then api
 	testkit.Golden(t, "signin_needed", h.screen())
 	h.keys("l")
 	if dials["api"] != 2 {
@@ -81,7 +81,7 @@ func TestServersPaneSignInNeeded(t *testing.T) {
 	if !h.m.bridge.signIn["api"] || h.m.bridge.signIn["demo"] {
 		t.Errorf("sign-in allowed for %v, want api only", h.m.bridge.signIn)
 	}
-	h.keys("s", "l") // demo is a stdio server
+	h.keys("s", "l") // every server again, demo selected: a stdio server
 	if dials["demo"] != 1 || !strings.Contains(h.m.status, "stdio") {
 		t.Errorf("sign-in on a stdio server: dials %d, status %q", dials["demo"], h.m.status)
 	}

@@ -1,12 +1,16 @@
 package tui
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/elicitty/elicitty/elicit"
 )
 
 // View renders the whole screen: tab bar, servers pane beside the main area, status
@@ -27,6 +31,8 @@ func (m *Model) render() string {
 		main = m.screenView(mw, bodyH)
 	case m.details:
 		main = m.detailsView(mw, bodyH)
+	case m.describing:
+		main = m.describeView(mw, bodyH)
 	case m.tab == tabLog:
 		main = m.log.View()
 	case m.tab == tabInbox:
@@ -99,6 +105,58 @@ func (m *Model) detailsView(w, h int) string {
 	return fitLines(lines, h)
 }
 
+// describeView shows the selected tool, prompt or resource in full: its description,
+// annotations and input schema (in the server's order), sanitized and wrapped.
+func (m *Model) describeView(w, h int) string {
+	it, _ := m.cats[m.tab].selected()
+	what := map[tab]string{tabTools: "Tool", tabPrompts: "Prompt", tabResources: "Resource"}[m.tab]
+	title := what + " " + oneLine(elicit.Sanitize(it.name)) + " on " + oneLine(elicit.Sanitize(it.server))
+	lines := []string{m.st.Title.Render(trunc(title, w))}
+	para := func(head, body string) {
+		if strings.TrimSpace(body) == "" {
+			return
+		}
+		lines = append(lines, "", m.st.Dim.Render(head))
+		for _, l := range strings.Split(body, "\n") {
+			lines = append(lines, wrapHard(l, max(w-1, 1))...)
+		}
+	}
+	if it.title != "" {
+		para("Title", oneLine(elicit.Sanitize(it.title)))
+	}
+	para("Description", elicit.Sanitize(it.desc))
+	para("Annotations", indentRaw(it.annotations))
+	para("Input schema", indentRaw(it.schema))
+	hint := "any key: close"
+	if room := h - 2; len(lines) > h-1 && room > 0 {
+		// Scroll the body; the title and the hint stay in view.
+		body := lines[1:]
+		m.describeOff = max(0, min(m.describeOff, len(body)-room))
+		hint = fmt.Sprintf("lines %d-%d of %d · ↑/↓ pgup/pgdn scroll · any other key: close",
+			m.describeOff+1, min(m.describeOff+room, len(body)), len(body))
+		lines = append([]string{lines[0]}, body[m.describeOff:min(m.describeOff+room, len(body))]...)
+	}
+	lines = append(lines, m.st.Dim.Render(trunc(hint, w)))
+	return fitLines(lines, h)
+}
+
+// indentRaw indents raw JSON keeping its member order, sanitized; "" for none.
+func indentRaw(raw json.RawMessage) string {
+	if len(raw) == 0 {
+		return ""
+	}
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		return elicit.Sanitize(string(raw))
+	}
+	return elicit.Sanitize(b.String())
+}
+
+// wrapHard cuts s into lines of at most w cells, keeping its indentation.
+func wrapHard(s string, w int) []string {
+	return strings.Split(ansi.Hardwrap(s, w, true), "\n")
+}
+
 func (m *Model) statusBar() string {
 	right := fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
 	left := trunc(oneLine(m.status), max(m.w-lipgloss.Width(right)-1, 0))
@@ -107,6 +165,9 @@ func (m *Model) statusBar() string {
 }
 
 func (m *Model) helpBar() string {
+	if m.confirm != nil {
+		return fitLines([]string{m.st.Warn.Render(trunc(m.confirm.question+" y yes · other key no", m.w))}, m.helpHeight())
+	}
 	if m.active != nil || m.args != nil {
 		return fitLines([]string{m.st.Dim.Render(trunc("ctrl+b set aside (then q quits)", m.w))}, m.helpHeight())
 	}

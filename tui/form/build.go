@@ -21,7 +21,7 @@ const (
 	widgetSelect                // single choice among Options
 	widgetMulti                 // several choices among Options
 	widgetConfirm               // a boolean that always has a value
-	widgetYesNo                 // an optional boolean without a default: yes / no / no answer
+	widgetYesNo                 // a boolean without a default: yes / no / no answer (required: the user must choose)
 )
 
 // noAnswer is the choice index of the "(no answer)" option.
@@ -99,8 +99,10 @@ func newAnswer(fld elicit.Field) *answer {
 			}
 		}
 	case fld.Kind == elicit.KindBool:
+		// A boolean without a default is a choice the user makes: yes, no or (when
+		// optional) no answer; a required one is not preselected as "no".
 		d, hasDefault := fld.Default.(bool)
-		if fld.Required || hasDefault {
+		if hasDefault {
 			a.widget = widgetConfirm
 			a.yes = d
 		} else {
@@ -157,9 +159,22 @@ func (a *answer) field(o buildOptions) huh.Field {
 	case widgetYesNo:
 		s := huh.NewSelect[int]()
 		s.WithTheme(o.theme)
-		return s.Key(a.fld.Name).Title(title).Description(desc).
-			Options(huh.NewOption(noAnswerLabel, noAnswer), huh.NewOption("yes", 1), huh.NewOption("no", 0)).
+		none := noAnswerLabel
+		if a.fld.Required {
+			none = "(choose yes or no)"
+		}
+		s = s.Key(a.fld.Name).Title(title).Description(desc).
+			Options(huh.NewOption(none, noAnswer), huh.NewOption("yes", 1), huh.NewOption("no", 0)).
 			Value(&a.choice)
+		if a.fld.Required && !o.noValidate {
+			s = s.Validate(func(c int) error {
+				if c == noAnswer {
+					return errors.New("choose yes or no")
+				}
+				return nil
+			})
+		}
+		return s
 	case widgetConfirm:
 		c := huh.NewConfirm()
 		c.WithTheme(o.theme)

@@ -36,6 +36,13 @@ type FormOptions struct {
 	// Editor is the command line ctrl+e runs on a text field's value; "" means
 	// $VISUAL, then $EDITOR, then vi.
 	Editor string
+	// Call, when set ("tool echo"), makes the form collect the arguments of that call
+	// instead of answering a server: the header names the call, the review shows the
+	// arguments, its buttons are Call, Edit and Cancel, and nothing declines.
+	Call string
+	// Values pre-fill the fields, by field name (a call's last arguments); values that
+	// do not fit their field are ignored.
+	Values map[string]any
 }
 
 // phase is where a FormModel is in its flow.
@@ -96,6 +103,10 @@ type FormModel struct {
 
 	review reviewState
 	resp   elicit.Response
+	// raw is the review's JSON before wrapping; review.lines is it wrapped to the width.
+	raw string
+	// initial is the answers' state when the form opened (see Dirty).
+	initial string
 
 	// exec runs the editor with the terminal (tea.ExecProcess; tests replace it).
 	exec func(*exec.Cmd, tea.ExecCallback) tea.Cmd
@@ -125,11 +136,12 @@ func NewFormModel(req *elicit.Request, f *elicit.Form, opts FormOptions) *FormMo
 		req:    req,
 		form:   f,
 		opts:   opts,
-		ans:    newAnswers(f),
+		ans:    newAnswers(f).prefill(opts.Values),
 		keys:   newKeyMap(),
 		styles: newStyles(opts.NoColor),
 		exec:   tea.ExecProcess,
 	}
+	m.initial = m.ans.state()
 	if len(f.Fields) == 0 {
 		m.enterReview()
 	} else {
@@ -137,6 +149,12 @@ func NewFormModel(req *elicit.Request, f *elicit.Form, opts FormOptions) *FormMo
 	}
 	m.SetSize(opts.Width, opts.Height)
 	return m
+}
+
+// Dirty reports whether the user has typed or picked anything that cancelling would
+// throw away.
+func (m *FormModel) Dirty() bool {
+	return m.phase != phaseDone && m.ans.state() != m.initial
 }
 
 // pageSize is the number of fields on one page. huh renders every field of a form on
@@ -201,7 +219,36 @@ func (m *FormModel) SetSize(w, h int) {
 	m.header = wrapLines(m.headerText(), m.contentWidth())
 	m.headerOff = clamp(m.headerOff, 0, max(0, len(m.header)-m.headerHeight()))
 	m.sized = false
+	m.review.lines = wrapJSON(m.raw, m.contentWidth())
 	m.review.off = clamp(m.review.off, 0, max(0, len(m.review.lines)-m.jsonHeight()))
+}
+
+// wrapJSON splits the review JSON into lines of at most w cells: a long string is
+// shown in full over several lines, continuation lines indented under their start.
+func wrapJSON(s string, w int) []string {
+	if s == "" {
+		return nil
+	}
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if ansi.StringWidth(l) <= w {
+			out = append(out, l)
+			continue
+		}
+		indent := len(l) - len(strings.TrimLeft(l, " ")) + 2
+		if indent > w/2 {
+			indent = 0
+		}
+		first := ansi.Hardwrap(l, w, false)
+		parts := strings.Split(first, "\n")
+		out = append(out, parts[0])
+		rest := strings.Join(parts[1:], "")
+		pad := strings.Repeat(" ", indent)
+		for _, p := range strings.Split(ansi.Hardwrap(rest, w-indent, false), "\n") {
+			out = append(out, pad+p)
+		}
+	}
+	return out
 }
 
 // layout sizes the huh form for the current size, once per size.
@@ -263,7 +310,7 @@ func (m *FormModel) onKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(k, m.keys.Interrupt), key.Matches(k, m.keys.Cancel) && !m.filtering():
 		m.finish(elicit.Cancel)
 		return nil, true
-	case key.Matches(k, m.keys.Decline):
+	case key.Matches(k, m.keys.Decline) && m.opts.Call == "":
 		m.finish(elicit.Decline)
 		return nil, true
 	case key.Matches(k, m.keys.MessageUp):
@@ -286,6 +333,10 @@ func (m *FormModel) onKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	}
 	return nil, false
 }
+
+// Filtering reports whether the focused field is filtering its options: esc then ends
+// the filtering instead of cancelling the form.
+func (m *FormModel) Filtering() bool { return m.filtering() }
 
 // filtering reports whether the focused huh field is filtering its options, where esc
 // belongs to the field.
@@ -341,6 +392,8 @@ func (m *FormModel) enabled(b button) bool {
 		return len(m.review.problems) == 0 || m.req.NoValidate
 	case buttonEdit:
 		return len(m.form.Fields) > 0
+	case buttonDecline:
+		return m.opts.Call == ""
 	}
 	return true
 }
@@ -380,11 +433,18 @@ func (m *FormModel) enterReview() {
 	m.phase = phaseReview
 	r := reviewState{focus: buttonAccept}
 	r.content, r.problems = reviewContent(m.form, m.ans, m.req.NoValidate)
-	b, jerr := reviewJSON(m.form, r.content)
+	var b []byte
+	var jerr error
+	if m.opts.Call != "" {
+		b, jerr = argsJSON(m.form, r.content)
+	} else {
+		b, jerr = reviewJSON(m.form, r.content)
+	}
 	if jerr != nil {
 		r.problems = append(r.problems, "✗ "+jerr.Error())
 	}
-	r.lines = strings.Split(string(b), "\n")
+	m.raw = string(b)
+	r.lines = wrapJSON(m.raw, m.contentWidth())
 	m.review = r
 	if !m.enabled(buttonAccept) {
 		m.review.focus = buttonEdit
@@ -393,7 +453,28 @@ func (m *FormModel) enterReview() {
 
 // headerText is the header: who asks, the sanitized message and the warnings.
 func (m *FormModel) headerText() string {
+	if m.opts.Call != "" {
+		return callHeader(m.opts.Call, m.req, m.form)
+	}
 	return headerText(m.req, m.form)
+}
+
+// callHeader is the header of an argument form: the call, its server, the sanitized
+// description and the lint findings.
+func callHeader(call string, req *elicit.Request, f *elicit.Form) string {
+	var b strings.Builder
+	b.WriteString("Arguments for " + oneLine(elicit.Sanitize(call)))
+	if req.Server != "" {
+		b.WriteString(" on " + oneLine(elicit.Sanitize(req.Server)))
+	}
+	b.WriteString(" (* required)\n")
+	if msg := strings.TrimSpace(elicit.Sanitize(req.Message)); msg != "" {
+		b.WriteString(msg + "\n")
+	}
+	for _, fd := range f.Findings {
+		b.WriteString("⚠ " + oneLine(elicit.Sanitize(fd.Message)) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
 }
 
 // contentWidth is the width available to the header, form and review.
@@ -478,17 +559,20 @@ func (m *FormModel) reviewView() string {
 	r := m.review
 	var b strings.Builder
 	title := "Review: Accept sends this response"
+	if m.opts.Call != "" {
+		title = "Review: Call sends these arguments"
+	}
 	if hasSecret(m.form) {
 		title += " (secrets masked here)"
 	}
-	if len(m.form.Fields) == 0 {
+	if len(m.form.Fields) == 0 && m.opts.Call == "" {
 		title = "This request has no fields: accept, decline or cancel"
 	}
 	b.WriteString(s.title.Render(title) + "\n")
 	jh := m.jsonHeight()
 	end := min(len(r.lines), r.off+jh)
 	for _, l := range r.lines[r.off:end] {
-		b.WriteString(s.json.Render(ansi.Truncate(l, m.contentWidth(), "…")) + "\n")
+		b.WriteString(s.json.Render(l) + "\n")
 	}
 	if len(r.lines) > jh {
 		b.WriteString(s.dim.Render(fmt.Sprintf("(lines %d-%d of %d, ↑/↓ to scroll)", r.off+1, end, len(r.lines))) + "\n")
@@ -499,7 +583,7 @@ func (m *FormModel) reviewView() string {
 	b.WriteString("\n")
 	btns := make([]string, 0, buttonCount)
 	for i := range buttonCount {
-		if i == buttonEdit && !m.enabled(buttonEdit) {
+		if (i == buttonEdit || i == buttonDecline) && !m.enabled(i) {
 			continue
 		}
 		btns = append(btns, m.buttonView(i))
@@ -510,6 +594,9 @@ func (m *FormModel) reviewView() string {
 
 func (m *FormModel) buttonView(b button) string {
 	label := buttonLabels[b]
+	if b == buttonAccept && m.opts.Call != "" {
+		label = "Call"
+	}
 	switch {
 	case !m.enabled(b):
 		return m.styles.disabled.Render("  " + label + "  ")
@@ -524,16 +611,24 @@ func (m *FormModel) buttonView(b button) string {
 func (m *FormModel) footer() string {
 	parts := []string{"esc cancel"}
 	if m.phase == phaseReview {
-		if m.enabled(buttonAccept) {
+		switch {
+		case !m.enabled(buttonAccept):
+		case m.opts.Call != "":
+			parts = append(parts, "a call")
+		default:
 			parts = append(parts, "a accept")
 		}
-		parts = append(parts, "d decline")
+		if m.enabled(buttonDecline) {
+			parts = append(parts, "d decline")
+		}
 		if m.enabled(buttonEdit) {
 			parts = append(parts, "e edit")
 		}
 		parts = append(parts, "←/→ enter")
 	} else {
-		parts = append(parts, "ctrl+x decline")
+		if m.opts.Call == "" {
+			parts = append(parts, "ctrl+x decline")
+		}
 		if _, _, ok := m.focusedInput(); ok {
 			parts = append(parts, "ctrl+e $EDITOR")
 		}
@@ -646,11 +741,28 @@ func hasSecret(f *elicit.Form) bool {
 // members in the form's field order (the server's order) and any others after them in
 // name order, secrets masked. Go maps would sort every key alphabetically.
 func reviewJSON(f *elicit.Form, content map[string]any) ([]byte, error) {
+	return orderedJSON(f, content, true)
+}
+
+// argsJSON encodes the arguments of a call as reviewJSON encodes a response's content.
+func argsJSON(f *elicit.Form, content map[string]any) ([]byte, error) {
+	if content == nil {
+		content = map[string]any{}
+	}
+	return orderedJSON(f, content, false)
+}
+
+func orderedJSON(f *elicit.Form, content map[string]any, response bool) ([]byte, error) {
 	content = maskSecrets(f, content)
 	var buf bytes.Buffer
-	buf.WriteString(`{"action":"accept"`)
+	if response {
+		buf.WriteString(`{"action":"accept"`)
+	}
 	if content != nil {
-		buf.WriteString(`,"content":{`)
+		if response {
+			buf.WriteString(`,"content":`)
+		}
+		buf.WriteString(`{`)
 		seen := make(map[string]bool, len(content))
 		var keys []string
 		for _, fld := range f.Fields {
@@ -684,7 +796,9 @@ func reviewJSON(f *elicit.Form, content map[string]any) ([]byte, error) {
 		}
 		buf.WriteByte('}')
 	}
-	buf.WriteByte('}')
+	if response {
+		buf.WriteByte('}')
+	}
 	var out bytes.Buffer
 	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
 		return nil, err

@@ -45,7 +45,12 @@ func TestFormModelEveryKind(t *testing.T) {
 		press(t, m, testkit.Key("<down>"))
 		press(t, m, testkit.Key("x"))
 		press(t, m, testkit.Key("<enter>")) // tags: a, c
-		press(t, m, testkit.Key("y"))       // agree: y answers and moves on
+		press(t, m, testkit.Key("<enter>")) // agree: required, no default: must be chosen
+		if !strings.Contains(screen(m), "choose yes or no") {
+			t.Errorf("a required boolean passed without a choice:\n%s", screen(m))
+		}
+		press(t, m, testkit.Key("<down>"))
+		press(t, m, testkit.Key("<enter>")) // agree: yes
 		press(t, m, testkit.Key("<down>"))
 		press(t, m, testkit.Key("<enter>")) // notify: yes
 		typeText(t, m, "hunter2")
