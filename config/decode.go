@@ -422,18 +422,28 @@ func (sd *serverDecoder) duration(key string, val *tree.Node) time.Duration {
 	return d
 }
 
-func (sd *serverDecoder) oauth(field string, n *tree.Node) *OAuth {
+// object calls each for every member of the object n with the member's field path,
+// recording where the member stands. It reports whether n is an object: null is
+// quietly none, any other kind a problem.
+func (sd *serverDecoder) object(field string, n *tree.Node, each func(f string, e entry)) bool {
 	if n.Kind == tree.KindNull {
-		return nil
+		return false
 	}
 	if n.Kind != tree.KindObject {
 		sd.fail(field, "must be an object, got "+kindName(n.Kind))
-		return nil
+		return false
 	}
-	o := &OAuth{}
 	for _, e := range members(n) {
 		f := field + "." + e.key
 		sd.at[f] = e.at
+		each(f, e)
+	}
+	return true
+}
+
+func (sd *serverDecoder) oauth(field string, n *tree.Node) *OAuth {
+	o := &OAuth{}
+	ok := sd.object(field, n, func(f string, e entry) {
 		switch e.key {
 		case "clientId":
 			o.ClientID = sd.str(f, e.val)
@@ -460,22 +470,16 @@ func (sd *serverDecoder) oauth(field string, n *tree.Node) *OAuth {
 		default:
 			sd.fail(f, "unknown key (want clientId, clientSecret, clientMetadataUrl, scopes, redirectPort, grant, privateKeyFile, identityTokenFile, identityTokenEnv, idp or dpop)")
 		}
+	})
+	if !ok {
+		return nil
 	}
 	return o
 }
 
 func (sd *serverDecoder) idp(field string, n *tree.Node) *IdP {
-	if n.Kind == tree.KindNull {
-		return nil
-	}
-	if n.Kind != tree.KindObject {
-		sd.fail(field, "must be an object, got "+kindName(n.Kind))
-		return nil
-	}
 	p := &IdP{}
-	for _, e := range members(n) {
-		f := field + "." + e.key
-		sd.at[f] = e.at
+	ok := sd.object(field, n, func(f string, e entry) {
 		switch e.key {
 		case "issuer":
 			p.Issuer = sd.str(f, e.val)
@@ -488,22 +492,16 @@ func (sd *serverDecoder) idp(field string, n *tree.Node) *IdP {
 		default:
 			sd.fail(f, "unknown key (want issuer, tokenEndpoint, clientId or clientSecret)")
 		}
+	})
+	if !ok {
+		return nil
 	}
 	return p
 }
 
 func (sd *serverDecoder) policy(field string, n *tree.Node) URLPolicy {
 	var p URLPolicy
-	if n.Kind == tree.KindNull {
-		return p
-	}
-	if n.Kind != tree.KindObject {
-		sd.fail(field, "must be an object, got "+kindName(n.Kind))
-		return p
-	}
-	for _, e := range members(n) {
-		f := field + "." + e.key
-		sd.at[f] = e.at
+	sd.object(field, n, func(f string, e entry) {
 		switch e.key {
 		case "disabled":
 			p.Disabled, _ = sd.boolean(f, e.val)
@@ -516,7 +514,7 @@ func (sd *serverDecoder) policy(field string, n *tree.Node) URLPolicy {
 		default:
 			sd.fail(f, "unknown key (want disabled, allowedHosts, httpsOnly or open)")
 		}
-	}
+	})
 	return p
 }
 
