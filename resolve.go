@@ -74,8 +74,9 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 			opts.RetryNow = func(r *elicit.Request) bool { return script.RetryPolicy(r) == "now" }
 		}
 		// Without a terminal nobody can press "retry now" or answer again: the wait
-		// for a -32042 completion is bounded by the request timeout, so a scripted
-		// run never hangs on it, and an invalid MRTR answer fails at once.
+		// for a -32042 completion is bounded (urlWait:, --url-wait, else
+		// transport.DefaultURLWait), so a scripted run never hangs on it, and an
+		// invalid MRTR answer fails at once.
 		headless := !a.isTTY()
 		if headless {
 			opts.URLWait = srv.URLWait
