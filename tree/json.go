@@ -330,21 +330,33 @@ func (p *jsonParser) object(depth int) (*Node, error) {
 			n.Values[first] = v
 			p.dups = append(p.dups, key)
 		}
-		p.ws()
-		if p.pos >= len(p.data) {
-			return nil, p.unexpected()
+		end, err := p.after('}')
+		if err != nil {
+			return nil, err
 		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			p.ws()
-		case '}':
-			p.pos++
+		if end {
 			return n, nil
-		default:
-			return nil, p.unexpected()
 		}
 	}
+}
+
+// after reads what follows a member or an item: a comma, when more follow, or close,
+// which ends the object or array (end is true).
+func (p *jsonParser) after(close byte) (end bool, err error) {
+	p.ws()
+	if p.pos >= len(p.data) {
+		return false, p.unexpected()
+	}
+	switch p.data[p.pos] {
+	case ',':
+		p.pos++
+		p.ws()
+		return false, nil
+	case close:
+		p.pos++
+		return true, nil
+	}
+	return false, p.unexpected()
 }
 
 func (p *jsonParser) array(depth int) (*Node, error) {
@@ -361,19 +373,12 @@ func (p *jsonParser) array(depth int) (*Node, error) {
 			return nil, err
 		}
 		n.Items = append(n.Items, v)
-		p.ws()
-		if p.pos >= len(p.data) {
-			return nil, p.unexpected()
+		end, err := p.after(']')
+		if err != nil {
+			return nil, err
 		}
-		switch p.data[p.pos] {
-		case ',':
-			p.pos++
-			p.ws()
-		case ']':
-			p.pos++
+		if end {
 			return n, nil
-		default:
-			return nil, p.unexpected()
 		}
 	}
 }
