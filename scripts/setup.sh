@@ -27,26 +27,23 @@ fi
 
 # Real MCP servers from npm, in a cache outside the repository.
 CACHE=${ELICITTY_TEST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/elicitty-test}
+# npm_once DIR PACKAGE@VERSION installs the package into DIR unless a finished install is there.
+npm_once() {
+  if [ ! -f "$1/.done" ]; then
+    echo "setup: installing $2" >&2
+    mkdir -p "$1"
+    npm install --prefix "$1" --no-audit --no-fund --loglevel=error "$2" >/dev/null
+    touch "$1/.done"
+  fi
+}
 EVERYTHING_VERSION=2026.8.31
 EVERYTHING_DIR=$CACHE/server-everything-$EVERYTHING_VERSION
-if [ ! -f "$EVERYTHING_DIR/.done" ]; then
-  echo "setup: installing @modelcontextprotocol/server-everything@$EVERYTHING_VERSION" >&2
-  mkdir -p "$EVERYTHING_DIR"
-  npm install --prefix "$EVERYTHING_DIR" --no-audit --no-fund --loglevel=error \
-    "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION" >/dev/null
-  touch "$EVERYTHING_DIR/.done"
-fi
+npm_once "$EVERYTHING_DIR" "@modelcontextprotocol/server-everything@$EVERYTHING_VERSION"
 # The TypeScript SDK's example servers (form elicitation and others), for the field
 # interop tests.
 TS_SDK_VERSION=1.32.2
 TS_SDK_DIR=$CACHE/ts-sdk-$TS_SDK_VERSION
-if [ ! -f "$TS_SDK_DIR/.done" ]; then
-  echo "setup: installing @modelcontextprotocol/sdk@$TS_SDK_VERSION" >&2
-  mkdir -p "$TS_SDK_DIR"
-  npm install --prefix "$TS_SDK_DIR" --no-audit --no-fund --loglevel=error \
-    "@modelcontextprotocol/sdk@$TS_SDK_VERSION" >/dev/null
-  touch "$TS_SDK_DIR/.done"
-fi
+npm_once "$TS_SDK_DIR" "@modelcontextprotocol/sdk@$TS_SDK_VERSION"
 # Stdout: the TypeScript SDK's example folder, then (last line) server-everything.
 echo "$TS_SDK_DIR/node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server"
 echo "$EVERYTHING_DIR/node_modules/@modelcontextprotocol/server-everything/dist/index.js"
