@@ -119,19 +119,26 @@ func startDemoHTTP(t *testing.T) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	deadline := time.Now().Add(10 * time.Second)
+	waitListening(t, addr, 10*time.Second, "demo server", &stderr)
+	return "http://" + addr + "/mcp"
+}
+
+// waitListening waits until addr accepts connections, failing the test with what's
+// stderr after within; polling the port is the only readiness signal a server gives.
+func waitListening(t *testing.T, addr string, within time.Duration, what string, stderr *bytes.Buffer) {
+	t.Helper()
+	deadline := time.Now().Add(within)
 	for {
 		c, err := net.Dial("tcp", addr)
 		if err == nil {
 			c.Close()
-			break
+			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("demo server did not listen on %s: %s", addr, stderr.String())
+			t.Fatalf("%s did not listen on %s: %s", what, addr, stderr.String())
 		}
-		time.Sleep(20 * time.Millisecond) // polling a port is the only way to know it listens
+		time.Sleep(20 * time.Millisecond)
 	}
-	return "http://" + addr + "/mcp"
 }
 
 func TestVersionAndHelp(t *testing.T) {

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -56,37 +51,6 @@ func everythingTargets(t *testing.T) map[string]func(args ...string) []string {
 // runSeq numbers runArgv's runs, for their environment marks.
 var runSeq atomic.Int64
 
-// noSurvivorsWithEnv fails the test, and kills them, when processes whose environment
-// holds mark are still running a few seconds after the run that set it ended.
-func noSurvivorsWithEnv(t *testing.T, mark string) {
-	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		var alive []int
-		procs, _ := filepath.Glob("/proc/[0-9]*/environ")
-		for _, p := range procs {
-			b, err := os.ReadFile(p)
-			if err != nil || !bytes.Contains(b, append([]byte(mark), 0)) {
-				continue
-			}
-			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
-				alive = append(alive, pid)
-			}
-		}
-		if len(alive) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			for _, pid := range alive {
-				_ = syscall.Kill(pid, syscall.SIGKILL)
-			}
-			t.Errorf("processes %v outlived their run (killed now)", alive)
-			return
-		}
-		time.Sleep(50 * time.Millisecond) // a stopped process takes a moment to be reaped
-	}
-}
-
 func runArgv(t *testing.T, argv []string) result {
 	t.Helper()
 	if argv[0] == bin {
@@ -100,7 +64,7 @@ func runArgv(t *testing.T, argv []string) result {
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	cmd.Env = append(os.Environ(), "NO_COLOR=1", mark)
 	err := cmd.Run()
-	defer noSurvivorsWithEnv(t, mark)
+	defer noSurvivorsIn(t, "environ", append([]byte(mark), 0))
 	code := 0
 	if ee, ok := err.(*exec.ExitError); ok {
 		code = ee.ExitCode()

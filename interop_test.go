@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -32,24 +34,39 @@ func buildGoSDKExample(t *testing.T, name string) string {
 // test's own temporary folder) is still running.
 func noSurvivors(t *testing.T, marker string) {
 	t.Helper()
+	noSurvivorsIn(t, "cmdline", []byte(marker))
+}
+
+// noSurvivorsIn fails the test, and kills them, when processes whose /proc/PID/file
+// (cmdline or environ) holds marker are still running 3 s after the check began; a
+// stopped process takes a moment to be reaped.
+func noSurvivorsIn(t *testing.T, file string, marker []byte) {
+	t.Helper()
 	deadline := time.Now().Add(3 * time.Second)
 	for {
-		var alive []string
-		procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+		alive := map[int]string{}
+		procs, _ := filepath.Glob("/proc/[0-9]*/" + file)
 		for _, p := range procs {
 			b, err := os.ReadFile(p)
-			if err == nil && bytes.Contains(b, []byte(marker)) {
-				alive = append(alive, strings.ReplaceAll(string(b), "\x00", " "))
+			if err != nil || !bytes.Contains(b, marker) {
+				continue
+			}
+			if pid, err := strconv.Atoi(filepath.Base(filepath.Dir(p))); err == nil {
+				cmdline, _ := os.ReadFile(filepath.Join(filepath.Dir(p), "cmdline"))
+				alive[pid] = strings.ReplaceAll(string(cmdline), "\x00", " ")
 			}
 		}
 		if len(alive) == 0 {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Errorf("processes still running after the test: %q", alive)
+			for pid := range alive {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+			t.Errorf("processes still running after the test (killed now): %v", alive)
 			return
 		}
-		time.Sleep(50 * time.Millisecond) // a killed process takes a moment to be reaped
+		time.Sleep(50 * time.Millisecond)
 	}
 }
 
@@ -70,18 +87,7 @@ func startServer(t *testing.T, addr, marker string, env []string, name string, a
 		_ = cmd.Wait()
 		noSurvivors(t, marker)
 	})
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		c, err := net.Dial("tcp", addr)
-		if err == nil {
-			c.Close()
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s did not listen on %s: %s", name, addr, stderr.String())
-		}
-		time.Sleep(50 * time.Millisecond) // polling the port is the only readiness signal
-	}
+	waitListening(t, addr, 20*time.Second, name, &stderr)
 }
 
 // callWithAnswers runs `elicitty call ... --json --answers FILE` with a one-entry

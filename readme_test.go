@@ -299,7 +299,7 @@ func runDocShell(t *testing.T, line string, timeout time.Duration) result {
 	mark := fmt.Sprintf("ELICITTY_DOC_RUN=%d", runSeq.Add(1))
 	cmd.Env = append(cmd.Env, mark)
 	err = cmd.Run()
-	defer noSurvivorsWithEnv(t, mark)
+	defer noSurvivorsIn(t, "environ", append([]byte(mark), 0))
 	if ctx.Err() != nil {
 		t.Fatalf("%q did not finish within %s\nstdout:\n%s\nstderr:\n%s", line, timeout, stdout.String(), stderr.String())
 	}
