@@ -84,9 +84,16 @@ func ExpandTemplate(tmpl string, vals map[string]string) (string, error) {
 	if len(missing) > 0 {
 		return "", fmt.Errorf("uri template %q needs %s", safe.Line(tmpl), strings.Join(missing, ", "))
 	}
+	return FillTemplate(tmpl, vals), nil
+}
+
+// FillTemplate expands tmpl with the non-empty values in vals, leaving out the
+// variables without one; a template that does not parse comes back as it is. It shows
+// the URI being built; ExpandTemplate is the one to read.
+func FillTemplate(tmpl string, vals map[string]string) string {
 	t, err := uritemplate.New(tmpl)
 	if err != nil {
-		return "", fmt.Errorf("uri template %q: %w", safe.Line(tmpl), err)
+		return tmpl
 	}
 	values := uritemplate.Values{}
 	for k, v := range vals {
@@ -96,9 +103,9 @@ func ExpandTemplate(tmpl string, vals map[string]string) (string, error) {
 	}
 	uri, err := t.Expand(values)
 	if err != nil {
-		return "", fmt.Errorf("expand %q: %w", safe.Line(tmpl), err)
+		return tmpl
 	}
-	return uri, nil
+	return uri
 }
 
 // CompletionRef names what a completion/complete request is about: a prompt (by
