@@ -69,16 +69,16 @@ type completeForm struct {
 	focus    int // index into fields; len(fields) is the button
 	complete completeFunc
 
-	seq     int // bumped by every change; a completion for an older seq is dropped
-	sugg    []string
-	more    int // suggestions the server has beyond sugg (or -1: some)
-	sel     int // the highlighted suggestion, -1 for none
-	open    bool
-	note    string // why there are no suggestions, or what is missing
-	st      *styles
-	w, h    int
-	done    bool
-	result  elicit.Response
+	seq    int // bumped by every change; a completion for an older seq is dropped
+	sugg   []string
+	more   int // suggestions the server has beyond sugg (or -1: some)
+	sel    int // the highlighted suggestion, -1 for none
+	open   bool
+	note   string // why there are no suggestions, or what is missing
+	st     *styles
+	w, h   int
+	done   bool
+	result elicit.Response
 }
 
 // newCompleteForm builds the form; values pre-fill it (the last arguments), complete
