@@ -144,7 +144,12 @@ func (f *completeForm) Update(msg tea.Msg) tea.Cmd {
 		if msg.form != f || msg.seq != f.seq || msg.field != f.focus {
 			return nil
 		}
-		f.sugg, f.sel, f.note = msg.c.Values, -1, ""
+		f.sugg, f.sel, f.note = nil, -1, ""
+		for _, v := range msg.c.Values[:min(len(msg.c.Values), 100)] {
+			if v = oneLine(v); v != "" {
+				f.sugg = append(f.sugg, v)
+			}
+		}
 		f.more = max(msg.c.Total-len(msg.c.Values), 0)
 		if msg.c.HasMore && f.more == 0 {
 			f.more = -1

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -64,13 +65,13 @@ func varsText(it catItem) string {
 	if it.varsErr != nil {
 		return it.varsErr.Error()
 	}
-	var b []byte
+	var lines []string
 	for _, v := range it.vars {
-		b = append(b, oneLine(v.name)...)
+		line := oneLine(v.name)
 		if !v.required {
-			b = append(b, " (optional)"...)
+			line += " (optional)"
 		}
-		b = append(b, '\n')
+		lines = append(lines, line)
 	}
-	return string(b)
+	return strings.Join(lines, "\n")
 }
