@@ -121,7 +121,7 @@ func TestTemplateForm(t *testing.T) {
 			tm.Send(testkit.Key("<tab>"))
 			waitScreen(t, tm, "demo://items/{id}")
 			tm.Send(testkit.Key("<enter>")) // the template, first by name
-			waitScreen(t, tm, "    7\n")     // ids are suggested at once
+			waitScreen(t, tm, "    7\n")    // ids are suggested at once
 			typeInto(tm, "4")
 			got := screenOf(t, tm, "    404") // the suggestions for "4" (those for "" stop before it)
 			testkit.Golden(t, "template_suggest_"+size.name, got)
