@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -58,4 +59,55 @@ func TestTmuxTUIPromptCompletions(t *testing.T) {
 	tm.waitFor("> name* Grace▏")
 	tm.keys("Enter")
 	tm.waitFor("Say hello to Grace.")
+}
+
+// TestTmuxTUIEverythingCompletions runs the TUI over server-everything over stdio: its
+// completable-prompt narrows the second argument's suggestions by the first (sent as
+// context), and its text template is read with an id typed into the template's form.
+func TestTmuxTUIEverythingCompletions(t *testing.T) {
+	js := everythingJS(t)
+	t.Parallel()
+	// Registered first, the check runs after the terminal is gone: no process of the
+	// run (node included) may outlive it.
+	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
+	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
+	tm := startTerm(t, termOptions{env: []string{mark}}, "--", "node", js, "stdio")
+	tm.waitFor("ready", "completions")
+	tm.keys("Tab")
+	tm.waitFor("completable-prompt")
+	tm.keys("/")
+	tm.typeText("completable")
+	tm.keys("Enter")
+	tm.waitFor("Prompts: 1/")
+	tm.keys("Enter")
+	tm.waitFor("prompts/get completable-prompt on", "> department* ▏", "[ Get ]")
+	tm.typeText("S")
+	tm.waitFor("    Sales", "    Support")
+	tm.keys("Tab") // takes Sales
+	tm.waitFor("> department* Sales▏")
+	tm.keys("Enter") // the next field: its suggestions depend on the department
+	tm.waitFor("> name*", "    David", "    Eve", "    Frank")
+	tm.keys("Down", "Enter") // takes David
+	tm.waitFor("> name* David▏")
+	tm.keys("Enter")
+	tm.waitFor("Please promote David to the head of the Sales team.")
+
+	tm.keys("Tab")
+	tm.waitFor("demo://resource/dynamic/text/{resourceId}")
+	tm.keys("/")
+	tm.typeText("text/{")
+	tm.keys("Enter")
+	tm.waitFor("Resources: 1/")
+	tm.keys("Enter")
+	tm.waitFor("URI: demo://resource/dynamic/text/", "> resourceId* ▏", "[ Read ]")
+	tm.typeText("3")
+	tm.waitFor("URI: demo://resource/dynamic/text/3", "    3\n")
+	tm.keys("Escape") // closes the list
+	tm.waitFor("enter read")
+	tm.keys("Enter")
+	tm.waitFor("Resource 3: This is a plaintext resource")
+	tm.keys("q")
+	if code, _ := tm.wait(); code != 0 {
+		t.Errorf("elicitty exited %d after q, want 0", code)
+	}
 }
