@@ -2,6 +2,7 @@ package tui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -42,15 +43,22 @@ func (m *Model) completer(kind catKind, it catItem) completeFunc {
 	}
 }
 
-// readTemplate reads the URI that the values in content make of template it.
-func (m *Model) readTemplate(it catItem, content map[string]any) tea.Cmd {
+// expandWith expands the URI template tmpl with the values in content.
+func expandWith(tmpl string, content map[string]any) (string, error) {
 	vals := map[string]string{}
 	for k, v := range content {
 		if s, ok := v.(string); ok {
 			vals[k] = s
+		} else {
+			vals[k] = fmt.Sprint(v)
 		}
 	}
-	uri, err := transport.ExpandTemplate(it.name, vals)
+	return transport.ExpandTemplate(tmpl, vals)
+}
+
+// readTemplate reads the URI that the values in content make of template it.
+func (m *Model) readTemplate(it catItem, content map[string]any) tea.Cmd {
+	uri, err := expandWith(it.name, content)
 	if err != nil {
 		m.status = err.Error()
 		return nil

@@ -1,11 +1,13 @@
 package tui
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
 	"sync"
 	"testing"
+	"testing/iotest"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -276,4 +278,24 @@ func screenWhere(t *testing.T, tm *teatest.TestModel, what string, ok func(strin
 	}
 	t.Fatalf("screen never showed %s:\n%s", what, last)
 	return ""
+}
+
+// TestAccessibleReadTemplate: in line mode, read with a JSON object fills a template.
+func TestAccessibleReadTemplate(t *testing.T) {
+	s := newTemplateSession()
+	opts := Options{Servers: demoServers(), Accessible: true, dial: dialTemplate(s)}
+	opts.defaults()
+	in := iotest.OneByteReader(strings.NewReader("read demo demo://items/{id} {\"id\":42}\nread demo demo://items/{id}\nquit\n"))
+	var out bytes.Buffer
+	if err := runAccessible(t.Context(), opts, in, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"item 42", `"demo://items/{id}" needs id`} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	if _, _, read, _ := s.record(); !cmp.Equal([]string{"demo://items/42"}, read) {
+		t.Errorf("read %q", read)
+	}
 }
