@@ -366,7 +366,8 @@ func (f *completeForm) View() string {
 		}
 		fieldLines[i] = trunc(prefix+label+" "+f.inputView(i, max(f.w-len(prefix)-labelW-1, 1)), f.w)
 	}
-	// Room for suggestions: what the head, fields and tail leave.
+	// Room for suggestions: what the head, fields and tail leave, but at least a few
+	// rows (fields far from the focus scroll away for them).
 	room := f.h - len(tail) - len(f.fields)
 	if room-len(head) < 2 && len(head) > 0 && f.desc != "" {
 		head = head[1:] // the description goes first
@@ -374,7 +375,8 @@ func (f *completeForm) View() string {
 	room -= len(head)
 	var sugg []string
 	if f.open && f.focus < len(f.fields) {
-		sugg = f.suggestionLines(max(min(room, maxSuggestionRows), 1))
+		least := min(4, f.h-len(head)-len(tail)-1)
+		sugg = f.suggestionLines(max(min(max(room, least), maxSuggestionRows), 1))
 	}
 	body := make([]string, 0, len(fieldLines)+len(sugg))
 	focusAt := len(body)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -297,5 +298,38 @@ func TestAccessibleReadTemplate(t *testing.T) {
 	}
 	if _, _, read, _ := s.record(); !cmp.Equal([]string{"demo://items/42"}, read) {
 		t.Errorf("read %q", read)
+	}
+}
+
+// TestCompleteFormKeepsInputAndButton: in a short screen with many fields and a long
+// suggestion list, the focused input, its first suggestions and the button are in view.
+func TestCompleteFormKeepsInputAndButton(t *testing.T) {
+	st := newStyles(true)
+	var fields []argSpec
+	for _, n := range []string{"owner", "repo", "branch", "path", "line", "column"} {
+		fields = append(fields, argSpec{name: n, required: true})
+	}
+	f := newCompleteForm(t.Context(), "demo://{owner}/{repo}/{branch}/{path}/{line}/{column}", "A long description of the template",
+		"Read", fields, map[string]any{"column": "7"}, nil, &st, ScreenOptions{Width: 45, Height: 11})
+	for range 5 {
+		f.Update(testkit.Key("<down>"))
+	}
+	var many []string
+	for i := range 30 {
+		many = append(many, fmt.Sprint("7", i))
+	}
+	f.Update(completionMsg{form: f, seq: f.seq, field: 5, c: transport.Completion{Values: many, Total: 120}})
+	got := f.View()
+	if n := strings.Count(got, "\n") + 1; n != 11 {
+		t.Errorf("view has %d lines, want 11:\n%s", n, got)
+	}
+	for _, want := range []string{"> column* 7▏", "    70", "    72", "[ Read ]", "more", "↓ choose"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("view lacks %q:\n%s", want, got)
+		}
+	}
+	f.Update(testkit.Key("<esc>")) // closes the list, not the form
+	if _, done := f.Done(); done || f.open {
+		t.Errorf("esc with the list open: done %v, list open %v", done, f.open)
 	}
 }
