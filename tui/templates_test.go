@@ -140,6 +140,11 @@ func TestTemplateForm(t *testing.T) {
 			waitScreen(t, tm, "URI: demo://items/42")
 			tm.Send(testkit.Key("<enter>")) // read
 			waitScreen(t, tm, "item 42")
+			tm.Send(testkit.Key("<enter>")) // the template again: the last id is filled in
+			waitScreen(t, tm, "> id* 42▏")
+			tm.Send(testkit.Key("<esc>")) // the list of suggestions
+			tm.Send(testkit.Key("<esc>")) // the form: nothing typed, nothing to lose
+			waitScreen(t, tm, "demo       demo://readme")
 			asked, refs, read, _ := s.record()
 			if diff := cmp.Diff([]string{"demo://items/42"}, read); diff != "" {
 				t.Errorf("read (-want +got):\n%s", diff)
