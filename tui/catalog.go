@@ -74,7 +74,11 @@ func (c *catalogPane) refilter() {
 		if c.only != "" && it.server != c.only {
 			continue
 		}
-		if !matchAll(c.f.value, it.server+" "+it.name+" "+it.desc) {
+		hay := it.server + " " + it.name + " " + it.desc
+		if it.template {
+			hay += " template"
+		}
+		if !matchAll(c.f.value, hay) {
 			continue
 		}
 		c.view = append(c.view, i)

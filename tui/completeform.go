@@ -69,16 +69,20 @@ type completeForm struct {
 	focus    int // index into fields; len(fields) is the button
 	complete completeFunc
 
-	seq    int // bumped by every change; a completion for an older seq is dropped
-	sugg   []string
-	more   int // suggestions the server has beyond sugg (or -1: some)
-	sel    int // the highlighted suggestion, -1 for none
-	open   bool
-	note   string // why there are no suggestions, or what is missing
-	st     *styles
-	w, h   int
-	done   bool
-	result elicit.Response
+	seq  int // bumped by every change; a completion for an older seq is dropped
+	sugg []string
+	more int // suggestions the server has beyond sugg (or -1: some)
+	sel  int // the highlighted suggestion, -1 for none
+	// pending is true from a change until its suggestions arrive; tabbed is a tab
+	// pressed meanwhile: the first suggestion is taken when they come (the next field
+	// when there is none).
+	pending, tabbed bool
+	open            bool
+	note            string // why there are no suggestions, or what is missing
+	st              *styles
+	w, h            int
+	done            bool
+	result          elicit.Response
 }
 
 // newCompleteForm builds the form; values pre-fill it (the last arguments), complete
@@ -157,7 +161,14 @@ func (f *completeForm) Update(msg tea.Msg) tea.Cmd {
 		if msg.err != nil {
 			f.note = "no suggestions: " + oneLine(msg.err.Error())
 		}
-		f.open = len(f.sugg) > 0
+		f.open, f.pending = len(f.sugg) > 0, false
+		if f.tabbed {
+			f.tabbed = false
+			if !f.open {
+				return f.moveFocus(1)
+			}
+			f.take(0)
+		}
 		return nil
 	case tea.KeyPressMsg:
 		return f.key(msg)
@@ -170,6 +181,7 @@ func (f *completeForm) Update(msg tea.Msg) tea.Cmd {
 }
 
 func (f *completeForm) key(msg tea.KeyPressMsg) tea.Cmd {
+	f.tabbed = false
 	switch msg.String() {
 	case "ctrl+c":
 		f.finish(elicit.Response{Action: elicit.Cancel})
@@ -194,9 +206,15 @@ func (f *completeForm) key(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return f.moveFocus(1)
 	case "tab":
-		if f.open {
+		switch {
+		case f.open:
 			f.take(max(f.sel, 0))
 			return nil
+		case f.pending && f.focus < len(f.inputs):
+			// Typed faster than the debounce: ask now and take the first that comes.
+			f.tabbed = true
+			f.seq++
+			return f.request()
 		}
 		return f.moveFocus(1)
 	case "shift+tab":
@@ -239,7 +257,7 @@ func (f *completeForm) take(i int) {
 	}
 	f.inputs[f.focus].SetValue(f.sugg[i])
 	f.inputs[f.focus].CursorEnd()
-	f.open, f.sel = false, -1
+	f.open, f.sel, f.pending = false, -1, false
 	f.seq++ // a completion still on its way is for the old value
 }
 
@@ -260,15 +278,18 @@ func (f *completeForm) moveFocus(d int) tea.Cmd {
 		return f.ask()
 	}
 	f.seq++
+	f.pending = false
 	return nil
 }
 
 // ask schedules a completion request for the focused field after the debounce.
 func (f *completeForm) ask() tea.Cmd {
 	f.seq++
+	f.pending = false
 	if f.complete == nil || f.focus >= len(f.inputs) {
 		return nil
 	}
+	f.pending = true
 	form, seq := f, f.seq
 	return tea.Tick(completeDebounce, func(time.Time) tea.Msg { return completeTickMsg{form: form, seq: seq} })
 }

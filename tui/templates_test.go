@@ -338,3 +338,33 @@ func TestCompleteFormKeepsInputAndButton(t *testing.T) {
 		t.Errorf("esc with the list open: done %v, list open %v", done, f.open)
 	}
 }
+
+// TestCompleteFormTabBeforeSuggestions: tab pressed before the suggestions for what was
+// typed have come asks at once and takes the first; with none it moves on.
+func TestCompleteFormTabBeforeSuggestions(t *testing.T) {
+	st := newStyles(true)
+	complete := func(_ context.Context, arg, value string, _ map[string]string) (transport.Completion, error) {
+		if arg == "b" {
+			return transport.Completion{}, nil
+		}
+		return transport.Completion{Values: []string{value + "1", value + "2"}}, nil
+	}
+	f := newCompleteForm(t.Context(), "", "", "Get", []argSpec{{name: "a"}, {name: "b"}}, nil, complete, &st, ScreenOptions{Width: 40, Height: 10})
+	f.Init()
+	f.Update(testkit.Key("x")) // its debounce tick is never delivered
+	cmd := f.Update(testkit.Key("<tab>"))
+	if cmd == nil {
+		t.Fatal("tab before the suggestions asked nothing")
+	}
+	f.Update(cmd())
+	if got := f.inputs[0].Value(); got != "x1" || f.focus != 0 {
+		t.Errorf("after tab: a = %q, focus %d; want x1 on the same field", got, f.focus)
+	}
+	f.Update(testkit.Key("<down>")) // to b
+	f.Update(testkit.Key("y"))
+	cmd = f.Update(testkit.Key("<tab>"))
+	f.Update(cmd())
+	if f.focus != 2 {
+		t.Errorf("tab with no suggestions: focus %d, want the button", f.focus)
+	}
+}
