@@ -31,6 +31,8 @@ type templateSession struct {
 	refs    []transport.CompletionRef
 	read    []string
 	prompts []map[string]string
+	// plain makes the server offer no completions.
+	plain bool
 }
 
 func newTemplateSession() *templateSession {
@@ -69,7 +71,7 @@ func (s *templateSession) GetPrompt(_ context.Context, name string, args map[str
 	return &mcp.GetPromptResult{Messages: []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "Say hello to " + args["name"] + "."}}}}, nil, nil
 }
 
-func (s *templateSession) SupportsCompletions() bool { return true }
+func (s *templateSession) SupportsCompletions() bool { return !s.plain }
 
 func (s *templateSession) Complete(_ context.Context, ref transport.CompletionRef, arg, value string, _ map[string]string) (transport.Completion, error) {
 	s.mu.Lock()
@@ -366,5 +368,27 @@ func TestCompleteFormTabBeforeSuggestions(t *testing.T) {
 	f.Update(cmd())
 	if f.focus != 2 {
 		t.Errorf("tab with no suggestions: focus %d, want the button", f.focus)
+	}
+}
+
+// TestTemplateWithoutCompletions: a server without completions still gets its template
+// filled, with no suggestion list.
+func TestTemplateWithoutCompletions(t *testing.T) {
+	s := newTemplateSession()
+	s.plain = true
+	h := newHarness(t, Options{Servers: demoServers(), dial: dialTemplate(s)})
+	h.run(h.m.Init())
+	h.keys("<tab>", "<tab>", "<enter>")
+	h.typeText("a b")
+	got := h.screen()
+	if !strings.Contains(got, "URI: demo://items/a%20b") || strings.Contains(got, "choose") {
+		t.Errorf("form:\n%s", got)
+	}
+	h.keys("<enter>")
+	if _, _, read, _ := s.record(); !cmp.Equal([]string{"demo://items/a%20b"}, read) {
+		t.Errorf("read %q, want the id percent-encoded", read)
+	}
+	if asked, _, _, _ := s.record(); len(asked) != 0 {
+		t.Errorf("completions asked of a server without them: %q", asked)
 	}
 }
