@@ -88,7 +88,7 @@ func TestTmuxTUIEverythingCompletions(t *testing.T) {
 	tm.keys("Enter") // the next field: its suggestions depend on the department
 	tm.waitFor("> name*", "    David", "    Eve", "    Frank")
 	tm.keys("Down", "Enter") // takes David
-	tm.waitFor("> name* David▏")
+	tm.waitUntil("David in the name field", false, func(s string) bool { return hasLine(s, "> name*", " David▏") })
 	tm.keys("Enter")
 	tm.waitFor("Please promote David to the head of the Sales team.")
 
@@ -103,11 +103,25 @@ func TestTmuxTUIEverythingCompletions(t *testing.T) {
 	tm.typeText("3")
 	tm.waitFor("URI: demo://resource/dynamic/text/3", "    3\n")
 	tm.keys("Escape") // closes the list
-	tm.waitFor("enter read")
+	tm.waitFor("enter read · ↑/↓ fields")
 	tm.keys("Enter")
 	tm.waitFor("Resource 3: This is a plaintext resource")
 	tm.keys("q")
 	if code, _ := tm.wait(); code != 0 {
 		t.Errorf("elicitty exited %d after q, want 0", code)
 	}
+}
+
+// hasLine reports whether one line of screen contains every one of parts.
+func hasLine(screen string, parts ...string) bool {
+	for _, l := range strings.Split(screen, "\n") {
+		all := true
+		for _, p := range parts {
+			all = all && strings.Contains(l, p)
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
