@@ -118,10 +118,10 @@ func TestTemplateForm(t *testing.T) {
 		t.Run(size.name, func(t *testing.T) {
 			s := newTemplateSession()
 			b := NewBridge()
-			m := New(t.Context(), b, Options{Servers: demoServers(), dial: dialTemplate(s), NoColor: true,
+			m := New(t.Context(), b, Options{Servers: demoServers()[:1], dial: dialTemplate(s), NoColor: true,
 				Now: func() time.Time { return epoch }})
 			tm := runProgramSized(t, m, b, size.w, size.h)
-			waitScreen(t, tm, "demo ready")
+			waitScreen(t, tm, "demo       deploy") // the catalog (tools, prompts, resources) is in
 			tm.Send(testkit.Key("<tab>"))
 			tm.Send(testkit.Key("<tab>"))
 			waitScreen(t, tm, "demo://items/{id}")
@@ -163,10 +163,10 @@ func TestTemplateForm(t *testing.T) {
 func TestPromptArgumentCompletions(t *testing.T) {
 	s := newTemplateSession()
 	b := NewBridge()
-	m := New(t.Context(), b, Options{Servers: demoServers(), dial: dialTemplate(s), NoColor: true,
+	m := New(t.Context(), b, Options{Servers: demoServers()[:1], dial: dialTemplate(s), NoColor: true,
 		Now: func() time.Time { return epoch }})
 	tm := runProgramSized(t, m, b, 80, 24)
-	waitScreen(t, tm, "demo ready")
+	waitScreen(t, tm, "demo       deploy") // the catalog (tools, prompts, resources) is in
 	tm.Send(testkit.Key("<tab>"))
 	waitScreen(t, tm, "greet")
 	tm.Send(testkit.Key("<enter>"))
