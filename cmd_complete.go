@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -62,6 +63,9 @@ sent as context (arguments already chosen).`,
 			}
 			return a.withSession(cmd.Context(), srv, func(ctx context.Context, s *transport.Session) error {
 				c, err := s.Complete(ctx, transport.CompletionRef{Prompt: prompt, Resource: resource}, name, value, others)
+				if errors.Is(err, transport.ErrNoCompletions) {
+					return fmt.Errorf("%s: %w (it declares no completions capability)", safe.Line(s.Name()), err)
+				}
 				if err != nil {
 					return err
 				}
