@@ -8,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicitty/elicitty/transport"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -27,7 +26,7 @@ type catItem struct {
 	name   string // tool or prompt name, resource URI
 	desc   string
 	schema json.RawMessage // tool inputSchema, or a schema built from prompt arguments
-	// title and annotations are the tool's, for the detail view; annotations is JSON.
+	// title is the item's own title and annotations a tool's (JSON), for the detail view.
 	title       string
 	annotations json.RawMessage
 	// template marks a resource template (name is its URI template); mime is a
