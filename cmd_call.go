@@ -116,19 +116,24 @@ func (a *app) promptCommand() *cobra.Command {
 
 func (a *app) readCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:     "read TARGET URI",
-		Short:   "Read a resource (resources/read)",
-		Example: "  elicitty read demo demo://readme",
+		Use:   "read TARGET URI [name=value...]",
+		Short: "Read a resource (resources/read); a URI template's {variables} are filled from name=value",
+		Example: `  elicitty read demo demo://readme
+  elicitty read demo 'demo://items/{id}' id=42`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			srv, rest, err := a.splitTarget(cmd, args)
 			if err != nil {
 				return err
 			}
-			if len(rest) != 1 {
-				return usagef("read takes exactly one URI")
+			if len(rest) == 0 {
+				return usagef("missing URI")
+			}
+			uri, err := readURI(rest[0], rest[1:])
+			if err != nil {
+				return err
 			}
 			return a.withSession(cmd.Context(), srv, func(ctx context.Context, s *transport.Session) error {
-				res, rounds, err := s.ReadResource(ctx, rest[0])
+				res, rounds, err := s.ReadResource(ctx, uri)
 				if err != nil {
 					return err
 				}

@@ -74,7 +74,7 @@ func New(opts *Options) (*Server, error) {
 	s.logf("demo: consent pages on %s/consent/", s.consentBase)
 
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "elicitty-demo", Title: "elicitty demo server", Version: Version},
-		&mcp.ServerOptions{Instructions: instructions})
+		&mcp.ServerOptions{Instructions: instructions, CompletionHandler: complete})
 	s.addTools()
 	s.addPrompts()
 	s.addResources()

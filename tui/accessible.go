@@ -149,7 +149,17 @@ func (lm *lineMode) call(verb, line string, f []string) {
 		}
 	}
 	kind := map[string]catKind{"call": catTools, "get": catPrompts, "read": catResources}[verb]
-	done := runCall(lm.ctx, s, 0, kind, catItem{server: f[1], name: f[2]}, args)().(callDoneMsg)
+	name := f[2]
+	if kind == catResources && transport.IsTemplate(name) {
+		// A resource template: the JSON object fills its variables.
+		uri, err := expandWith(name, args)
+		if err != nil {
+			lm.printf("%s\n", err)
+			return
+		}
+		name, args = uri, nil
+	}
+	done := runCall(lm.ctx, s, 0, kind, catItem{server: f[1], name: name}, args)().(callDoneMsg)
 	if done.isErr {
 		lm.printf("error:\n%s\n", done.text)
 		return

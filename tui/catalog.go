@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/elicitty/elicitty/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -25,9 +26,17 @@ type catItem struct {
 	name   string // tool or prompt name, resource URI
 	desc   string
 	schema json.RawMessage // tool inputSchema, or a schema built from prompt arguments
-	// title and annotations are the tool's, for the detail view; annotations is JSON.
+	// title is the item's own title and annotations a tool's (JSON), for the detail view.
 	title       string
 	annotations json.RawMessage
+	// template marks a resource template (name is its URI template); mime is a
+	// resource's or template's MIME type.
+	template bool
+	mime     string
+	// vars are a prompt's arguments or a template's variables, in order; varsErr says
+	// why a template's could not be read.
+	vars    []argSpec
+	varsErr error
 }
 
 // catalogPane lists the tools, prompts or resources of every ready server.
@@ -64,7 +73,11 @@ func (c *catalogPane) refilter() {
 		if c.only != "" && it.server != c.only {
 			continue
 		}
-		if !matchAll(c.f.value, it.server+" "+it.name+" "+it.desc) {
+		hay := it.server + " " + it.name + " " + it.desc
+		if it.template {
+			hay += " template"
+		}
+		if !matchAll(c.f.value, hay) {
 			continue
 		}
 		c.view = append(c.view, i)
@@ -116,13 +129,25 @@ func catalogItems(msg catalogMsg) (tools, prompts, resources []catItem) {
 		tools = append(tools, it)
 	}
 	for _, p := range msg.prompts {
-		prompts = append(prompts, catItem{server: msg.server, name: p.Name, desc: p.Description, schema: promptSchema(p.Arguments)})
+		it := catItem{server: msg.server, name: p.Name, desc: p.Description, schema: promptSchema(p.Arguments), title: p.Title}
+		for _, a := range p.Arguments {
+			if a != nil {
+				it.vars = append(it.vars, argSpec{name: a.Name, desc: a.Description, required: a.Required})
+			}
+		}
+		prompts = append(prompts, it)
 	}
 	for _, r := range msg.resources {
-		resources = append(resources, catItem{server: msg.server, name: r.URI, desc: r.Description})
+		resources = append(resources, catItem{server: msg.server, name: r.URI, desc: r.Description, title: r.Title, mime: r.MIMEType})
 	}
 	for _, t := range msg.templates {
-		resources = append(resources, catItem{server: msg.server, name: t.URITemplate, desc: "template: " + t.Description})
+		it := catItem{server: msg.server, name: t.URITemplate, desc: t.Description, title: t.Title, mime: t.MIMEType, template: true}
+		vars, err := transport.TemplateVars(t.URITemplate)
+		for _, v := range vars {
+			it.vars = append(it.vars, argSpec{name: v.Name, required: !v.Optional})
+		}
+		it.varsErr = err
+		resources = append(resources, it)
 	}
 	return tools, prompts, resources
 }
@@ -176,7 +201,11 @@ func (c catalogPane) View() string {
 	}
 	for i := start; i < len(c.view) && len(lines) < c.h; i++ {
 		it := c.items[c.view[i]]
-		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), oneLine(it.name), oneLine(firstLine(it.desc))), c.w)
+		desc := oneLine(firstLine(it.desc))
+		if it.template {
+			desc = "template: " + desc
+		}
+		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), oneLine(it.name), desc), c.w)
 		if i == c.cursor {
 			line = c.st.Selected.Render(line)
 		}

@@ -239,8 +239,14 @@ func (m *Model) openArgs() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	if kind == catResources && it.template {
+		return m.openCompleteForm(kind, it)
+	}
 	if kind == catResources {
 		return m.startCall(kind, it, nil)
+	}
+	if kind == catPrompts && len(it.vars) > 0 && m.completer(kind, it) != nil {
+		return m.openCompleteForm(kind, it) // arguments typed with the server's suggestions
 	}
 	what := map[catKind]string{catTools: "tool", catPrompts: "prompt"}[kind]
 	req := &elicit.Request{Server: it.server, Call: callName(kind, it), Tool: it.name,
@@ -300,6 +306,9 @@ func (m *Model) argsDone(r elicit.Response) tea.Cmd {
 		return m.openNext()
 	}
 	m.lastArgs[argsKey(a.kind, a.item)] = r.Content
+	if a.item.template {
+		return tea.Batch(m.readTemplate(a.item, r.Content), m.openNext())
+	}
 	return tea.Batch(m.startCall(a.kind, a.item, r.Content), m.openNext())
 }
 

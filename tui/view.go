@@ -110,6 +110,9 @@ func (m *Model) detailsView(w, h int) string {
 func (m *Model) describeView(w, h int) string {
 	it, _ := m.cats[m.tab].selected()
 	what := map[tab]string{tabTools: "Tool", tabPrompts: "Prompt", tabResources: "Resource"}[m.tab]
+	if it.template {
+		what = "Resource template"
+	}
 	title := what + " " + oneLine(elicit.Sanitize(it.name)) + " on " + oneLine(elicit.Sanitize(it.server))
 	lines := []string{m.st.Title.Render(trunc(title, w))}
 	para := func(head, body string) {
@@ -125,6 +128,11 @@ func (m *Model) describeView(w, h int) string {
 		para("Title", oneLine(elicit.Sanitize(it.title)))
 	}
 	para("Description", elicit.Sanitize(it.desc))
+	if it.template {
+		para("URI template", elicit.Sanitize(it.name))
+		para("Variables", varsText(it))
+	}
+	para("MIME type", oneLine(it.mime))
 	para("Annotations", indentRaw(it.annotations))
 	para("Input schema", indentRaw(it.schema))
 	hint := "any key: close"

@@ -3,7 +3,7 @@
 // cleans what it sends, and behaves as the scenario named by its first argument says:
 //
 //	payload      every string it controls carries Payload (names, titles, descriptions,
-//	             instructions, elicitation messages, field titles and descriptions, enum
+//	             instructions, completions, elicitation messages, field titles and descriptions, enum
 //	             labels, defaults, results, JSON-RPC error messages, stderr lines, log and
 //	             progress notifications, URLs, cancel reasons)
 //	initfail     answers initialize with a JSON-RPC error carrying Payload
@@ -155,7 +155,7 @@ func (s *server) handle(m message) {
 		}
 		s.reply(m.ID, map[string]any{
 			"protocolVersion": v,
-			"capabilities":    map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}, "resources": map[string]any{}, "logging": map[string]any{}},
+			"capabilities":    map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}, "resources": map[string]any{}, "logging": map[string]any{}, "completions": map[string]any{}},
 			"serverInfo":      map[string]any{"name": "hostile" + Payload, "title": Payload, "version": Payload},
 			"instructions":    Payload,
 		})
@@ -180,7 +180,10 @@ func (s *server) handle(m message) {
 	case "resources/list":
 		s.reply(m.ID, map[string]any{"resources": []any{map[string]any{"uri": "file:///r" + Payload, "name": Payload, "description": Payload, "mimeType": Payload}}})
 	case "resources/templates/list":
-		s.reply(m.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "file:///{x}" + Payload, "name": Payload}}})
+		s.reply(m.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "file:///{x}" + Payload, "name": Payload},
+			map[string]any{"uriTemplate": "hostile://items/{id}", "name": Payload, "title": Payload, "description": Payload, "mimeType": Payload}}})
+	case "completion/complete":
+		s.reply(m.ID, map[string]any{"completion": map[string]any{"values": []any{"v" + Payload, Payload, "ok"}, "total": 3}})
 	case "tools/call":
 		s.call(m)
 	default:
