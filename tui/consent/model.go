@@ -30,6 +30,9 @@ const (
 	// later round: accept again without, or with, reopening it.
 	Retry
 	Reopen
+	// Opened accepts after opening the browser failed: the user opened the link
+	// themselves (from the printed or copied URL, or the QR code).
+	Opened
 )
 
 // String returns the choice's name.
@@ -47,6 +50,8 @@ func (c Choice) String() string {
 		return "retry"
 	case Reopen:
 		return "reopen"
+	case Opened:
+		return "opened"
 	}
 	return "none"
 }
@@ -54,7 +59,7 @@ func (c Choice) String() string {
 // Action returns the elicitation action the choice answers with.
 func (c Choice) Action() elicit.Action {
 	switch c {
-	case Open, CopyOnly, Retry, Reopen:
+	case Open, CopyOnly, Retry, Reopen, Opened:
 		return elicit.Accept
 	case Decline:
 		return elicit.Decline
@@ -82,10 +87,11 @@ type Options struct {
 }
 
 type item struct {
-	choice Choice // 0 for the QR toggle
+	choice Choice // 0 for the QR toggle and the copy action
 	label  string
 	hint   string
 	keys   key.Binding
+	copy   bool // "Copy the link again": copies, chooses nothing
 }
 
 type keyMap struct {
@@ -136,6 +142,9 @@ type Model struct {
 	qr     string
 	qrErr  error
 	choice Choice
+	// failed is why the browser could not be opened after Open; the screen then
+	// stays (OpenFailed) with the link, the QR code and "I opened it myself".
+	failed error
 }
 
 // New returns the consent screen for a URL-mode request and its analysis. A refused
@@ -157,15 +166,15 @@ func New(req *elicit.Request, a urlsafe.Analysis, opts Options) *Model {
 	}
 	if !a.Refused {
 		if opts.OpenAllowed {
-			m.items = append(m.items, item{Open, "Open in browser", "o", key.NewBinding(key.WithKeys("o"))})
+			m.items = append(m.items, item{Open, "Open in browser", "o", key.NewBinding(key.WithKeys("o")), false})
 		}
 		m.items = append(m.items,
-			item{CopyOnly, "Copy link only (do not open)", "c", key.NewBinding(key.WithKeys("c", "y"))},
-			item{0, "Show QR code", "r", key.NewBinding(key.WithKeys("r"))})
+			item{CopyOnly, "Copy link only (do not open)", "c", key.NewBinding(key.WithKeys("c", "y")), false},
+			item{0, "Show QR code", "r", key.NewBinding(key.WithKeys("r")), false})
 	}
 	m.items = append(m.items,
-		item{Decline, "Decline", "d", key.NewBinding(key.WithKeys("d", "n"))},
-		item{Cancel, "Cancel", "esc", m.keys.Cancel})
+		item{Decline, "Decline", "d", key.NewBinding(key.WithKeys("d", "n")), false},
+		item{Cancel, "Cancel", "esc", m.keys.Cancel, false})
 	if a.Caution() || a.Refused {
 		m.cursor = m.index(Decline)
 	}
@@ -238,6 +247,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) activate(i int) tea.Cmd {
+	if m.items[i].copy {
+		return tea.SetClipboard(m.a.URL)
+	}
 	if m.items[i].choice == 0 {
 		m.showQR = !m.showQR
 		if m.showQR && m.qr == "" && m.qrErr == nil {
@@ -249,12 +261,12 @@ func (m *Model) activate(i int) tea.Cmd {
 }
 
 func (m *Model) choose(c Choice) tea.Cmd {
-	if (c == Open || c == CopyOnly) && m.a.Refused || c == Open && !m.opts.OpenAllowed {
+	if (c == Open || c == CopyOnly || c == Opened) && m.a.Refused || c == Open && !m.opts.OpenAllowed {
 		return nil
 	}
 	m.choice = c
 	done := DoneMsg{Choice: c}
-	if c == Open || c == CopyOnly {
+	if c == Open || c == CopyOnly || c == Opened {
 		done.URL = m.a.URL
 	}
 	cmd := func() tea.Msg { return done }
@@ -262,6 +274,58 @@ func (m *Model) choose(c Choice) tea.Cmd {
 		return tea.Batch(tea.SetClipboard(m.a.URL), cmd)
 	}
 	return cmd
+}
+
+// OpenFailed keeps the screen open after Open when the browser could not be opened
+// (err says why, e.g. a *NoBrowserError): it copies the link (OSC 52) and offers "I
+// opened it myself" (Opened), "Try the browser again" (Open), the QR code, copying
+// again, Decline and Cancel. The embedding program calls it instead of answering.
+func (m *Model) OpenFailed(err error) tea.Cmd {
+	m.failed, m.choice, m.showQR = err, 0, false
+	m.items = []item{{choice: Opened, label: "I opened it myself", hint: "i", keys: key.NewBinding(key.WithKeys("i"))}}
+	if m.opts.OpenAllowed {
+		m.items = append(m.items, item{choice: Open, label: "Try the browser again", hint: "o", keys: key.NewBinding(key.WithKeys("o"))})
+	}
+	m.items = append(m.items,
+		item{label: "Show QR code", hint: "r", keys: key.NewBinding(key.WithKeys("r"))},
+		item{label: "Copy the link again", hint: "y", keys: key.NewBinding(key.WithKeys("y", "c")), copy: true},
+		item{choice: Decline, label: "Decline", hint: "d", keys: key.NewBinding(key.WithKeys("d", "n"))},
+		item{choice: Cancel, label: "Cancel", hint: "esc", keys: m.keys.Cancel})
+	m.cursor = 0
+	return tea.SetClipboard(m.a.URL)
+}
+
+// Failed returns why the browser could not be opened, once OpenFailed was called.
+func (m *Model) Failed() error { return m.failed }
+
+// viewFailed writes the "open it yourself" body in room lines at most: why, the link
+// in full (never cut) and its host; the explanation shrinks first when the window is
+// short.
+func (m *Model) viewFailed(line func(string), room int) {
+	w := m.opts.Width
+	urlLines := renderURL(m.a, w-2, m.st.url)
+	host := ""
+	if h := hostLine(m.a, m.st.host, m.st.registrable); h != "" {
+		host = "Goes to: " + h
+	}
+	why := strings.Split(ansi.Wrap("Could not open the browser: "+safeText(m.failed.Error())+".", w, ""), "\n")
+	why = append(why, strings.Split(ansi.Wrap("The link is copied (if your terminal allows it). Open it yourself, or scan the QR code (r):", w, ""), "\n")...)
+	fixed := len(urlLines)
+	if host != "" {
+		fixed++
+	}
+	if n := room - fixed; n < len(why) {
+		why = why[:max(n, 0)]
+	}
+	for _, l := range why {
+		line(m.st.warn.Render(l))
+	}
+	for _, l := range urlLines {
+		line("  " + l)
+	}
+	if host != "" && room > len(urlLines) {
+		line(host)
+	}
 }
 
 // viewDetails writes the full request: message, URL, host, refusal and warnings.
@@ -351,6 +415,15 @@ func (m *Model) View() string {
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s); b.WriteByte('\n') }
 
+	if m.failed != nil && !m.showQR {
+		// The title, the link, the choices and the footer always show; the
+		// explanation takes the room left.
+		line(m.st.title.Render(ansi.Truncate("Open this link yourself", m.opts.Width, "…")))
+		m.viewFailed(line, m.opts.Height-len(m.items)-2)
+		m.viewItems(line)
+		b.WriteString(m.st.faint.Render(ansi.Truncate("Then press i; the call waits for the step to finish.", m.opts.Width, "…")))
+		return b.String()
+	}
 	line(m.st.title.Render(m.header()))
 	if m.showQR {
 		m.viewQR(line)
@@ -358,6 +431,13 @@ func (m *Model) View() string {
 		m.viewDetails(line)
 		line("")
 	}
+	m.viewItems(line)
+	b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
+	return b.String()
+}
+
+// viewItems writes the choices, the focused one marked.
+func (m *Model) viewItems(line func(string)) {
 	for i, it := range m.items {
 		label := fmt.Sprintf("%-30s %s", it.label, it.hint)
 		if it.choice == 0 && m.showQR {
@@ -369,8 +449,6 @@ func (m *Model) View() string {
 			line("  " + label)
 		}
 	}
-	b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
-	return b.String()
 }
 
 func (m *Model) header() string {
@@ -390,6 +468,9 @@ func (m *Model) doneLine() string {
 		return "Opening " + m.a.Display + " in your browser."
 	case CopyOnly:
 		return "Accepted without opening: " + m.a.Display
+	case Opened:
+		return "Accepted: you opened " + m.a.Display + " yourself."
+
 	case Decline:
 		return "Declined the link from " + fmt.Sprintf("%q", safeText(m.req.Server)) + "."
 	}
