@@ -159,7 +159,7 @@ func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 		m.status = "opened " + oneLine(elicit.Sanitize(msg.url))
 		return cmd
 	}
-	m.status = "could not open the browser: open the link yourself"
+	m.status = "no browser: open the link yourself"
 	if f, ok := p.cs.(interface{ OpenFailed(error) tea.Cmd }); ok {
 		return f.OpenFailed(msg.err)
 	}

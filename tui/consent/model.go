@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -308,7 +309,11 @@ func (m *Model) viewFailed(line func(string), room int) {
 	if h := hostLine(m.a, m.st.host, m.st.registrable); h != "" {
 		host = "Goes to: " + h
 	}
-	why := strings.Split(ansi.Wrap("Could not open the browser: "+safeText(m.failed.Error())+".", w, ""), "\n")
+	reason := "Could not open the browser: " + safeText(m.failed.Error())
+	if nb := (*NoBrowserError)(nil); errors.As(m.failed, &nb) {
+		reason = "No browser can be opened here: " + safeText(nb.Reason)
+	}
+	why := strings.Split(ansi.Wrap(reason+".", w, ""), "\n")
 	why = append(why, strings.Split(ansi.Wrap("The link is copied (if your terminal allows it). Open it yourself, or scan the QR code (r):", w, ""), "\n")...)
 	fixed := len(urlLines)
 	if host != "" {
@@ -316,6 +321,9 @@ func (m *Model) viewFailed(line func(string), room int) {
 	}
 	if n := room - fixed; n < len(why) {
 		why = why[:max(n, 0)]
+		if n > 0 {
+			why[n-1] = ansi.Truncate(why[n-1], w-1, "") + "…"
+		}
 	}
 	for _, l := range why {
 		line(m.st.warn.Render(l))
@@ -419,10 +427,17 @@ func (m *Model) View() string {
 		// The title, the link, the choices and the footer always show; the
 		// explanation takes the room left.
 		line(m.st.title.Render(ansi.Truncate("Open this link yourself", m.opts.Width, "…")))
-		m.viewFailed(line, m.opts.Height-len(m.items)-2)
-		m.viewItems(line)
-		b.WriteString(m.st.faint.Render(ansi.Truncate("Then press i; the call waits for the step to finish.", m.opts.Width, "…")))
-		return b.String()
+		urlRows := len(renderURL(m.a, m.opts.Width-2, m.st.url))
+		if m.opts.Height >= 1+3+urlRows+1+len(m.items)+1 {
+			m.viewFailed(line, m.opts.Height-len(m.items)-2)
+			m.viewItems(line)
+			b.WriteString(m.st.faint.Render(ansi.Truncate("Then press i; the call waits for the step to finish.", m.opts.Width, "…")))
+			return b.String()
+		}
+		// A short window: the choices two to a row, no footer.
+		m.viewFailed(line, m.opts.Height-1-(len(m.items)+1)/2)
+		m.viewItemsCompact(&b)
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	line(m.st.title.Render(m.header()))
 	if m.showQR {
@@ -434,6 +449,43 @@ func (m *Model) View() string {
 	m.viewItems(line)
 	b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
 	return b.String()
+}
+
+// viewItemsCompact writes the choices two to a row with short labels.
+func (m *Model) viewItemsCompact(b *strings.Builder) {
+	col := max(m.opts.Width/2, 8)
+	for i, it := range m.items {
+		label := ansi.Truncate(shortLabel(it, m.showQR)+" "+it.hint, col-2, "…")
+		cell := "  " + label
+		if i == m.cursor {
+			cell = "> " + m.st.focus.Render(label)
+		}
+		if i%2 == 0 {
+			b.WriteString(cell + strings.Repeat(" ", max(col-2-ansi.StringWidth(label), 0)))
+		} else {
+			b.WriteString(cell)
+		}
+		if i%2 == 1 || i == len(m.items)-1 {
+			b.WriteByte('\n')
+		}
+	}
+}
+
+// shortLabel is an item's label in a narrow, short window.
+func shortLabel(it item, qrShown bool) string {
+	switch {
+	case it.copy:
+		return "Copy again"
+	case it.choice == 0 && qrShown:
+		return "Hide QR"
+	case it.choice == 0:
+		return "QR code"
+	case it.choice == Opened:
+		return "I opened it"
+	case it.choice == Open && it.label == "Try the browser again":
+		return "Browser again"
+	}
+	return it.label
 }
 
 // viewItems writes the choices, the focused one marked.

@@ -188,9 +188,10 @@ func (w *Waiting) keyHints() []string {
 	return append(k, "y copy", qr, "c cancel", "ctrl+b back")
 }
 
-// View renders the screen in exactly its height (fewer lines when it fits): the
-// header, the link in full and the keys always show; the message, the explanation and
-// the QR code take the room that is left.
+// View renders the screen in at most its height: the title, the link in full, its
+// host and the time since consent, and the keys always show; the explanation of what
+// completes the flow, the server's message (or the QR code) and the spacing take the
+// room that is left, the message going first.
 func (w *Waiting) View() string {
 	width, height := max(w.o.Width, 20), max(w.o.Height, 4)
 	a := w.o.Analysis
@@ -199,15 +200,13 @@ func (w *Waiting) View() string {
 	if req.Repeat > 0 {
 		head = "Still waiting: the link came back"
 	}
-	var top, must, opt []string
-	top = append(top, wrapLines(w.st.title.Render(head), width)...)
-	elapsed := "since " + Elapsed(w.o.Now().Sub(w.o.Since))
-	if w.o.Since.IsZero() {
-		elapsed = ""
+	title := wrapLines(w.st.title.Render(head), width)
+	elapsed := ""
+	if !w.o.Since.IsZero() {
+		elapsed = "since " + Elapsed(w.o.Now().Sub(w.o.Since))
 	}
-	for _, l := range renderURL(a, width, w.st.url) {
-		must = append(must, l)
-	}
+	var must []string
+	must = append(must, renderURL(a, width, w.st.url)...)
 	if h := hostLine(a, w.st.host, w.st.registrable); h != "" {
 		must = append(must, wrapLines("on "+h+", for "+safeText(req.Server)+", "+elapsed, width)...)
 	} else if elapsed != "" {
@@ -217,44 +216,57 @@ func (w *Waiting) View() string {
 		must = append(must, wrapLines(w.st.warn.Render(w.note), width)...)
 	}
 	keys := wrapHints(w.keyHints(), width)
+	room := height - len(title) - len(must) - len(keys)
+	var msg, comp []string
 	if w.showQR {
-		switch {
-		case w.qrErr != nil:
-			opt = append(opt, "No QR code: "+w.qrErr.Error())
-		default:
-			qr := strings.Split(w.qr, "\n")
-			if room := height - len(top) - len(must) - len(keys) - 1; ansi.StringWidth(qr[0]) > width || len(qr) > room {
-				opt = append(opt, wrapLines(fmt.Sprintf("The window is too small for the QR code (it needs %d columns and %d rows).",
-					ansi.StringWidth(qr[0]), len(qr)+len(top)+len(must)+len(keys)+1), width)...)
-			} else {
-				opt = append(opt, qr...)
-			}
-		}
+		comp = w.qrLines(width, room)
 	} else {
-		if msg := safeText(req.Message); msg != "" {
-			opt = append(opt, wrapLines(msg, width)...)
+		if m := safeText(req.Message); m != "" {
+			msg = wrapLines(m, width)
 		}
-		opt = append(opt, "")
-		opt = append(opt, wrapLines(w.st.faint.Render(Completion(req)), width)...)
+		comp = wrapLines(w.st.faint.Render(Completion(req)), width)
 	}
-	// Fit: the optional lines shrink first; the link and the keys never go.
-	room := height - len(top) - len(must) - len(keys) - 2
-	if room < len(opt) {
-		if room <= 0 {
-			opt = nil
-		} else {
-			opt = append(opt[:room-1:room-1], w.st.faint.Render("… (a taller window shows more)"))
-		}
+	blank := []string{""}
+	var lines []string
+	switch {
+	case len(msg)+len(comp)+4 <= room: // everything, spaced
+		lines = concat(title, msg, blank, comp, blank, must, blank, keys)
+	case len(comp)+2 <= room: // without the message
+		lines = concat(title, comp, blank, must, blank, keys)
+	case len(comp) <= room:
+		lines = concat(title, comp, must, keys)
+	case room > 0: // the explanation cut
+		cut := append(comp[:room-1:room-1], w.st.faint.Render(ansi.Truncate("… (a taller window shows more)", width, "…")))
+		lines = concat(title, cut, must, keys)
+	default:
+		lines = concat(title, must, keys)
 	}
-	lines := append(top, opt...)
-	lines = append(lines, "")
-	lines = append(lines, must...)
-	lines = append(lines, "")
-	lines = append(lines, keys...)
 	if len(lines) > height {
 		lines = lines[len(lines)-height:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// qrLines returns the QR code, or why it is not shown, in room lines at most.
+func (w *Waiting) qrLines(width, room int) []string {
+	if w.qrErr != nil {
+		return wrapLines("No QR code: "+w.qrErr.Error(), width)
+	}
+	qr := strings.Split(w.qr, "\n")
+	if qw := ansi.StringWidth(qr[0]); qw > width || len(qr) > room {
+		return wrapLines(fmt.Sprintf("The window is too small for the QR code: it needs %d more columns and %d more rows.",
+			max(qw-width, 0), max(len(qr)-room, 0)), width)
+	}
+	return qr
+}
+
+// concat joins blocks of lines.
+func concat(blocks ...[]string) []string {
+	var out []string
+	for _, b := range blocks {
+		out = append(out, b...)
+	}
+	return out
 }
 
 // wrapLines wraps s (which may hold styles) at width cells, words first.
