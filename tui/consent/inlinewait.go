@@ -91,7 +91,8 @@ func (a *Answerer) runWait(w *inlineWait, an urlsafe.Analysis, canOpen bool, sin
 	if a.opts.OnCancel != nil {
 		hints = append(hints, "c cancel")
 	}
-	fmt.Fprintf(a.out, "Waiting for the step in your browser: %s\n", an.Display)
+	// The link on a line of its own, unwrapped, so that the terminal's copy takes it whole.
+	fmt.Fprintf(a.out, "Waiting for the step in your browser at\n%s\n", an.Display)
 	fmt.Fprintln(a.out, ansi.Wrap(Completion(req), max(a.width()-1, 20), ""))
 	keys, closeKeys := a.waitKeys()
 	status := func() string {

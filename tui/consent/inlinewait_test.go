@@ -44,7 +44,7 @@ func TestInlineWaitShowsLinkAndEndsOnCompletion(t *testing.T) {
 	a.Completed("demo", "e-7")
 	got := out.String()
 	for _, want := range []string{
-		"Waiting for the step in your browser: https://auth.example.com/link?s=abc",
+		"Waiting for the step in your browser at\nhttps://auth.example.com/link?s=abc\n",
 		"notifications/elicitation/complete for e-7",
 		"demo reports the step in the browser done.",
 	} {
