@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -156,15 +157,11 @@ func (m *Model) consented(c consent.Choice) tea.Cmd {
 
 // track lists a consented URL flow until the server reports it complete
 // (notifications/elicitation/complete, by elicitationId), its call retries or ends, or
-// the user retries or cancels it. A pushed request without an id and call has nothing
-// to wait for.
-func (m *Model) track(req *elicit.Request, call callID) (flow, bool) {
+// the user retries or cancels it; since is when the user consented. It reports the flow,
+// and false for a pushed request without an id and call, which has nothing to wait for.
+func (m *Model) track(req *elicit.Request, call callID, since time.Time) (flow, bool) {
 	if req.ElicitationID == "" && call == 0 {
 		return flow{}, false
-	}
-	since := m.now
-	if req.Repeat > 0 {
-		since = m.sinceOf(call, req.URL)
 	}
 	f := flow{server: req.Server, id: req.ElicitationID, url: req.URL, call: call, origin: req.Origin, req: req, since: since}
 	m.inbox.flows = append(m.inbox.flows, f)

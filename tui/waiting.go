@@ -174,7 +174,11 @@ func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 
 // accept answers p with accept after the user consented, and watches its flow.
 func (m *Model) accept(p *pending) tea.Cmd {
-	f, tracked := m.track(p.req, p.call)
+	since := m.now
+	if p.req.Repeat > 0 && !p.since.IsZero() {
+		since = p.since // the same link as an earlier round: the wait goes on
+	}
+	f, tracked := m.track(p.req, p.call, since)
 	cmd := m.answerPending(p, elicit.Response{Action: elicit.Accept})
 	if tracked {
 		m.watchFlow(f)
