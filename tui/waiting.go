@@ -58,7 +58,10 @@ func (m *Model) newWaiting(req *elicit.Request, since time.Time, canRetry bool) 
 func (m *Model) watchFlow(f flow) {
 	// Only a -32042 wait with an elicitationId can be cut short (Session.RetryNow).
 	canRetry := f.origin == elicit.OriginURLRequired && f.id != ""
-	m.watch = &watching{f: f, s: m.newWaiting(f.req, f.since, canRetry)}
+	// Answered: a link that came back now waits like any other.
+	req := *f.req
+	req.Repeat = 0
+	m.watch = &watching{f: f, s: m.newWaiting(&req, f.since, canRetry)}
 }
 
 // watched returns the watched flow's screen while the flow is still awaited.

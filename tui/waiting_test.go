@@ -251,3 +251,25 @@ func TestURLStillWaitingSizes(t *testing.T) {
 		})
 	}
 }
+
+// TestURLWaitingKeepsFirstConsentTime: a link that comes back in a later round shows the
+// time since the first consent, and so does the wait after it is answered again.
+func TestURLWaitingKeepsFirstConsentTime(t *testing.T) {
+	now := epoch
+	h := realWith(t, demoSession(), Options{Opener: &fakeOpener{}, Now: func() time.Time { return now }})
+	call, _ := h.inFlight("demo", "tools/call link")
+	req := func(repeat int) *elicit.Request {
+		return &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Origin: elicit.OriginInputRequest, Protocol: "2026-07-28",
+			Call: "tools/call link", Key: "link", URL: "https://auth.example.com/link?s=abc", Repeat: repeat}
+	}
+	first := h.requestIn(1, call, req(0))
+	h.keys("o")
+	replied(t, first)
+	now = epoch.Add(40 * time.Second)
+	h.send(clockMsg(now))
+	again := h.requestIn(2, call, req(1))
+	visible(t, h.screen(), "Still waiting: the link came back", "since 40s")
+	h.keys("r")
+	replied(t, again)
+	visible(t, h.screen(), "Waiting for the step in your browser", "since 40s")
+}

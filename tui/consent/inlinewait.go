@@ -93,7 +93,10 @@ func (a *Answerer) runWait(w *inlineWait, an urlsafe.Analysis, canOpen bool, sin
 	}
 	// The link on a line of its own, unwrapped, so that the terminal's copy takes it whole.
 	fmt.Fprintf(a.out, "Waiting for the step in your browser at\n%s\n", an.Display)
-	fmt.Fprintln(a.out, ansi.Wrap(Completion(req), max(a.width()-1, 20), ""))
+	// Answered: a link that came back now waits like any input request.
+	answered := *req
+	answered.Repeat = 0
+	fmt.Fprintln(a.out, ansi.Wrap(Completion(&answered), max(a.width()-1, 20), ""))
 	keys, closeKeys := a.waitKeys()
 	status := func() string {
 		return fmt.Sprintf("waiting %s · %s", Elapsed(time.Since(since)), strings.Join(hints, " · "))

@@ -147,7 +147,7 @@ func Completion(req *elicit.Request) string {
 		if req.Repeat > 1 {
 			times = fmt.Sprintf("again (%d times)", req.Repeat)
 		}
-		return server + " asks for the same link " + times + ": the step in the browser is not finished yet. It was not reopened. r answers again, so the call retries now."
+		return server + " asks for the same link " + times + ": the step in the browser is not finished yet. It was not reopened. Retry answers again, so the call retries now."
 	case req.Origin == elicit.OriginInputRequest:
 		return "Your consent went back with the retried call. " + server + " answers it once the step in the browser is done, or asks again in its next round."
 	case req.Origin == elicit.OriginURLRequired && id != "":
