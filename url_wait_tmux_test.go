@@ -109,8 +109,7 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 			tm.waitFor("ready")
 			selectTool(t, tm, "link_account")
 			tm.keys("Enter") // no arguments: called at once
-			// The consent screen at 60x15 is not this test's subject: o is pressed once it shows.
-			tm.waitFor("asks you to open a link")
+			tm.waitFor("asks you to open a link", "Open in browser", "Decline", "Cancel")
 			tm.keys("o")
 			screen := tm.waitFor("Open this link yourself", "Could not open the browser", "I opened it", "Decline", "Cancel")
 			link := joinedURL(t, mainPane(screen))

@@ -68,12 +68,15 @@ func TestURLNoBrowser(t *testing.T) {
 			req := urlRequired("e-7")
 			req.URL = link
 			reply := h.requestIn(1, call, req)
+			got := h.screen()
+			testkit.Golden(t, "url_consent_"+size.name, got)
+			visible(t, got, "Open in browser", "Copy", "QR code", "Decline", "Cancel", "Link (shown in full):")
 			h.keys("o")
 			noReply(t, reply)
 			if len(op.tried) != 1 || len(h.side) != 1 {
 				t.Fatalf("tried %v, clipboard writes %v: want one try and the link copied", op.tried, h.side)
 			}
-			got := h.screen()
+			got = h.screen()
 			testkit.Golden(t, "url_no_browser_"+size.name, got)
 			visible(t, got, "No browser can be opened here", "I opened it", "QR code", "Decline", "Cancel")
 			visible(t, strings.Join(strings.Fields(mainArea(got)), " "), "there is no graphical display")

@@ -439,16 +439,89 @@ func (m *Model) View() string {
 		m.viewItemsCompact(&b)
 		return strings.TrimSuffix(b.String(), "\n")
 	}
+	if !m.showQR {
+		var det []string
+		m.viewDetails(func(s string) { det = append(det, s) })
+		if 1+len(det)+1+len(m.items)+1 > m.opts.Height {
+			return m.viewShort()
+		}
+		line(m.st.title.Render(m.header()))
+		for _, l := range det {
+			line(l)
+		}
+		line("")
+		m.viewItems(line)
+		b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
+		return b.String()
+	}
 	line(m.st.title.Render(m.header()))
 	if m.showQR {
 		m.viewQR(line)
-	} else {
-		m.viewDetails(line)
-		line("")
 	}
 	m.viewItems(line)
 	b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
 	return b.String()
+}
+
+// viewShort renders the consent screen in a window too short for all of it: the link
+// in full, its host, a refusal and the choices (two to a row) always show; the warnings
+// show in full when they fit, else as a count; the server's message takes what is left.
+func (m *Model) viewShort() string {
+	w, h := m.opts.Width, m.opts.Height
+	title := strings.Split(ansi.Wrap(m.header(), w, ""), "\n")
+	for i, l := range title {
+		title[i] = m.st.title.Render(l)
+	}
+	must := []string{m.st.label.Render("Link (shown in full):")}
+	for _, l := range renderURL(m.a, w-2, m.st.url) {
+		must = append(must, "  "+l)
+	}
+	if hl := hostLine(m.a, m.st.host, m.st.registrable); hl != "" {
+		must = append(must, "Goes to: "+hl)
+	}
+	if m.a.Refused {
+		for _, l := range strings.Split(ansi.Wrap("Refused: "+m.a.Reason+".", w, ""), "\n") {
+			must = append(must, m.st.refused.Render(l))
+		}
+	}
+	var warn []string
+	for _, wn := range m.a.Warnings {
+		mark, st := "! ", m.st.warn
+		if wn.Code.Info() {
+			mark, st = "i ", m.st.info
+		}
+		for i, l := range strings.Split(ansi.Wrap(wn.Message, w-2, ""), "\n") {
+			if i > 0 {
+				mark = "  "
+			}
+			warn = append(warn, st.Render(mark+l))
+		}
+	}
+	room := h - len(title) - len(must) - (len(m.items)+1)/2
+	if len(warn) > room && len(m.a.Warnings) > 0 {
+		warn = []string{m.st.warn.Render(ansi.Truncate(fmt.Sprintf("! %d warning(s): a taller window shows them", len(m.a.Warnings)), w, "…"))}
+	}
+	room -= len(warn)
+	var msg []string
+	if text := safeText(m.req.Message); text != "" && room > 0 {
+		msg = strings.Split(ansi.Wrap(text, w-2, ""), "\n")
+		if len(msg) > room {
+			msg = msg[:room]
+			msg[room-1] = ansi.Truncate(msg[room-1], w-3, "") + "…"
+		}
+		for i, l := range msg {
+			msg[i] = "  " + l
+		}
+	}
+	var b strings.Builder
+	for _, block := range [][]string{title, msg, must, warn} {
+		for _, l := range block {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	m.viewItemsCompact(&b)
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // viewItemsCompact writes the choices two to a row with short labels.
@@ -484,6 +557,8 @@ func shortLabel(it item, qrShown bool) string {
 		return "I opened it"
 	case it.choice == Open && it.label == "Try the browser again":
 		return "Browser again"
+	case it.choice == CopyOnly:
+		return "Copy only"
 	}
 	return it.label
 }
