@@ -234,7 +234,7 @@ func (in inbox) View(now time.Time) string {
 			}
 			lines = append(lines, line, in.st.Dim.Render(trunc(what, in.w)))
 		}
-		lines = append(lines, in.st.Dim.Render(trunc("  n retry now · x cancel the call", in.w)))
+		lines = append(lines, in.st.Dim.Render(trunc("  enter show · n retry now · x cancel the call", in.w)))
 	}
 	return fitLines(lines, in.h)
 }
