@@ -99,6 +99,7 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st, f: newFilterBox()}
 	}
 	m.calls = newCallsPane(&m.st)
+	m.calls.linked = m.inbox.waitsFor
 	m.log = newLogPane(opts.LogKeep, &m.st)
 	m.inbox = inbox{st: &m.st, f: newFilterBox()}
 	m.cancels = map[callID]context.CancelFunc{}

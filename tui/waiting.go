@@ -26,6 +26,16 @@ import (
 //     Session.RetryNow for a -32042 wait, o reopens, c cancels the call, ctrl+b goes
 //     back to the lists (the flow stays in the Inbox, where enter shows it again).
 
+// waitsFor reports whether call waits for a URL flow the user consented to.
+func (in *inbox) waitsFor(call callID) bool {
+	for _, f := range in.flows {
+		if f.call == call {
+			return true
+		}
+	}
+	return false
+}
+
 // watching is the flow shown on the waiting screen.
 type watching struct {
 	f flow

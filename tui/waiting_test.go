@@ -207,9 +207,10 @@ func TestURLWaitingKeys(t *testing.T) {
 		t.Errorf("clipboard writes %d, want 2", n)
 	}
 	h.keys("<ctrl+b>")
-	if s := h.screen(); strings.Contains(s, "Waiting for the step") {
+	if s := h.screen(); strings.Contains(s, "ctrl+b back") {
 		t.Fatalf("ctrl+b did not go back:\n%s", s)
 	}
+	visible(t, h.screen(), "tools/call link · waiting for a link", "Waiting for the step in your browser: i (Inbox)")
 	h.keys("i", "<enter>")
 	visible(t, h.screen(), "Waiting for the step in your browser")
 	h.keys("c")
