@@ -102,12 +102,20 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 	for _, size := range []struct {
 		name       string
 		cols, rows int
-	}{{"80x24", 80, 24}, {"60x15", 60, 15}} {
+		tool       string
+		protocol   string
+		completes  string // what the waiting screen says completes the flow
+	}{
+		{"push 80x24", 80, 24, "link_account", "2025-11-25", "notifications/elicitation/complete"},
+		{"push 60x15", 60, 15, "link_account", "2025-11-25", "notifications/elicitation/complete"},
+		{"-32042 60x15", 60, 15, "needs_link", "2025-11-25", "or at once with r"},
+		{"mrtr 80x24", 80, 24, "mrtr_url", "2026-07-28", "asks again in its next round"},
+	} {
 		t.Run(size.name, func(t *testing.T) {
 			t.Parallel()
-			tm := startTerm(t, termOptions{env: noBrowser, cols: size.cols, rows: size.rows}, "demo")
+			tm := startTerm(t, termOptions{env: noBrowser, cols: size.cols, rows: size.rows}, "demo", "--protocol", size.protocol)
 			tm.waitFor("ready")
-			selectTool(t, tm, "link_account")
+			selectTool(t, tm, size.tool)
 			tm.keys("Enter") // no arguments: called at once
 			tm.waitFor("asks you to open a link", "Open in browser", "Decline", "Cancel")
 			tm.keys("o")
@@ -115,6 +123,9 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 			link := joinedURL(t, mainPane(screen))
 			tm.keys("i")
 			screen = tm.waitFor("Waiting for the step in your browser", "since", "c cancel")
+			if flat := strings.Join(strings.Fields(strings.Join(mainPane(screen), " ")), " "); !strings.Contains(flat, size.completes) {
+				t.Errorf("the waiting screen does not say %q:\n%s", size.completes, screen)
+			}
 			if got := joinedURL(t, mainPane(screen)); got != link {
 				t.Errorf("the waiting screen shows %s, the consent screen showed %s:\n%s", got, link, screen)
 			}
