@@ -149,11 +149,11 @@ var docSkipped = []string{
 // the command prints an answers-file entry and exits 3.
 var docExitCodes = map[string]int{
 	"elicitty render schema.json": exitUnanswered,
-	"elicitty desc preview server.mcpdesc.yaml tools/assign_issue choose_assignee":        exitUnanswered,
-	"elicitty desc preview server.mcpdesc.json tools/assign_issue choose_assignee":        exitUnanswered,
-	"elicitty call demo deploy env=prod":                                                  exitUnanswered,
-	"elicitty render - < params.json":                                                     exitUnanswered,
-	"BROWSER=false elicitty call needs_link --protocol 2025-11-25 -- elicitty serve-demo": exitUnanswered,
+	"elicitty desc preview server.mcpdesc.yaml tools/assign_issue choose_assignee": exitUnanswered,
+	"elicitty desc preview server.mcpdesc.json tools/assign_issue choose_assignee": exitUnanswered,
+	"elicitty call demo deploy env=prod":                                           exitUnanswered,
+	"elicitty render - < params.json":                                              exitUnanswered,
+	"BROWSER=false elicitty call demo needs_link":                                  exitUnanswered,
 }
 
 // TestDocumentedCommandsRun runs every command of the README's ```sh blocks and of
