@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"net/http"
 	"regexp"
 	"strings"
@@ -8,8 +9,20 @@ import (
 )
 
 // noBrowser is the environment of a machine whose browser fails: $BROWSER names a
-// command that exits 1 (and no $ELICITTY_OPENER).
-var noBrowser = []string{"BROWSER=false"}
+// command that exits 1 (and no $ELICITTY_OPENER), marked so that the demo servers it
+// starts can be found afterwards (demoGone).
+func noBrowser() (env []string, mark string) {
+	mark = fmt.Sprintf("ELICITTY_URLWAIT_RUN=%d", runSeq.Add(1))
+	return []string{"BROWSER=false", mark}, mark
+}
+
+// demoGone fails when a demo server started under mark outlived elicitty.
+func demoGone(t *testing.T, mark string) {
+	t.Helper()
+	if pids := serveDemoWithEnv(mark); len(pids) > 0 {
+		t.Errorf("the demo server outlived elicitty: pids %v", pids)
+	}
+}
 
 // approve plays the browser: it presses the demo consent page's Approve button.
 func approve(t *testing.T, consent string) {
@@ -48,7 +61,8 @@ func joinedURL(t *testing.T, lines []string) string {
 // wait: the -32042 call retries and returns "linked".
 func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{stdoutToFile: true, rawOutput: true, env: noBrowser},
+	env, mark := noBrowser()
+	tm := startTerm(t, termOptions{stdoutToFile: true, rawOutput: true, env: env},
 		"call", "needs_link", "--protocol", "2025-11-25", "--", bin, "serve-demo")
 	tm.waitFor("Nothing has been opened or fetched.")
 	tm.keys("o")
@@ -59,9 +73,7 @@ func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 	if out := tm.rawOutput(); !strings.Contains(out, "Could not open the browser") {
 		t.Errorf("the prompt did not say the browser failed:\n%s", out)
 	}
-	tm.waitUntil("the elapsed time counting", false, func(s string) bool {
-		return regexp.MustCompile(`waiting [1-9]s`).MatchString(s)
-	})
+	waitTicked(tm)
 	_, after, _ := strings.Cut(tm.screen(), "Waiting for the step in your browser at\n")
 	link := consentURL.FindString(after)
 	approve(t, link)
@@ -70,28 +82,33 @@ func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 		t.Fatalf("exit %d, stdout %q; want 0 and linked\n%s", code, stdout, tm.screen())
 	}
 	tm.waitFor("reports the step in the browser done.")
+	demoGone(t, mark)
 }
 
 // TestTmuxInlineURLWaitKeys: r on the waiting line retries the -32042 call at once (the
 // server asks again: the consent screen comes back), and c cancels the call: exit 130.
 func TestTmuxInlineURLWaitKeys(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{stdoutToFile: true, env: noBrowser},
+	env, mark := noBrowser()
+	tm := startTerm(t, termOptions{stdoutToFile: true, env: env},
 		"call", "needs_link", "--protocol", "2025-11-25", "--", bin, "serve-demo")
 	tm.waitFor("Nothing has been opened or fetched.")
 	tm.keys("c") // copy only
 	tm.waitFor("Waiting for the step in your browser", "r retry now")
+	waitTicked(tm)
 	tm.keys("r")
 	tm.waitFor("Retrying now.")
 	tm.waitFor("Nothing has been opened or fetched.") // not linked yet: asked again
 	tm.keys("c")
 	tm.waitFor("Waiting for the step in your browser")
+	waitTicked(tm)
 	tm.keys("c")
 	code, _ := tm.wait()
 	if code != 130 {
 		t.Fatalf("exit %d after c, want 130\n%s", code, tm.screen())
 	}
 	tm.waitFor("cancelled while waiting for the link")
+	demoGone(t, mark)
 }
 
 // TestTmuxTUIURLNoBrowser: in the TUI, "Open in browser" with a failing browser keeps
@@ -113,7 +130,8 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 	} {
 		t.Run(size.name, func(t *testing.T) {
 			t.Parallel()
-			tm := startTerm(t, termOptions{env: noBrowser, cols: size.cols, rows: size.rows}, "demo", "--protocol", size.protocol)
+			env, mark := noBrowser()
+			tm := startTerm(t, termOptions{env: env, cols: size.cols, rows: size.rows}, "demo", "--protocol", size.protocol)
 			tm.waitFor("ready")
 			selectTool(t, tm, size.tool)
 			tm.keys("Enter") // no arguments: called at once
@@ -131,9 +149,22 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 			}
 			approve(t, link)
 			tm.waitFor("linked")
-			if s := tm.screen(); strings.Contains(s, "Waiting for the step") {
+			if s := tm.screen(); strings.Contains(s, "ctrl+b back") {
 				t.Errorf("the waiting screen outlived the flow:\n%s", s)
 			}
+			tm.keys("q")
+			if code, _ := tm.wait(); code != 0 {
+				t.Errorf("elicitty demo exited %d after q, want 0", code)
+			}
+			demoGone(t, mark)
 		})
 	}
+}
+
+// waitTicked waits until the inline wait's clock has ticked, so that its keys are read.
+func waitTicked(tm *tmuxTerm) {
+	tm.t.Helper()
+	tm.waitUntil("the elapsed time counting", false, func(s string) bool {
+		return regexp.MustCompile(`waiting [1-9][0-9]*s`).MatchString(s)
+	})
 }

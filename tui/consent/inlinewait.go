@@ -169,6 +169,52 @@ loop:
 	}
 }
 
+// escSeq skips the escape sequences in terminal input (arrow keys, and the terminal's
+// late answers to the previous screen's queries, such as "\x1b[?1;2c"), whose letters
+// are not keys. The zero value is at the start of input.
+type escSeq struct {
+	state byte // 0 outside; ESC after it; '[' in CSI; ']' in a string (OSC, DCS, APC, PM, SOS); '\\' after ESC in a string
+}
+
+// key consumes one input byte and reports whether it is a key typed on its own.
+func (e *escSeq) key(b byte) bool {
+	switch e.state {
+	case 0:
+		if b == 0x1b {
+			e.state = 0x1b
+			return false
+		}
+		return true
+	case 0x1b:
+		switch b {
+		case '[':
+			e.state = '['
+		case ']', 'P', '_', '^', 'X':
+			e.state = ']'
+		case 0x1b:
+		default:
+			e.state = 0 // alt+key: not one of ours
+		}
+	case '[':
+		if b >= 0x40 && b <= 0x7e {
+			e.state = 0
+		}
+	case ']':
+		switch b {
+		case 0x07:
+			e.state = 0
+		case 0x1b:
+			e.state = '\\'
+		}
+	case '\\':
+		e.state = 0
+		if b != '\\' {
+			e.state = ']'
+		}
+	}
+	return false
+}
+
 // width is the terminal's width for wrapping, 80 when unknown.
 func (a *Answerer) width() int {
 	if a.opts.Width > 0 {
@@ -230,12 +276,13 @@ func (a *Answerer) waitKeys() (<-chan byte, func()) {
 		defer close(done)
 		defer close(keys)
 		var b [1]byte
+		var seq escSeq
 		for {
 			n, err := cr.Read(b[:])
 			if err != nil {
 				return
 			}
-			if n == 1 {
+			if n == 1 && seq.key(b[0]) {
 				select {
 				case keys <- b[0]:
 				case <-quit:

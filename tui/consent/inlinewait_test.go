@@ -75,3 +75,19 @@ func TestInlineWaitEndsAtNextRequest(t *testing.T) {
 		t.Errorf("the wait did not say what completes it:\n%s", got)
 	}
 }
+
+// TestEscSeqSkipsTerminalAnswers: letters inside escape sequences (a terminal's answer
+// to a query, an arrow key) are not keys; letters typed on their own are.
+func TestEscSeqSkipsTerminalAnswers(t *testing.T) {
+	in := "\x1b[?1;2c" + "r" + "\x1b[A" + "\x1b]11;rgb:0000/0000/0000\x1b\\" + "c" + "\x1bP>|tmux 3.4\x1b\\" + "\x1b]10;rgb:ffff\x07" + "y"
+	var e escSeq
+	var got []byte
+	for i := 0; i < len(in); i++ {
+		if e.key(in[i]) {
+			got = append(got, in[i])
+		}
+	}
+	if string(got) != "rcy" {
+		t.Errorf("keys %q, want \"rcy\"", got)
+	}
+}
