@@ -459,7 +459,11 @@ func (m *Model) View() string {
 		m.viewQR(line)
 	}
 	m.viewItems(line)
-	b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
+	foot := "Nothing has been opened or fetched. ↑/↓ enter, or the key shown."
+	if m.failed != nil {
+		foot = "The browser could not be opened: scan the code, then press i."
+	}
+	b.WriteString(m.st.faint.Render(ansi.Truncate(foot, m.opts.Width, "…")))
 	return b.String()
 }
 
