@@ -64,7 +64,11 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 			CopyOnly:   srv.URLPolicy.Open == config.URLCopyOnly,
 			Accessible: a.accessible,
 			NoColor:    a.noColor(),
+			OnRetry:    a.urlWaits.retry,
+			OnCancel:   a.urlWaits.cancelCall,
+			ShowWait:   true,
 		})
+		a.urlWaits.setAnswerer(urlAns)
 		inner = form.NewPrompter(a.stdin, a.stderr, &form.PrompterOptions{
 			Accessible: a.accessible,
 			NoColor:    a.noColor(),

@@ -67,6 +67,8 @@ type app struct {
 	// progress shows a headless request's progress notifications (nil: stderr is no
 	// terminal).
 	progress *progressLine
+	// urlWaits ties the inline prompt's URL wait to the command's session.
+	urlWaits urlWaiter
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
@@ -22,11 +23,19 @@ func (a *app) withSession(ctx context.Context, srv config.Server, fn func(contex
 		return err
 	}
 	defer closeLog()
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
 	s, err := a.connect(ctx, srv, log)
 	if err != nil {
 		return err
 	}
+	a.urlWaits.begin(s, cancel)
 	err = fn(ctx, s)
+	a.urlWaits.end()
+	if errors.Is(context.Cause(ctx), errCancelledByUser) {
+		fmt.Fprintf(a.stderr, "elicitty: %v\n", errCancelledByUser)
+		err = &silentError{code: exitCancel}
+	}
 	a.progress.finish()
 	if cerr := s.Close(); err == nil && cerr != nil && ctx.Err() == nil {
 		fmt.Fprintf(a.stderr, "elicitty: close %q: %v\n", srv.Name, cerr)

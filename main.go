@@ -39,6 +39,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	finished := make(chan struct{})
 	defer close(finished)
 	defer app.stopServers()
+	defer app.urlWaits.end() // whatever the exit path, the terminal is given back
 	go func() {
 		select {
 		case <-ctx.Done():

@@ -153,6 +153,7 @@ var docExitCodes = map[string]int{
 	"elicitty desc preview server.mcpdesc.json tools/assign_issue choose_assignee": exitUnanswered,
 	"elicitty call demo deploy env=prod":                                           exitUnanswered,
 	"elicitty render - < params.json":                                              exitUnanswered,
+	"BROWSER=false elicitty call demo needs_link":                                  exitUnanswered,
 }
 
 // TestDocumentedCommandsRun runs every command of the README's ```sh blocks and of

@@ -94,6 +94,9 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 				}
 				switch {
 				case ev.Kind == transport.EventElicitationComplete || ev.Kind == transport.EventCancelled:
+					if ev.Kind == transport.EventElicitationComplete {
+						a.urlWaits.completed(ev.Server, ev.ID) // ends the inline wait first
+					}
 					a.progress.clear()
 					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", server, ev.Kind, ev.Text.Line())
 				case ev.Kind == transport.EventReconnected || ev.Kind == transport.EventRefused,

@@ -28,6 +28,9 @@ type callsPane struct {
 	w, h   int
 	st     *styles
 	nextID callID
+	// linked reports whether a running call waits for a URL flow the user consented
+	// to (the Model's Inbox knows); nil means none does.
+	linked func(callID) bool
 }
 
 func newCallsPane(st *styles) callsPane {
@@ -155,6 +158,8 @@ func (c callsPane) View() string {
 		cl := c.calls[c.sel]
 		state := "done"
 		switch {
+		case !cl.done && c.linked != nil && c.linked(cl.id):
+			state = "waiting for a link"
 		case !cl.done:
 			state = "running"
 		case cl.isErr:
@@ -171,7 +176,11 @@ func (c callsPane) View() string {
 	if n := c.inFlight(); n > 0 {
 		head += fmt.Sprintf("  (%d in flight)", n)
 	}
-	return fitLines(append([]string{c.st.Title.Render(trunc(head, c.w))}, strings.Split(c.vp.View(), "\n")...), c.h)
+	body := strings.Split(c.vp.View(), "\n")
+	if cl, ok := c.selectedRunning(); ok && c.linked != nil && c.linked(cl.id) {
+		body = wrapWords("Waiting for the step in your browser: i (Inbox), then enter shows the link, retry and cancel; x cancels the call.", c.w)
+	}
+	return fitLines(append([]string{c.st.Title.Render(trunc(head, c.w))}, body...), c.h)
 }
 
 // wrapText hard-wraps every line of s to w columns.

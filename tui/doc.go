@@ -13,11 +13,13 @@
 // through the URL consent screen. With Options.Accessible, Run serves a line mode for
 // screen readers instead.
 //
-// URL flows the user consented to are listed in the Inbox until the server completes
-// them, their call retries or ends: n is "retry now" (transport.Session.RetryNow) and x
-// cancels the originating call. A 2026-07-28 link that comes back in a later round
-// (elicit.Request.Repeat) is not reopened: a "still waiting" screen offers retry,
-// reopen and cancel.
+// "Open in browser" runs the Opener before the answer: when it fails the consent screen
+// stays open (consent.Model.OpenFailed) to say why and offer the link itself. A URL flow
+// the user consented to is shown on the waiting screen (consent.Waiting, see waiting.go)
+// and listed in the Inbox until the server completes it, its call retries or ends: r or
+// n is "retry now" (transport.Session.RetryNow) and c or x cancels the originating call.
+// A 2026-07-28 link that comes back in a later round (elicit.Request.Repeat) is not
+// reopened: the same waiting screen, as a request, offers retry, reopen and cancel.
 //
 // The package owns the program, its panes, keymap and styles. It validates nothing (the
 // elicit engine does) and speaks no protocol (the transport does). Goroutines outside

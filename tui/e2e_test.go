@@ -149,7 +149,7 @@ func TestProgramTimeoutPausedWhileFormOpen(t *testing.T) {
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
 
-// TestProgramURLRequiredCancel: x on a waiting -32042 flow cancels its call.
+// TestProgramURLRequiredCancel: c on the waiting screen of a -32042 flow cancels its call.
 func TestProgramURLRequiredCancel(t *testing.T) {
 	var calls atomic.Int32
 	srv := mcp.NewServer(&mcp.Implementation{Name: "linker", Version: "1"}, nil)
@@ -171,10 +171,10 @@ func TestProgramURLRequiredCancel(t *testing.T) {
 	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once
 	waitScreen(t, tm, "Link your calendar.")
 	tm.Send(testkit.Key("o"))
-	tm.Send(testkit.Key("i"))
-	waitScreen(t, tm, "waiting for call #1")
-	tm.Send(testkit.Key("x"))
-	tm.Send(testkit.Key("<tab>"))
+	// The waiting screen replaces the consent screen where the user is.
+	waitScreen(t, tm, "Waiting for the step in your browser")
+	waitScreen(t, tm, "r retry now")
+	tm.Send(testkit.Key("c"))
 	waitScreen(t, tm, "cancelled by you")
 	if n := calls.Load(); n != 1 {
 		t.Errorf("server got %d calls, want 1 (a cancelled call is not retried)", n)

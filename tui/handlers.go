@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -19,6 +20,9 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 		call = m.calls.only(msg.req.Server, msg.req.Call) // a pushed request during one call
 	}
 	p := &pending{id: msg.id, req: msg.req, form: msg.form, reply: msg.reply, arrived: m.now, call: call}
+	if msg.req.Mode == elicit.ModeURL {
+		p.since = m.sinceOf(call, msg.req.URL)
+	}
 	if call != 0 && msg.req.Origin == elicit.OriginInputRequest {
 		// A new round of the call: the flows of its earlier rounds were retried.
 		m.inbox.dropFlows(func(f flow) bool { return f.call == call && f.origin == elicit.OriginInputRequest })
@@ -58,7 +62,7 @@ func (m *Model) open(p *pending) tea.Cmd {
 		return nil
 	case p.req.Mode == elicit.ModeURL && p.req.Repeat > 0:
 		// The same link came back in a later round: never reopen it unasked.
-		p.cs = newWaitingScreen(p.req, so, m.canOpen(p.req.Server))
+		p.cs = m.newWaiting(p.req, p.since, true)
 		return p.cs.Init()
 	case p.req.Mode == elicit.ModeURL:
 		p.cs = m.opts.NewConsent(p.req, so)
@@ -103,6 +107,9 @@ func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
 		}
 		return cmd
 	case m.active != nil && m.active.cs != nil:
+		if m.active.opening {
+			return nil // the browser is being opened for it
+		}
 		cmd := m.active.cs.Update(msg)
 		if c, ok := m.active.cs.Done(); ok {
 			return tea.Batch(cmd, m.consented(c))
@@ -130,24 +137,18 @@ func (m *Model) answered(r elicit.Response, then tea.Cmd) tea.Cmd {
 
 // consented turns a consent choice into an answer and its side effect.
 func (m *Model) consented(c consent.Choice) tea.Cmd {
-	req, call := m.active.req, m.active.call
+	p := m.active
 	switch c {
 	case consent.Open, consent.Reopen:
-		m.track(req, call)
-		if op := m.opts.Opener; op != nil {
-			ctx, u := m.ctx, req.URL
-			return m.answered(elicit.Response{Action: elicit.Accept}, func() tea.Msg { return openedMsg{url: u, err: op.Open(ctx, u)} })
-		}
-		m.status = "no browser configured: URL copied"
-		return m.answered(elicit.Response{Action: elicit.Accept}, tea.SetClipboard(req.URL))
-	case consent.CopyOnly:
-		// The consent screen itself copies the URL (OSC 52).
-		m.track(req, call)
-		return m.answered(elicit.Response{Action: elicit.Accept}, nil)
-	case consent.Retry:
-		// Still waiting: accept again without reopening, so the call retries now.
-		m.track(req, call)
-		return m.answered(elicit.Response{Action: elicit.Accept}, nil)
+		// Open first, answer after: when no browser opens, the screen stays to say
+		// why and offers the link itself (onOpened).
+		p.opening = true
+		m.status = "opening the link in your browser…"
+		return m.openLink(p.id, p.req.URL)
+	case consent.CopyOnly, consent.Opened, consent.Retry:
+		// Copy only: the consent screen itself copies the URL (OSC 52). Retry: still
+		// waiting, accept again without reopening, so the call retries now.
+		return m.accept(p)
 	case consent.Decline:
 		return m.answered(elicit.Response{Action: elicit.Decline}, nil)
 	}
@@ -156,13 +157,15 @@ func (m *Model) consented(c consent.Choice) tea.Cmd {
 
 // track lists a consented URL flow until the server reports it complete
 // (notifications/elicitation/complete, by elicitationId), its call retries or ends, or
-// the user retries or cancels it. A pushed request without an id and call has nothing
-// to wait for.
-func (m *Model) track(req *elicit.Request, call callID) {
+// the user retries or cancels it; since is when the user consented. It reports the flow,
+// and false for a pushed request without an id and call, which has nothing to wait for.
+func (m *Model) track(req *elicit.Request, call callID, since time.Time) (flow, bool) {
 	if req.ElicitationID == "" && call == 0 {
-		return
+		return flow{}, false
 	}
-	m.inbox.flows = append(m.inbox.flows, flow{server: req.Server, id: req.ElicitationID, url: req.URL, call: call, origin: req.Origin})
+	f := flow{server: req.Server, id: req.ElicitationID, url: req.URL, call: call, origin: req.Origin, req: req, since: since}
+	m.inbox.flows = append(m.inbox.flows, f)
+	return f, true
 }
 
 // retryFlow is "Retry now" on the selected flow: the session's -32042 waits end at
@@ -170,6 +173,15 @@ func (m *Model) track(req *elicit.Request, call callID) {
 func (m *Model) retryFlow() tea.Cmd {
 	f, ok := m.inbox.selectedFlow()
 	if !ok {
+		return nil
+	}
+	return m.retryFlowOf(f)
+}
+
+// retryFlowOf retries the call that waits for flow f, when it can be.
+func (m *Model) retryFlowOf(f flow) tea.Cmd {
+	if f.origin == elicit.OriginPush {
+		m.status = f.server + ": nothing to retry; the server reports when the step is done (c cancels)"
 		return nil
 	}
 	if f.origin == elicit.OriginInputRequest {
@@ -194,6 +206,12 @@ func (m *Model) cancelFlow() tea.Cmd {
 	if !ok {
 		return nil
 	}
+	m.cancelFlowOf(f)
+	return nil
+}
+
+// cancelFlowOf cancels the call that waits for flow f and stops tracking it.
+func (m *Model) cancelFlowOf(f flow) {
 	if cancel := m.cancels[f.call]; cancel != nil {
 		cancel()
 		m.cancelled[f.call] = true
@@ -202,7 +220,6 @@ func (m *Model) cancelFlow() tea.Cmd {
 		m.status = f.server + ": stopped tracking " + oneLine(f.url)
 	}
 	m.inbox.dropFlows(func(g flow) bool { return g == f || (f.call != 0 && g.call == f.call) })
-	return nil
 }
 
 // cancelCall cancels the selected running call: its context ends, so the server gets
@@ -218,15 +235,6 @@ func (m *Model) cancelCall() {
 		m.cancelled[c.id] = true
 		m.status = "cancelling " + c.what + " on " + c.server
 	}
-}
-
-func (m *Model) onOpened(msg openedMsg) tea.Cmd {
-	if msg.err != nil {
-		m.status = "open browser: " + msg.err.Error() + " (URL copied instead)"
-		return tea.SetClipboard(msg.url)
-	}
-	m.status = "opened " + elicit.Sanitize(msg.url)
-	return nil
 }
 
 // openArgs opens the argument form of the selected catalog item.
@@ -424,6 +432,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			return nil
 		}
 		return m.toScreen(msg)
+	}
+	if cmd, ok := m.watchKey(msg); ok {
+		return cmd
 	}
 	if f := m.filter(); f != nil && f.editing {
 		// While the filter has focus no letter is a shortcut.
@@ -643,6 +654,9 @@ func (m *Model) enter() tea.Cmd {
 		if p := m.inbox.selected(); p != nil {
 			m.unseen = 0
 			return m.open(p)
+		}
+		if f, ok := m.inbox.selectedFlow(); ok {
+			m.watchFlow(f)
 		}
 	default:
 		return m.openArgs()

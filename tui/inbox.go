@@ -15,6 +15,10 @@ type pending struct {
 	form    *elicit.Form
 	reply   chan<- elicit.Response
 	arrived time.Time
+	// since is when the user first consented to this link (a URL that came back in
+	// a later round); opening is set while the browser is being opened for it.
+	since   time.Time
+	opening bool
 	call    callID // the originating TUI call, when known
 	// aside is set when the user set the request aside; it then opens only on request.
 	aside bool
@@ -35,6 +39,8 @@ type flow struct {
 	url    string
 	call   callID // the originating TUI call, or 0 when unknown
 	origin elicit.Origin
+	req    *elicit.Request // the request consented to
+	since  time.Time       // when the user consented
 }
 
 // inbox holds every pending request across servers, oldest first, and the URL flows
@@ -228,7 +234,7 @@ func (in inbox) View(now time.Time) string {
 			}
 			lines = append(lines, line, in.st.Dim.Render(trunc(what, in.w)))
 		}
-		lines = append(lines, in.st.Dim.Render(trunc("  n retry now · x cancel the call", in.w)))
+		lines = append(lines, in.st.Dim.Render(trunc("  enter show · n retry now · x cancel the call", in.w)))
 	}
 	return fitLines(lines, in.h)
 }

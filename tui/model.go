@@ -60,10 +60,11 @@ type Model struct {
 	inbox   inbox
 	tab     tab
 
-	active  *pending // the request being answered, or nil
-	args    *argForm // the argument form being filled, or nil
-	unseen  int      // requests that arrived while something else was open
-	details bool     // the selected server's details fill the main area (key e)
+	active  *pending  // the request being answered, or nil
+	args    *argForm  // the argument form being filled, or nil
+	unseen  int       // requests that arrived while something else was open
+	details bool      // the selected server's details fill the main area (key e)
+	watch   *watching // the consented URL flow shown on the waiting screen, or nil
 
 	// cancels stops the calls in flight (the originating call of a URL flow).
 	cancels map[callID]context.CancelFunc
@@ -98,6 +99,7 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st, f: newFilterBox()}
 	}
 	m.calls = newCallsPane(&m.st)
+	m.calls.linked = m.inbox.waitsFor
 	m.log = newLogPane(opts.LogKeep, &m.st)
 	m.inbox = inbox{st: &m.st, f: newFilterBox()}
 	m.cancels = map[callID]context.CancelFunc{}

@@ -78,6 +78,7 @@ type clockMsg time.Time
 
 // openedMsg reports the outcome of opening a URL in the browser.
 type openedMsg struct {
+	id  reqID // the request consented to; 0 for the watched flow's reopen
 	url string
 	err error
 }

@@ -75,8 +75,8 @@ type FormScreen interface {
 	Done() (elicit.Response, bool)
 }
 
-// ConsentScreen is an embedded URL consent screen: tui/consent's Model, or the
-// "still waiting" screen of a URL that came back in a later round.
+// ConsentScreen is an embedded URL consent screen: tui/consent's Model, or its Waiting
+// screen for a URL that came back in a later round.
 type ConsentScreen interface {
 	Init() tea.Cmd
 	Update(msg tea.Msg) tea.Cmd

@@ -29,6 +29,8 @@ func (m *Model) render() string {
 	switch {
 	case m.active != nil || m.args != nil:
 		main = m.screenView(mw, bodyH)
+	case m.watched() != nil:
+		main = m.watchView(mw, bodyH)
 	case m.details:
 		main = m.detailsView(mw, bodyH)
 	case m.describing:

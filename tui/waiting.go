@@ -1,77 +1,222 @@
 package tui
 
 import (
+	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/tui/consent"
 )
 
-// waitingScreen answers a 2026-07-28 URL input request whose link came back from an
-// earlier round (elicit.Request.Repeat > 0): the link is not reopened; the user retries
-// (r), reopens it (o, unless the server's policy is copy-only), copies it (y) or
-// cancels (esc or c). docs/protocol.md, "URL mode".
-type waitingScreen struct {
-	req     *elicit.Request
-	canOpen bool
-	choice  consent.Choice
-	w, h    int
-	st      styles
+// A consented URL flow is shown where the user is, on tui/consent's one Waiting screen,
+// whatever carried it (docs/protocol.md, "URL mode"):
+//
+//   - a 2026-07-28 input request whose link came back in a later round
+//     (elicit.Request.Repeat > 0) is a pending request: the screen answers it (r
+//     accepts again, o reopens and accepts, c cancels), and the link is never reopened
+//     unasked;
+//   - every other flow the user consented to (pushed elicitation/create with an
+//     elicitationId, -32042, an input request) is watched (Model.watch) until the
+//     server completes it, its call retries or ends, or the user cancels it: r is
+//     Session.RetryNow for a -32042 wait, o reopens, c cancels the call, ctrl+b goes
+//     back to the lists (the flow stays in the Inbox, where enter shows it again).
+
+// waitsFor reports whether call waits for a URL flow the user consented to.
+func (in *inbox) waitsFor(call callID) bool {
+	for _, f := range in.flows {
+		if f.call == call {
+			return true
+		}
+	}
+	return false
 }
 
-func newWaitingScreen(req *elicit.Request, o ScreenOptions, canOpen bool) *waitingScreen {
-	return &waitingScreen{req: req, canOpen: canOpen, w: o.Width, h: o.Height, st: newStyles(o.NoColor)}
+// watching is the flow shown on the waiting screen.
+type watching struct {
+	f flow
+	s *consent.Waiting
 }
 
-// Init implements ConsentScreen.
-func (s *waitingScreen) Init() tea.Cmd { return nil }
+// errNoOpener is why a link cannot be opened when the TUI has no Opener.
+var errNoOpener = errors.New("no browser is configured")
 
-// SetSize implements ConsentScreen.
-func (s *waitingScreen) SetSize(w, h int) { s.w, s.h = w, h }
+// analyze checks req's URL under its server's URL policy, as the consent screen does.
+func (m *Model) analyze(req *elicit.Request) urlsafe.Analysis {
+	var pol config.URLPolicy
+	for _, s := range m.opts.Servers {
+		if s.Name == req.Server {
+			pol = s.URLPolicy
+		}
+	}
+	return urlsafe.Analyze(req.URL, urlsafe.Policy{AllowedHosts: pol.AllowedHosts, HTTPSOnly: pol.HTTPSOnly, AllowHTTPRemote: true})
+}
 
-// Done implements ConsentScreen.
-func (s *waitingScreen) Done() (consent.Choice, bool) { return s.choice, s.choice != 0 }
+// newWaiting returns the waiting screen for req, waiting since since.
+func (m *Model) newWaiting(req *elicit.Request, since time.Time, canRetry bool) *consent.Waiting {
+	so := m.screenSize()
+	return consent.NewWaiting(consent.WaitingOptions{Req: req, Analysis: m.analyze(req), Since: since,
+		Now: func() time.Time { return m.now }, CanOpen: m.canOpen(req.Server), CanRetry: canRetry,
+		Width: so.Width, Height: so.Height, NoColor: m.opts.NoColor})
+}
 
-// Update implements ConsentScreen.
-func (s *waitingScreen) Update(msg tea.Msg) tea.Cmd {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok || s.choice != 0 {
+// watchFlow shows f on the waiting screen.
+func (m *Model) watchFlow(f flow) {
+	// Only a -32042 wait with an elicitationId can be cut short (Session.RetryNow).
+	canRetry := f.origin == elicit.OriginURLRequired && f.id != ""
+	// Answered: a link that came back now waits like any other.
+	req := *f.req
+	req.Repeat = 0
+	m.watch = &watching{f: f, s: m.newWaiting(&req, f.since, canRetry)}
+}
+
+// watched returns the watched flow's screen while the flow is still awaited.
+func (m *Model) watched() *watching {
+	if m.watch == nil {
 		return nil
 	}
-	switch k.String() {
-	case "r", "enter":
-		s.choice = consent.Retry
-	case "o":
-		if s.canOpen {
-			s.choice = consent.Reopen
+	for _, f := range m.inbox.flows {
+		if f == m.watch.f {
+			return m.watch
 		}
-	case "y":
-		return tea.SetClipboard(s.req.URL)
-	case "c", "esc", "ctrl+c":
-		s.choice = consent.Cancel
 	}
+	m.watch = nil // completed, retried, ended or cancelled
 	return nil
 }
 
-// View implements ConsentScreen.
-func (s *waitingScreen) View() string {
-	w := max(s.w, 20)
-	times := "again"
-	if s.req.Repeat > 1 {
-		times = fmt.Sprintf("again (%d times)", s.req.Repeat)
+// watchKey gives k to the waiting screen; handled is false for a key the screen does
+// not use, which then closes the screen and acts as on the lists.
+func (m *Model) watchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
+	w := m.watched()
+	if w == nil {
+		return nil, false
 	}
-	lines := []string{s.st.Title.Render(trunc(oneLine(s.req.Server)+": still waiting", w))}
-	lines = append(lines, wrapWords(oneLine(s.req.Server)+" asks for the same link "+times+": the step in the browser is not finished yet. It was not reopened.", w)...)
-	lines = append(lines, "")
-	lines = append(lines, wrapWords(elicit.Sanitize(s.req.Message), w)...)
-	lines = append(lines, strings.Split(wrapText(safe.Line(s.req.URL), w), "\n")...)
-	keys := "r retry · o reopen link · y copy · esc cancel · ctrl+b aside"
-	if !s.canOpen {
-		keys = "r retry · y copy link · esc cancel · ctrl+b aside"
+	if k.String() == "ctrl+b" {
+		m.watch = nil
+		m.status = "still waiting for " + oneLine(w.f.server) + "'s link: Inbox, enter shows it again"
+		return nil, true
 	}
-	lines = append(lines, "", s.st.Dim.Render(trunc(keys, w)))
-	return strings.Join(lines, "\n")
+	if !w.s.Handles(k.String()) {
+		m.watch = nil
+		return nil, false
+	}
+	cmd := w.s.Update(k)
+	c, ok := w.s.Done()
+	if !ok {
+		return cmd, true
+	}
+	switch c {
+	case consent.Retry:
+		w.s.Reset("")
+		return tea.Batch(cmd, m.retryFlowOf(w.f)), true
+	case consent.Reopen:
+		return tea.Batch(cmd, m.openLink(0, w.f.url)), true
+	}
+	m.watch = nil
+	m.cancelFlowOf(w.f)
+	return cmd, true
+}
+
+// watchView renders the waiting screen in w×h cells.
+func (m *Model) watchView(w, h int) string {
+	ws := m.watch
+	ws.s.SetSize(w, h-1)
+	head := "Waiting: " + describe(ws.f.req)
+	if ws.f.call != 0 {
+		head += fmt.Sprintf(" · call #%d", ws.f.call)
+	}
+	return fitLines(append([]string{m.st.Title.Render(trunc(oneLine(head), w))}, strings.Split(ws.s.View(), "\n")...), h)
+}
+
+// openLink opens url in the browser off the UI goroutine; the outcome comes back as an
+// openedMsg for request id (0: the watched flow's reopen).
+func (m *Model) openLink(id reqID, url string) tea.Cmd {
+	op, ctx := m.opts.Opener, m.ctx
+	if op == nil {
+		return func() tea.Msg { return openedMsg{id: id, url: url, err: errNoOpener} }
+	}
+	return func() tea.Msg { return openedMsg{id: id, url: url, err: op.Open(ctx, url)} }
+}
+
+// onOpened acts on the browser's outcome. For a request: on success it is accepted and
+// its flow watched; on failure its screen stays open to say why, with the link in full,
+// copied, the QR code and "I opened it myself". For the watched flow's reopen the
+// screen says what happened.
+func (m *Model) onOpened(msg openedMsg) tea.Cmd {
+	why := ""
+	if msg.err != nil {
+		why = "Could not open the browser: " + oneLine(msg.err.Error()) + ". The link is copied (if your terminal allows it)."
+	}
+	if msg.id == 0 {
+		if w := m.watched(); w != nil && w.f.url == msg.url {
+			if why == "" {
+				w.s.Reset("Reopened in your browser.")
+				return nil
+			}
+			w.s.Reset(why)
+			return tea.SetClipboard(msg.url)
+		}
+		return nil
+	}
+	p, _ := m.inbox.find(msg.id)
+	if p == nil || !p.opening {
+		return nil // answered or withdrawn meanwhile
+	}
+	p.opening = false
+	if msg.err == nil {
+		cmd := m.accept(p)
+		m.status = "opened " + oneLine(elicit.Sanitize(msg.url))
+		return cmd
+	}
+	m.status = "no browser: open the link yourself"
+	if f, ok := p.cs.(interface{ OpenFailed(error) tea.Cmd }); ok {
+		return f.OpenFailed(msg.err)
+	}
+	if w, ok := p.cs.(*consent.Waiting); ok {
+		w.Reset(why)
+		return tea.SetClipboard(msg.url)
+	}
+	// A screen that cannot say it: accept, as the link is copied.
+	m.status = why
+	return tea.Batch(tea.SetClipboard(msg.url), m.accept(p))
+}
+
+// accept answers p with accept after the user consented, and watches its flow.
+func (m *Model) accept(p *pending) tea.Cmd {
+	since := m.now
+	if p.req.Repeat > 0 && !p.since.IsZero() {
+		since = p.since // the same link as an earlier round: the wait goes on
+	}
+	f, tracked := m.track(p.req, p.call, since)
+	cmd := m.answerPending(p, elicit.Response{Action: elicit.Accept})
+	if tracked {
+		m.watchFlow(f)
+		m.status = oneLine(p.req.Server) + ": accepted; waiting for the step in your browser"
+	}
+	return cmd
+}
+
+// answerPending replies to p (the open request or one set aside) and moves on.
+func (m *Model) answerPending(p *pending, r elicit.Response) tea.Cmd {
+	if m.active == p {
+		return m.answered(r, nil)
+	}
+	m.inbox.remove(p.id)
+	p.answer(r)
+	m.status = describe(p.req) + ": " + string(r.Action)
+	return nil
+}
+
+// sinceOf returns when the flow of call that waited for url began, or now.
+func (m *Model) sinceOf(call callID, url string) time.Time {
+	for _, f := range m.inbox.flows {
+		if f.call == call && f.url == url && !f.since.IsZero() {
+			return f.since
+		}
+	}
+	return m.now
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -44,6 +45,15 @@ type AnswererOptions struct {
 	NoClipboard bool
 	// Next answers requests that are not URL mode; nil means they are unanswered.
 	Next elicit.Answerer
+	// OnRetry, when set, is "retry now" while a -32042 flow waits for its completion
+	// (transport.Session.RetryNow); OnCancel, when set, cancels the call that waits.
+	OnRetry  func(req *elicit.Request)
+	OnCancel func()
+	// ShowWait shows the wait that follows consent to a URL flow (a line with the link
+	// and the time since consent, keys r, o, y and c) until the flow completes
+	// (Completed), the next request comes, or StopWaiting, which the caller must call
+	// when its call ends.
+	ShowWait bool
 }
 
 // Answerer answers URL-mode elicitations on a terminal: it shows the consent screen,
@@ -56,6 +66,9 @@ type Answerer struct {
 	turn chan struct{} // one prompt at a time
 
 	inflight chan lineResult // accessible mode: the line being read; guarded by turn
+
+	wmu  sync.Mutex
+	wait *inlineWait // the consented flow being waited for, or nil; guarded by wmu
 }
 
 // NewAnswerer returns an Answerer reading keys (or lines) from in and drawing on out
@@ -90,12 +103,18 @@ func (a *Answerer) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 		}
 		return elicit.Response{}, fmt.Errorf("consent: not a url-mode request: %w", elicit.ErrUnanswered)
 	}
+	a.StopWaiting() // a new request: the earlier flow's wait gives the terminal back
 	select {
 	case a.turn <- struct{}{}:
-		defer func() { <-a.turn }()
 	case <-ctx.Done():
 		return elicit.Response{}, ctx.Err()
 	}
+	waiting := false
+	defer func() {
+		if !waiting {
+			<-a.turn
+		}
+	}()
 	pol := a.policy(req.Server)
 	an := urlsafe.Analyze(req.URL, pol.Policy)
 	var (
@@ -122,6 +141,11 @@ func (a *Answerer) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 	case CopyOnly:
 		fmt.Fprintln(a.out, "Accepted without opening. The link:")
 		a.fallback(an, false)
+	}
+	if a.opts.ShowWait && c.Action() == elicit.Accept && waits(req) {
+		// The wait keeps the turn (and the terminal) until it ends.
+		waiting = true
+		a.startWait(req, an, !pol.CopyOnly, time.Now())
 	}
 	return elicit.Response{Action: c.Action()}, nil
 }

@@ -1,7 +1,9 @@
 // Package consent asks the user before a URL-mode elicitation's link is opened. It owns
-// the consent screen (an embeddable bubbletea model the TUI reuses), the terminal
-// Answerer that runs that screen inline for headless commands (or a line prompt in
-// accessible mode), the browser and command openers, OSC 52 copy and terminal QR codes,
+// the consent screen (an embeddable bubbletea model the TUI reuses, which stays open to
+// offer the link itself when no browser opens), the one waiting screen shown after
+// consent whatever carried the request (Waiting), the terminal Answerer that runs the
+// consent screen inline for headless commands (or a line prompt in accessible mode) and
+// then its waiting line, the browser and command openers, OSC 52 copy and terminal QR codes,
 // the styled rendering of an analysed URL, and the one-line check the answers-file
 // Script prints.
 //

@@ -1,6 +1,7 @@
 package consent
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -30,6 +31,9 @@ const (
 	// later round: accept again without, or with, reopening it.
 	Retry
 	Reopen
+	// Opened accepts after opening the browser failed: the user opened the link
+	// themselves (from the printed or copied URL, or the QR code).
+	Opened
 )
 
 // String returns the choice's name.
@@ -47,6 +51,8 @@ func (c Choice) String() string {
 		return "retry"
 	case Reopen:
 		return "reopen"
+	case Opened:
+		return "opened"
 	}
 	return "none"
 }
@@ -54,7 +60,7 @@ func (c Choice) String() string {
 // Action returns the elicitation action the choice answers with.
 func (c Choice) Action() elicit.Action {
 	switch c {
-	case Open, CopyOnly, Retry, Reopen:
+	case Open, CopyOnly, Retry, Reopen, Opened:
 		return elicit.Accept
 	case Decline:
 		return elicit.Decline
@@ -82,10 +88,11 @@ type Options struct {
 }
 
 type item struct {
-	choice Choice // 0 for the QR toggle
+	choice Choice // 0 for the QR toggle and the copy action
 	label  string
 	hint   string
 	keys   key.Binding
+	copy   bool // "Copy the link again": copies, chooses nothing
 }
 
 type keyMap struct {
@@ -136,6 +143,9 @@ type Model struct {
 	qr     string
 	qrErr  error
 	choice Choice
+	// failed is why the browser could not be opened after Open; the screen then
+	// stays (OpenFailed) with the link, the QR code and "I opened it myself".
+	failed error
 }
 
 // New returns the consent screen for a URL-mode request and its analysis. A refused
@@ -157,15 +167,15 @@ func New(req *elicit.Request, a urlsafe.Analysis, opts Options) *Model {
 	}
 	if !a.Refused {
 		if opts.OpenAllowed {
-			m.items = append(m.items, item{Open, "Open in browser", "o", key.NewBinding(key.WithKeys("o"))})
+			m.items = append(m.items, item{Open, "Open in browser", "o", key.NewBinding(key.WithKeys("o")), false})
 		}
 		m.items = append(m.items,
-			item{CopyOnly, "Copy link only (do not open)", "c", key.NewBinding(key.WithKeys("c", "y"))},
-			item{0, "Show QR code", "r", key.NewBinding(key.WithKeys("r"))})
+			item{CopyOnly, "Copy link only (do not open)", "c", key.NewBinding(key.WithKeys("c", "y")), false},
+			item{0, "Show QR code", "r", key.NewBinding(key.WithKeys("r")), false})
 	}
 	m.items = append(m.items,
-		item{Decline, "Decline", "d", key.NewBinding(key.WithKeys("d", "n"))},
-		item{Cancel, "Cancel", "esc", m.keys.Cancel})
+		item{Decline, "Decline", "d", key.NewBinding(key.WithKeys("d", "n")), false},
+		item{Cancel, "Cancel", "esc", m.keys.Cancel, false})
 	if a.Caution() || a.Refused {
 		m.cursor = m.index(Decline)
 	}
@@ -238,6 +248,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 func (m *Model) activate(i int) tea.Cmd {
+	if m.items[i].copy {
+		return tea.SetClipboard(m.a.URL)
+	}
 	if m.items[i].choice == 0 {
 		m.showQR = !m.showQR
 		if m.showQR && m.qr == "" && m.qrErr == nil {
@@ -249,12 +262,12 @@ func (m *Model) activate(i int) tea.Cmd {
 }
 
 func (m *Model) choose(c Choice) tea.Cmd {
-	if (c == Open || c == CopyOnly) && m.a.Refused || c == Open && !m.opts.OpenAllowed {
+	if (c == Open || c == CopyOnly || c == Opened) && m.a.Refused || c == Open && !m.opts.OpenAllowed {
 		return nil
 	}
 	m.choice = c
 	done := DoneMsg{Choice: c}
-	if c == Open || c == CopyOnly {
+	if c == Open || c == CopyOnly || c == Opened {
 		done.URL = m.a.URL
 	}
 	cmd := func() tea.Msg { return done }
@@ -262,6 +275,65 @@ func (m *Model) choose(c Choice) tea.Cmd {
 		return tea.Batch(tea.SetClipboard(m.a.URL), cmd)
 	}
 	return cmd
+}
+
+// OpenFailed keeps the screen open after Open when the browser could not be opened
+// (err says why, e.g. a *NoBrowserError): it copies the link (OSC 52) and offers "I
+// opened it myself" (Opened), "Try the browser again" (Open), the QR code, copying
+// again, Decline and Cancel. The embedding program calls it instead of answering.
+func (m *Model) OpenFailed(err error) tea.Cmd {
+	m.failed, m.choice, m.showQR = err, 0, false
+	m.items = []item{{choice: Opened, label: "I opened it myself", hint: "i", keys: key.NewBinding(key.WithKeys("i"))}}
+	if m.opts.OpenAllowed {
+		m.items = append(m.items, item{choice: Open, label: "Try the browser again", hint: "o", keys: key.NewBinding(key.WithKeys("o"))})
+	}
+	m.items = append(m.items,
+		item{label: "Show QR code", hint: "r", keys: key.NewBinding(key.WithKeys("r"))},
+		item{label: "Copy the link again", hint: "y", keys: key.NewBinding(key.WithKeys("y", "c")), copy: true},
+		item{choice: Decline, label: "Decline", hint: "d", keys: key.NewBinding(key.WithKeys("d", "n"))},
+		item{choice: Cancel, label: "Cancel", hint: "esc", keys: m.keys.Cancel})
+	m.cursor = 0
+	return tea.SetClipboard(m.a.URL)
+}
+
+// Failed returns why the browser could not be opened, once OpenFailed was called.
+func (m *Model) Failed() error { return m.failed }
+
+// viewFailed writes the "open it yourself" body in room lines at most: why, the link
+// in full (never cut) and its host; the explanation shrinks first when the window is
+// short.
+func (m *Model) viewFailed(line func(string), room int) {
+	w := m.opts.Width
+	urlLines := renderURL(m.a, w-2, m.st.url)
+	host := ""
+	if h := hostLine(m.a, m.st.host, m.st.registrable); h != "" {
+		host = "Goes to: " + h
+	}
+	reason := "Could not open the browser: " + safeText(m.failed.Error())
+	if nb := (*NoBrowserError)(nil); errors.As(m.failed, &nb) {
+		reason = "No browser can be opened here: " + safeText(nb.Reason)
+	}
+	why := strings.Split(ansi.Wrap(reason+".", w, ""), "\n")
+	why = append(why, strings.Split(ansi.Wrap("The link is copied (if your terminal allows it). Open it yourself, or scan the QR code (r):", w, ""), "\n")...)
+	fixed := len(urlLines)
+	if host != "" {
+		fixed++
+	}
+	if n := room - fixed; n < len(why) {
+		why = why[:max(n, 0)]
+		if n > 0 {
+			why[n-1] = ansi.Truncate(why[n-1], w-1, "") + "…"
+		}
+	}
+	for _, l := range why {
+		line(m.st.warn.Render(l))
+	}
+	for _, l := range urlLines {
+		line("  " + l)
+	}
+	if host != "" && room > len(urlLines) {
+		line(host)
+	}
 }
 
 // viewDetails writes the full request: message, URL, host, refusal and warnings.
@@ -351,13 +423,152 @@ func (m *Model) View() string {
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s); b.WriteByte('\n') }
 
+	if m.failed != nil && !m.showQR {
+		// The title, the link, the choices and the footer always show; the
+		// explanation takes the room left.
+		line(m.st.title.Render(ansi.Truncate("Open this link yourself", m.opts.Width, "…")))
+		urlRows := len(renderURL(m.a, m.opts.Width-2, m.st.url))
+		if m.opts.Height >= 1+3+urlRows+1+len(m.items)+1 {
+			m.viewFailed(line, m.opts.Height-len(m.items)-2)
+			m.viewItems(line)
+			b.WriteString(m.st.faint.Render(ansi.Truncate("Then press i; the call waits for the step to finish.", m.opts.Width, "…")))
+			return b.String()
+		}
+		// A short window: the choices two to a row, no footer.
+		m.viewFailed(line, m.opts.Height-1-(len(m.items)+1)/2)
+		m.viewItemsCompact(&b)
+		return strings.TrimSuffix(b.String(), "\n")
+	}
+	if !m.showQR {
+		var det []string
+		m.viewDetails(func(s string) { det = append(det, s) })
+		if 1+len(det)+1+len(m.items)+1 > m.opts.Height {
+			return m.viewShort()
+		}
+		line(m.st.title.Render(m.header()))
+		for _, l := range det {
+			line(l)
+		}
+		line("")
+		m.viewItems(line)
+		b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
+		return b.String()
+	}
 	line(m.st.title.Render(m.header()))
 	if m.showQR {
 		m.viewQR(line)
-	} else {
-		m.viewDetails(line)
-		line("")
 	}
+	m.viewItems(line)
+	foot := "Nothing has been opened or fetched. ↑/↓ enter, or the key shown."
+	if m.failed != nil {
+		foot = "The browser could not be opened: scan the code, then press i."
+	}
+	b.WriteString(m.st.faint.Render(ansi.Truncate(foot, m.opts.Width, "…")))
+	return b.String()
+}
+
+// viewShort renders the consent screen in a window too short for all of it: the link
+// in full, its host, a refusal and the choices (two to a row) always show; the warnings
+// show in full when they fit, else as a count; the server's message takes what is left.
+func (m *Model) viewShort() string {
+	w, h := m.opts.Width, m.opts.Height
+	title := strings.Split(ansi.Wrap(m.header(), w, ""), "\n")
+	for i, l := range title {
+		title[i] = m.st.title.Render(l)
+	}
+	must := []string{m.st.label.Render("Link (shown in full):")}
+	for _, l := range renderURL(m.a, w-2, m.st.url) {
+		must = append(must, "  "+l)
+	}
+	if hl := hostLine(m.a, m.st.host, m.st.registrable); hl != "" {
+		must = append(must, "Goes to: "+hl)
+	}
+	if m.a.Refused {
+		for _, l := range strings.Split(ansi.Wrap("Refused: "+m.a.Reason+".", w, ""), "\n") {
+			must = append(must, m.st.refused.Render(l))
+		}
+	}
+	var warn []string
+	for _, wn := range m.a.Warnings {
+		mark, st := "! ", m.st.warn
+		if wn.Code.Info() {
+			mark, st = "i ", m.st.info
+		}
+		for i, l := range strings.Split(ansi.Wrap(wn.Message, w-2, ""), "\n") {
+			if i > 0 {
+				mark = "  "
+			}
+			warn = append(warn, st.Render(mark+l))
+		}
+	}
+	room := h - len(title) - len(must) - (len(m.items)+1)/2
+	if len(warn) > room && len(m.a.Warnings) > 0 {
+		warn = []string{m.st.warn.Render(ansi.Truncate(fmt.Sprintf("! %d warning(s): a taller window shows them", len(m.a.Warnings)), w, "…"))}
+	}
+	room -= len(warn)
+	var msg []string
+	if text := safeText(m.req.Message); text != "" && room > 0 {
+		msg = strings.Split(ansi.Wrap(text, w-2, ""), "\n")
+		if len(msg) > room {
+			msg = msg[:room]
+			msg[room-1] = ansi.Truncate(msg[room-1], w-3, "") + "…"
+		}
+		for i, l := range msg {
+			msg[i] = "  " + l
+		}
+	}
+	var b strings.Builder
+	for _, block := range [][]string{title, msg, must, warn} {
+		for _, l := range block {
+			b.WriteString(l)
+			b.WriteByte('\n')
+		}
+	}
+	m.viewItemsCompact(&b)
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// viewItemsCompact writes the choices two to a row with short labels.
+func (m *Model) viewItemsCompact(b *strings.Builder) {
+	col := max(m.opts.Width/2, 8)
+	for i, it := range m.items {
+		label := ansi.Truncate(shortLabel(it, m.showQR)+" "+it.hint, col-2, "…")
+		cell := "  " + label
+		if i == m.cursor {
+			cell = "> " + m.st.focus.Render(label)
+		}
+		if i%2 == 0 {
+			b.WriteString(cell + strings.Repeat(" ", max(col-2-ansi.StringWidth(label), 0)))
+		} else {
+			b.WriteString(cell)
+		}
+		if i%2 == 1 || i == len(m.items)-1 {
+			b.WriteByte('\n')
+		}
+	}
+}
+
+// shortLabel is an item's label in a narrow, short window.
+func shortLabel(it item, qrShown bool) string {
+	switch {
+	case it.copy:
+		return "Copy again"
+	case it.choice == 0 && qrShown:
+		return "Hide QR"
+	case it.choice == 0:
+		return "QR code"
+	case it.choice == Opened:
+		return "I opened it"
+	case it.choice == Open && it.label == "Try the browser again":
+		return "Browser again"
+	case it.choice == CopyOnly:
+		return "Copy only"
+	}
+	return it.label
+}
+
+// viewItems writes the choices, the focused one marked.
+func (m *Model) viewItems(line func(string)) {
 	for i, it := range m.items {
 		label := fmt.Sprintf("%-30s %s", it.label, it.hint)
 		if it.choice == 0 && m.showQR {
@@ -369,8 +580,6 @@ func (m *Model) View() string {
 			line("  " + label)
 		}
 	}
-	b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
-	return b.String()
 }
 
 func (m *Model) header() string {
@@ -390,6 +599,9 @@ func (m *Model) doneLine() string {
 		return "Opening " + m.a.Display + " in your browser."
 	case CopyOnly:
 		return "Accepted without opening: " + m.a.Display
+	case Opened:
+		return "Accepted: you opened " + m.a.Display + " yourself."
+
 	case Decline:
 		return "Declined the link from " + fmt.Sprintf("%q", safeText(m.req.Server)) + "."
 	}

@@ -67,6 +67,9 @@ func (p *Prompter) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 			headerServer(req))
 		return elicit.Response{Action: elicit.Cancel}, nil
 	}
+	if w, ok := p.opts.URL.(interface{ StopWaiting() }); ok {
+		w.StopWaiting() // a URL flow's inline wait gives the terminal back to the form
+	}
 	f := req.ParsedForm()
 	if p.opts.Accessible {
 		return p.answerAccessible(ctx, req, f)

@@ -1,0 +1,93 @@
+package consent
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/elicitty/elicitty/elicit"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the wait's goroutine and the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestInlineWaitShowsLinkAndEndsOnCompletion: after consent the inline prompt says it
+// waits, with the link in full and what completes it, and the server's completion
+// ends the wait with a line saying so.
+func TestInlineWaitShowsLinkAndEndsOnCompletion(t *testing.T) {
+	out := &lockedBuffer{}
+	a := NewAnswerer(strings.NewReader("c\n"), out, AnswererOptions{Accessible: true, NoClipboard: true, ShowWait: true, Opener: &fakeOpener{}})
+	req := &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Origin: elicit.OriginURLRequired, Message: "Link it.",
+		URL: "https://auth.example.com/link?s=abc", ElicitationID: "e-7"}
+	resp, err := a.Answer(context.Background(), req)
+	if err != nil || resp.Action != elicit.Accept {
+		t.Fatalf("Answer = %+v, %v", resp, err)
+	}
+	a.Completed("other", "e-7") // another server's id: not this flow
+	a.Completed("demo", "e-7")
+	got := out.String()
+	for _, want := range []string{
+		"Waiting for the step in your browser at\nhttps://auth.example.com/link?s=abc\n",
+		"notifications/elicitation/complete for e-7",
+		"demo reports the step in the browser done.",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("output lacks %q:\n%s", want, got)
+		}
+	}
+	a.StopWaiting() // nothing left: returns at once
+}
+
+// TestInlineWaitEndsAtNextRequest: the next request takes the terminal back from the
+// wait; StopWaiting ends a wait that nothing completed.
+func TestInlineWaitEndsAtNextRequest(t *testing.T) {
+	out := &lockedBuffer{}
+	a := NewAnswerer(strings.NewReader("c\nd\n"), out, AnswererOptions{Accessible: true, NoClipboard: true, ShowWait: true, Opener: &fakeOpener{}})
+	req := &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Origin: elicit.OriginInputRequest, Protocol: "2026-07-28",
+		URL: "https://auth.example.com/link?s=abc"}
+	if r, err := a.Answer(context.Background(), req); err != nil || r.Action != elicit.Accept {
+		t.Fatalf("first round = %+v, %v", r, err)
+	}
+	again := *req
+	again.Repeat = 1
+	if r, err := a.Answer(context.Background(), &again); err != nil || r.Action != elicit.Decline {
+		t.Fatalf("second round = %+v, %v", r, err)
+	}
+	a.StopWaiting()
+	if got := out.String(); !strings.Contains(got, "asks again in its next round") {
+		t.Errorf("the wait did not say what completes it:\n%s", got)
+	}
+}
+
+// TestEscSeqSkipsTerminalAnswers: letters inside escape sequences (a terminal's answer
+// to a query, an arrow key) are not keys; letters typed on their own are.
+func TestEscSeqSkipsTerminalAnswers(t *testing.T) {
+	in := "\x1b[?1;2c" + "r" + "\x1b[A" + "\x1b]11;rgb:0000/0000/0000\x1b\\" + "c" + "\x1bP>|tmux 3.4\x1b\\" + "\x1b]10;rgb:ffff\x07" + "y"
+	var e escSeq
+	var got []byte
+	for i := 0; i < len(in); i++ {
+		if e.key(in[i]) {
+			got = append(got, in[i])
+		}
+	}
+	if string(got) != "rcy" {
+		t.Errorf("keys %q, want \"rcy\"", got)
+	}
+}
