@@ -101,6 +101,8 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	}
 	s.prompt.init()
 	s.tap.toolsList = s.noteToolsList
+	s.served = newTaskServe(s.sendTaskStatus)
+	s.tap.clientTasks = s.clientTaskCaps()
 
 	switch {
 	case opts.transport != nil:

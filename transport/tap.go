@@ -35,6 +35,14 @@ type tap struct {
 	injectFn  func(jsonrpc.Message) bool   // delivers a local message to the reader, when possible
 	discover  time.Duration                // server/discover deadline (0: none)
 	toolsList func(result json.RawMessage) // sees raw tools/list results (HTTP param headers)
+
+	// Tasks (tasks.go, taskserve.go): clientTasks is added to initialize as
+	// capabilities.tasks (nil: none), serverTasks is the server's, as sent; the server's
+	// tasks/* requests go to our middleware; notifyFn writes a notification of ours on
+	// the connection (nil: Streamable HTTP, which POSTs it).
+	clientTasks json.RawMessage
+	serverTasks json.RawMessage
+	notifyFn    func(jsonrpc.Message) error
 }
 
 // outReq is a request we sent and have not seen answered.
@@ -82,6 +90,7 @@ func idText(id jsonrpc.ID) string {
 func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
+		t.taskOut(m)
 		if m.IsCall() {
 			name := paramName(m.Params)
 			t.mu.Lock()
@@ -167,6 +176,9 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 		if m.Error == nil && req.method == "tools/list" && t.toolsList != nil {
 			t.toolsList(m.Result)
 		}
+		if m.Error == nil && req.method == "initialize" {
+			t.noteServerTasks(m.Result)
+		}
 		if m.Error == nil && len(m.Result) > 0 {
 			if bad := t.noteResult(m.Result); bad != "" {
 				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(m.ID), bad)
@@ -189,6 +201,14 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 			}
 			t.asked[idKey(m.ID)] = true
 			t.mu.Unlock()
+		}
+		if m.IsCall() && servedTaskMethod(m.Method) {
+			t.mu.Lock()
+			serve := t.clientTasks != nil
+			t.mu.Unlock()
+			if serve {
+				return disguiseTaskRequest(m)
+			}
 		}
 		switch m.Method {
 		case "elicitation/create":
@@ -465,6 +485,7 @@ func (tt *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	tc := &tapConn{inner: c, tap: tt.tap, msgs: make(chan readResult, 16), inject: make(chan jsonrpc.Message, 4), done: make(chan struct{})}
 	tt.tap.mu.Lock()
 	tt.tap.injectFn = tc.deliver
+	tt.tap.notifyFn = func(m jsonrpc.Message) error { return tc.Write(context.Background(), m) }
 	tt.tap.mu.Unlock()
 	return tc, nil
 }
