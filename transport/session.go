@@ -374,7 +374,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	if err := s.headerRefusal(name); err != nil {
 		return nil, nil, err
 	}
-	if asTask, _ := s.wantsTask(ctx, name, false); asTask {
+	if asTask, _ := s.WantsTask(ctx, name, false); asTask {
 		return s.CallToolTask(ctx, name, args, 0)
 	}
 	return drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {

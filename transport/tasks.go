@@ -125,10 +125,10 @@ func (s *Session) taskEra() bool {
 	return v >= protocol.Version20251125 && v < protocol.Version20260728
 }
 
-// wantsTask decides whether a tools/call goes as a task: force asks for it (--task);
+// WantsTask decides whether a tools/call goes as a task: force asks for it (--task);
 // a tool whose taskSupport is required always does. An error explains a forced call
 // the server does not allow.
-func (s *Session) wantsTask(ctx context.Context, name string, force bool) (bool, error) {
+func (s *Session) WantsTask(ctx context.Context, name string, force bool) (bool, error) {
 	caps, _ := s.ServerTaskCaps()
 	if !s.taskEra() || !caps.ToolsCall {
 		if force {
@@ -288,17 +288,20 @@ func (s *Session) CallToolTask(ctx context.Context, name string, args map[string
 	}
 	s.noteTask(t, name)
 	res, err := s.awaitTask(ctx, t)
-	if err != nil {
+	if err != nil || ct.failure() != nil {
 		return nil, nil, s.callFailure(ct, err)
 	}
 	return res, nil, nil
 }
 
 // callFailure prefers the failure of an elicitation answered during the call (an answers
-// file that could not answer: exit 3) to the call's own error.
+// file that could not answer: exit 3) to the call's own error, as drive does.
 func (s *Session) callFailure(ct *callTrack, err error) error {
 	if f := ct.failure(); f != nil {
-		return fmt.Errorf("%w (%w)", f, err)
+		if err != nil {
+			return safe.Errorf("tools/call: %w (server said: %v)", f, err)
+		}
+		return fmt.Errorf("tools/call: %w", f)
 	}
 	return err
 }
