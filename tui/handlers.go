@@ -375,6 +375,8 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 	case transport.EventElicitationComplete:
 		m.inbox.dropFlows(func(f flow) bool { return f.server == msg.Server && f.id == msg.ID })
 		m.status = msg.Server + ": URL flow completed"
+	case transport.EventTask:
+		return m.onTaskEvent(msg)
 	case transport.EventExit:
 		m.status = msg.Server + " exited: " + msg.Text.Line()
 		var cmds []tea.Cmd
@@ -416,6 +418,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 		return m.toScreen(msg)
 	}
+	if m.tasks.open {
+		return m.tasksKey(msg)
+	}
 	if f := m.filter(); f != nil && f.editing {
 		// While the filter has focus no letter is a shortcut.
 		return m.filterKey(msg)
@@ -440,6 +445,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case key.Matches(msg, m.keys.Tasks):
+		return m.openTasks()
 	case key.Matches(msg, m.keys.Details):
 		m.details = true
 	case key.Matches(msg, m.keys.Describe) && m.tab <= tabResources:

@@ -58,6 +58,7 @@ type Model struct {
 	calls   callsPane
 	log     logPane
 	inbox   inbox
+	tasks   tasksPane // the Tasks view (key t), shown over the tab when open
 	tab     tab
 
 	active  *pending // the request being answered, or nil
@@ -100,6 +101,7 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.calls = newCallsPane(&m.st)
 	m.log = newLogPane(opts.LogKeep, &m.st)
 	m.inbox = inbox{st: &m.st, f: newFilterBox()}
+	m.tasks = tasksPane{st: &m.st, f: newFilterBox()}
 	m.cancels = map[callID]context.CancelFunc{}
 	m.cancelled = map[callID]bool{}
 	m.specs = map[callID]callSpec{}
@@ -147,6 +149,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onCallDone(msg)
 	case eventMsg:
 		return m, m.onEvent(msg)
+	case tasksMsg:
+		return m, m.onTasks(msg)
 	case openedMsg:
 		return m, m.onOpened(msg)
 	case logTickMsg:
@@ -176,6 +180,7 @@ func (m *Model) SetSize(w, h int) {
 	m.calls.SetSize(mw, bodyH-listH)
 	m.log.SetSize(mw, bodyH)
 	m.inbox.SetSize(mw, bodyH)
+	m.tasks.SetSize(mw, bodyH)
 	so := m.screenSize()
 	if m.active != nil {
 		m.active.setSize(so.Width, so.Height)
