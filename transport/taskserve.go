@@ -189,10 +189,12 @@ func (ts *taskServe) finish(id string, res mcp.Result, err error) {
 		st.task.Status, st.task.StatusMessage = TaskFailed, rpcErr.Message
 	}
 	st.task.LastUpdatedAt = timestamp(ts.now())
-	close(st.done)
 	t := st.task
 	ts.mu.Unlock()
+	// The notification goes first: a server that fetches the result hears of the end
+	// before it.
 	ts.sendStatus(t)
+	close(st.done)
 }
 
 func (ts *taskServe) sendStatus(t Task) {
