@@ -94,7 +94,7 @@ func TestFieldTypeScriptTaskExamples(t *testing.T) {
 		startServer(t, addr, marker, []string{"PORT=" + port}, "node", filepath.Join(dir, "simpleTaskInteractive.js"), marker)
 		url := "http://localhost:" + port + "/mcp"
 		for action, want := range map[string]string{
-			"accept\n  content: {confirm: true}": "Deleted 'a.txt'",
+			"accept\n  content: {confirm: true}":  "Deleted 'a.txt'",
 			"accept\n  content: {confirm: false}": "Deletion cancelled",
 			"decline":                             "Deletion cancelled",
 		} {
