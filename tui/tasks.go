@@ -144,9 +144,9 @@ func (tp *tasksPane) View(now time.Time) string {
 		}
 		age := ""
 		if c, err := time.Parse(time.RFC3339, t.CreatedAt); err == nil {
-			age = ", " + now.Sub(c).Truncate(time.Second).String() + " ago"
+			age = " · " + now.Sub(c).Truncate(time.Second).String() + " ago"
 		}
-		line := trunc(fmt.Sprintf("%s %s  %s  %s (%s%s)", oneLine(r.server), shortTaskID(t.TaskID), oneLine(string(t.Status)), oneLine(what), "task", age), tp.w)
+		line := trunc(fmt.Sprintf("%s %s  %s  %s%s", oneLine(r.server), shortTaskID(t.TaskID), oneLine(string(t.Status)), oneLine(what), age), tp.w)
 		if i == tp.cursor {
 			line = tp.st.Selected.Render(line)
 		}
@@ -164,7 +164,7 @@ func (tp *tasksPane) View(now time.Time) string {
 	for _, server := range sortedKeys(tp.notes) {
 		lines = append(lines, tp.st.Warn.Render(trunc(oneLine(server)+": "+tp.notes[server], tp.w)))
 	}
-	lines = append(lines, tp.st.Dim.Render(trunc("  enter refresh (tasks/list) · x cancel task (tasks/cancel) · esc close", tp.w)))
+	lines = append(lines, tp.st.Dim.Render(trunc("  enter refresh · x cancel (tasks/cancel) · esc close", tp.w)))
 	return fitLines(lines, tp.h)
 }
 
@@ -303,7 +303,7 @@ func (m *Model) cancelSelectedTask() tea.Cmd {
 	case !ok:
 		m.status = "no task selected"
 	case r.served:
-		m.status = "that task is the server's question: answer or cancel it in the Inbox"
+		m.status = "the server asks that: answer it in the Inbox"
 	case r.info.Status.Terminal():
 		m.status = "that task has ended"
 	default:
