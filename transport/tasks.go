@@ -442,11 +442,6 @@ func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
 	return out, nil
 }
 
-// isTaskNotFound reports a -32602 answer to a tasks/* request.
-func isTaskNotFound(err error) bool {
-	var rpc *jsonrpc.Error
-	return errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeInvalidParams
-}
 
 // taskOut edits a request we send for tasks: a task-augmented tools/call leaves go-sdk
 // under methodTaskCall and is renamed; initialize gets our capabilities.tasks.

@@ -71,7 +71,9 @@ func newTaskFake() *taskFake {
 func taskHarness(t *testing.T, s *taskFake) *harness {
 	t.Helper()
 	h := newHarness(t, Options{Servers: []config.Server{{Name: "demo", Command: "x"}},
-		dial: func(context.Context, config.Server, elicit.Answerer, func(transport.Event)) (session, error) { return s, nil }})
+		dial: func(context.Context, config.Server, elicit.Answerer, func(transport.Event)) (session, error) {
+			return s, nil
+		}})
 	h.run(h.m.Init())
 	return h
 }
