@@ -442,7 +442,6 @@ func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
 	return out, nil
 }
 
-
 // taskOut edits a request we send for tasks: a task-augmented tools/call leaves go-sdk
 // under methodTaskCall and is renamed; initialize gets our capabilities.tasks.
 func (t *tap) taskOut(m *jsonrpc.Request) {
