@@ -22,7 +22,7 @@ func (a *app) tasksCommand() *cobra.Command {
 status and status message, or cancel one with --cancel (tasks/cancel). A stdio server
 starts anew for each command, so this is for servers that keep tasks across sessions
 (HTTP); "call" runs tools that need a task and waits for their result.`,
-		Example: "  elicitty tasks https://mcp.example.com/mcp\n  elicitty tasks https://mcp.example.com/mcp --cancel 786512e2 --json",
+		Example: "  elicitty tasks -- npx -y @modelcontextprotocol/server-everything\n  elicitty tasks https://mcp.example.com/mcp --cancel 786512e2 --json",
 		RunE: func(cmd *cobra.Command, args []string) error {
 			srv, rest, err := a.splitTarget(cmd, args)
 			if err != nil {
