@@ -377,12 +377,21 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	if asTask, _ := s.WantsTask(ctx, name, false); asTask {
 		return s.CallToolTask(ctx, name, args, 0)
 	}
-	return drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+	var token string // the last round's: its result may be a 2026-07-28 task
+	res, rounds, err := drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
 		// Fresh params every round: go-sdk writes _meta into them.
 		p := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
-		p.SetProgressToken(s.progressToken())
+		token = s.progressToken()
+		p.SetProgressToken(token)
 		return s.client().CallTool(ctx, p)
 	}, func(r *mcp.CallToolResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
+	if err == nil && s.modernEra() {
+		if created := s.tap.takeCreatedTask(token); created != nil {
+			tres, trounds, terr := s.awaitTask26(ctx, name, created)
+			return tres, append(rounds, trounds...), terr
+		}
+	}
+	return res, rounds, err
 }
 
 // GetPrompt gets a prompt, answering input requests on the way.

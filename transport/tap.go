@@ -43,12 +43,14 @@ type tap struct {
 	clientTasks json.RawMessage
 	serverTasks json.RawMessage
 	notifyFn    func(jsonrpc.Message) error
+	created     map[string]json.RawMessage // 2026-07-28 CreateTaskResults by progress token
 }
 
 // outReq is a request we sent and have not seen answered.
 type outReq struct {
 	method, name string
 	start        time.Time
+	token        string // params._meta.progressToken of a tools/call
 }
 
 func newTap(server string, log *wire.Log, discover time.Duration) *tap {
@@ -94,7 +96,11 @@ func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
 		if m.IsCall() {
 			name := paramName(m.Params)
 			t.mu.Lock()
-			t.inflight[idKey(m.ID)] = outReq{method: m.Method, name: name, start: time.Now()}
+			or := outReq{method: m.Method, name: name, start: time.Now()}
+			if m.Method == "tools/call" {
+				or.token = progressTokenOf(m.Params)
+			}
+			t.inflight[idKey(m.ID)] = or
 			if len(m.Params) > 0 {
 				m.Params = t.spliceState(m.Params)
 			}
@@ -180,7 +186,12 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 			t.noteServerTasks(m.Result)
 		}
 		if m.Error == nil && len(m.Result) > 0 {
-			if bad := t.noteResult(m.Result); bad != "" {
+			if bad := t.noteResult(m.Result); bad == `"task"` && req.method == "tools/call" {
+				// A 2026-07-28 tasks-extension CreateTaskResult: the call polls it.
+				t.mu.Lock()
+				t.keepCreatedTask(req.token, m.Result)
+				t.mu.Unlock()
+			} else if bad != "" {
 				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(m.ID), bad)
 				return &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{
 					Code:    jsonrpc.CodeInternalError,

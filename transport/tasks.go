@@ -103,8 +103,15 @@ func parseTaskCaps(raw json.RawMessage) (TaskCaps, bool) {
 }
 
 // ServerTaskCaps returns what the server declared in capabilities.tasks (go-sdk drops it;
-// the tap keeps it) and whether it declared tasks at all.
+// the tap keeps it) and whether it declared tasks at all. In 2026-07-28 that is the tasks
+// extension: tools/call may become a task and tasks/cancel exists; tasks/list does not.
 func (s *Session) ServerTaskCaps() (TaskCaps, bool) {
+	if s.modernEra() {
+		if s.serverHasTasksExtension() {
+			return TaskCaps{Cancel: true, ToolsCall: true}, true
+		}
+		return TaskCaps{}, false
+	}
 	s.tap.mu.Lock()
 	raw := s.tap.serverTasks
 	s.tap.mu.Unlock()
@@ -130,6 +137,12 @@ func (s *Session) taskEra() bool {
 // the server does not allow.
 func (s *Session) WantsTask(ctx context.Context, name string, force bool) (bool, error) {
 	caps, _ := s.ServerTaskCaps()
+	if s.modernEra() {
+		if force {
+			return false, fmt.Errorf("tools/call %q as a task: in %s the server decides which calls run as tasks (tasks extension declared: %v)", name, s.Protocol(), caps.ToolsCall)
+		}
+		return false, nil
+	}
 	if !s.taskEra() || !caps.ToolsCall {
 		if force {
 			return false, fmt.Errorf("tools/call %q as a task: the server does not declare tasks.requests.tools.call (protocol %s)", name, s.Protocol())
@@ -385,11 +398,22 @@ func (s *Session) TaskResult(ctx context.Context, id string) (json.RawMessage, e
 	return s.Request(ctx, "tasks/result", map[string]any{"taskId": id})
 }
 
-// TaskCancel cancels a task (tasks/cancel) and returns its new state.
+// TaskCancel cancels a task (tasks/cancel) and returns its new state. In 2026-07-28 the
+// server only acknowledges: the state returned is the last one known, and the task may
+// still end otherwise.
 func (s *Session) TaskCancel(ctx context.Context, id string) (Task, error) {
 	raw, err := s.Request(ctx, "tasks/cancel", map[string]any{"taskId": id})
 	if err != nil {
 		return Task{}, err
+	}
+	if s.modernEra() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if ti, ok := s.requested[id]; ok {
+			ti.StatusMessage = "cancellation requested"
+			return ti.Task, nil
+		}
+		return Task{TaskID: id, Status: TaskWorking, StatusMessage: "cancellation requested"}, nil
 	}
 	t, err := decodeTask(raw)
 	if err != nil {
@@ -404,6 +428,9 @@ const maxTaskPages = 20
 
 // TaskList lists the server's tasks (tasks/list, every page up to a bound).
 func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
+	if s.modernEra() {
+		return nil, fmt.Errorf("tasks/list: %s has no tasks/list (the tasks extension lists nothing)", s.Protocol())
+	}
 	if caps, _ := s.ServerTaskCaps(); !caps.List {
 		return nil, fmt.Errorf("tasks/list: the server does not declare tasks.list")
 	}
