@@ -189,6 +189,12 @@ func (s *Session) noteTask(t Task, tool string) {
 				}
 			}
 		}
+		if len(s.requested) >= maxKept && tool == "" {
+			// A server listing ever more tasks does not grow our memory: only the
+			// tasks our calls created are kept past the bound.
+			s.mu.Unlock()
+			return
+		}
 		old = &TaskInfo{Tool: tool, Mine: tool != ""}
 		s.requested[t.TaskID] = old
 	}

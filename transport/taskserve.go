@@ -436,6 +436,7 @@ func (s *Session) ServedTasks() []Task { return s.served.list() }
 // sendTaskStatus sends notifications/tasks/status (best effort: the spec makes it
 // optional, and servers poll).
 func (s *Session) sendTaskStatus(t Task) {
+	s.event(EventTask, safe.Untrusted("task for the server: "+taskLine(t)), t.TaskID)
 	b, err := json.Marshal(t)
 	if err != nil {
 		return
