@@ -407,3 +407,32 @@ func TestDecodeTask(t *testing.T) {
 		}
 	}
 }
+
+// TestTaskListBounded: a server that lists thousands of tasks does not grow what the
+// session keeps past its bound.
+func TestTaskListBounded(t *testing.T) {
+	var b strings.Builder
+	for i := range 2000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"taskId":"x-%d","status":"working","createdAt":"2025-11-25T10:30:00Z","lastUpdatedAt":"2025-11-25T10:30:00Z","ttl":null}`, i)
+	}
+	page := `{"tasks":[` + b.String() + `]}`
+	_, _, tr := taskServer(t, serverTaskCaps, func(rs *rawServer, m rawMsg) {
+		if m.Method == "tasks/list" {
+			rs.reply(m.ID, page)
+		}
+	})
+	s := connectRaw(t, tr, Options{Protocol: "2025-11-25"})
+	got, err := s.TaskList(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2000 {
+		t.Errorf("TaskList returned %d tasks, want the 2000 listed", len(got))
+	}
+	if n := len(s.Tasks()); n > maxKept {
+		t.Errorf("the session keeps %d listed tasks, more than %d", n, maxKept)
+	}
+}
