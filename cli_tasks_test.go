@@ -36,6 +36,11 @@ func TestEverythingTasks(t *testing.T) {
 					t.Errorf("tools lacks %q:\n%s", tool, r.stdout)
 				}
 			}
+			for _, line := range strings.Split(r.stdout, "\n") {
+				if strings.HasPrefix(line, "simulate-research-query ") && !strings.Contains(line, "[task required]") {
+					t.Errorf("tools does not say simulate-research-query runs as a task: %q", line)
+				}
+			}
 
 			r = runArgv(t, target("call", "simulate-research-query", `{"topic":"python","ambiguous":true}`, "--json", "--answers", "testdata/tasks-answers.yaml"))
 			if r.code != 0 {
