@@ -146,7 +146,7 @@ func TestVersionAndHelp(t *testing.T) {
 	if r.code != 0 || !strings.Contains(r.stdout, version) {
 		t.Fatalf("--version: code %d, stdout %q", r.code, r.stdout)
 	}
-	for _, cmd := range []string{"tools", "prompts", "resources", "call", "prompt", "read", "render", "desc", "serve-demo", "doctor", "conformance", "demo", "completion"} {
+	for _, cmd := range []string{"tools", "prompts", "resources", "call", "prompt", "read", "render", "desc", "serve-demo", "doctor", "conformance", "demo", "completion", "tasks"} {
 		r := runBin(t, nil, cmd, "--help")
 		if r.code != 0 || !strings.Contains(r.stdout, "Usage:") {
 			t.Errorf("%s --help: code %d, stdout %q stderr %q", cmd, r.code, r.stdout, r.stderr)

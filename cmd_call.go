@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
@@ -14,7 +15,9 @@ import (
 )
 
 func (a *app) callCommand() *cobra.Command {
-	return &cobra.Command{
+	var asTask bool
+	var taskTTL time.Duration
+	cmd := &cobra.Command{
 		Use:   "call TARGET TOOL [JSON | key=value...]",
 		Short: "Call a tool; elicitations are answered from --answers, a terminal prompt, or not at all (exit 3)",
 		Example: `  elicitty call demo deploy env=prod
@@ -47,12 +50,26 @@ func (a *app) callCommand() *cobra.Command {
 				if err != nil {
 					return err
 				}
-				res, rounds, err := s.CallTool(ctx, name, argv)
+				var res *mcp.CallToolResult
+				var rounds []transport.Round
+				if asTask {
+					// A tool whose taskSupport is "required" runs as a task without --task.
+					if _, err := s.WantsTask(ctx, name, true); err != nil {
+						return usagef("%v", err)
+					}
+					res, rounds, err = s.CallToolTask(ctx, name, argv, taskTTL)
+				} else {
+					res, rounds, err = s.CallTool(ctx, name, argv)
+				}
 				if err != nil {
 					return err
 				}
 				if a.jsonOut {
-					if err := a.printJSON(a.resultJSON(s, res, rounds)); err != nil {
+					out := a.resultJSON(s, res, rounds)
+					if t := callTask(s, res); t != nil {
+						out["task"] = t
+					}
+					if err := a.printJSON(out); err != nil {
 						return err
 					}
 				} else {
@@ -65,6 +82,9 @@ func (a *app) callCommand() *cobra.Command {
 			})
 		},
 	}
+	cmd.Flags().BoolVar(&asTask, "task", false, "call the tool as a task (MCP 2025-11-25; tools whose taskSupport is required always are)")
+	cmd.Flags().DurationVar(&taskTTL, "task-ttl", transport.DefaultTaskTTL, "with --task: how long the server should keep the task")
+	return cmd
 }
 
 func (a *app) promptCommand() *cobra.Command {

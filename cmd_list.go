@@ -67,7 +67,7 @@ func (a *app) listCommand(what, short string) *cobra.Command {
 					if err != nil {
 						return err
 					}
-					return a.printTools(tools)
+					return a.printTools(tools, s.TaskSupport)
 				case "prompts":
 					prompts, err := s.Prompts(ctx)
 					if err != nil {
@@ -104,7 +104,9 @@ func firstLine(s string) string {
 	return strings.TrimSpace(s)
 }
 
-func (a *app) printTools(tools []*mcp.Tool) error {
+// printTools writes tools as JSON or one line each; taskSupport gives a tool's
+// execution.taskSupport, shown in front of the description when the tool runs as a task.
+func (a *app) printTools(tools []*mcp.Tool, taskSupport func(string) string) error {
 	if a.jsonOut {
 		if tools == nil {
 			tools = []*mcp.Tool{}
@@ -112,7 +114,12 @@ func (a *app) printTools(tools []*mcp.Tool) error {
 		return a.printJSON(tools)
 	}
 	return printTable(a.stdout, len(tools), func(i int) (string, string) {
-		return safe.Line(tools[i].Name), firstLine(tools[i].Description)
+		desc := firstLine(tools[i].Description)
+		switch v := taskSupport(tools[i].Name); v {
+		case transport.TaskSupportRequired, transport.TaskSupportOptional:
+			desc = "[task " + v + "] " + desc
+		}
+		return safe.Line(tools[i].Name), desc
 	})
 }
 

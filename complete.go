@@ -36,7 +36,7 @@ func (a *app) addCompletions(root *cobra.Command) {
 	kinds := map[string]argCompletion{
 		"elicitty": completeTargets,
 		"tools":    completeTarget, "prompts": completeTarget, "resources": completeTarget,
-		"read": completeTarget, "complete": completeTarget, "login": completeTarget, "logout": completeTarget,
+		"read": completeTarget, "complete": completeTarget, "login": completeTarget, "logout": completeTarget, "tasks": completeTarget,
 		"call":   completeTargetTool,
 		"prompt": completeTargetPrompt,
 	}

@@ -124,6 +124,8 @@ func docSkipReason(line string) string {
 // would be skipped must be added here knowingly, so none goes untested unnoticed.
 var docSkipped = []string{
 	"./scripts/test.sh",
+	"elicitty tasks TARGET --cancel TASK_ID --json",
+	"elicitty tasks https://mcp.example.com/mcp --cancel 786512e2 --json",
 	"elicitty TARGET... | elicitty -- CMD ARGS",
 	"elicitty call https://mcp.example.com/mcp deploy env=prod",
 	"elicitty skills https://mcp.example.com/mcp",

@@ -92,6 +92,10 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 					a.progress.show(progressText(server, ev.Text.Line()))
 					return
 				}
+				if ev.Kind == transport.EventTask {
+					a.taskEvent(server, ev)
+					return
+				}
 				switch {
 				case ev.Kind == transport.EventElicitationComplete || ev.Kind == transport.EventCancelled:
 					if ev.Kind == transport.EventElicitationComplete {

@@ -101,6 +101,8 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	}
 	s.prompt.init()
 	s.tap.toolsList = s.noteToolsList
+	s.served = newTaskServe(s.sendTaskStatus)
+	s.tap.clientTasks = s.clientTaskCaps()
 
 	switch {
 	case opts.transport != nil:
@@ -312,6 +314,11 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 		caps.Elicitation = &mcp.ElicitationCapabilities{}
 	case s.opts.URLMode:
 		caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
+	}
+	if v := cmp.Or(s.opts.Protocol, s.offer); v >= protocol.Version20260728 {
+		// The tasks extension (SEP-2663): the server may answer tools/call with a task,
+		// which CallTool polls (tasks26.go).
+		caps.Extensions = map[string]any{TasksExtension: map[string]any{}}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}, &mcp.ClientOptions{
 		Capabilities:   caps,

@@ -94,6 +94,12 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 				callID = rq.ID
 			}
 			out := h.tap.out(msg)
+			if rq, ok := out.(*jsonrpc.Request); ok && rq.Method != method {
+				method = rq.Method // renamed by the tap (a task-augmented tools/call)
+				if r.Header.Get("Mcp-Method") != "" {
+					r.Header.Set("Mcp-Method", method)
+				}
+			}
 			if out == nil {
 				return &http.Response{StatusCode: http.StatusAccepted, Status: "202 Accepted", Header: http.Header{},
 					Body: io.NopCloser(bytes.NewReader(nil)), Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil

@@ -14,30 +14,35 @@ import (
 // the result exactly as the server sent it. It answers no input requests. Standard MCP
 // methods are refused: use the typed calls.
 func (s *Session) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	return s.requestAs(ctx, method, method, params)
+}
+
+// requestAs is Request, with errors naming the method shown (a method the tap renames).
+func (s *Session) requestAs(ctx context.Context, method, shown string, params any) (json.RawMessage, error) {
 	cs := s.client()
 	if s.mcpClient == nil || cs == nil {
-		return nil, fmt.Errorf("%s: session not connected", method)
+		return nil, fmt.Errorf("%s: session not connected", shown)
 	}
 	raw := json.RawMessage(`{}`)
 	if params != nil {
 		b, err := json.Marshal(params)
 		if err != nil {
-			return nil, fmt.Errorf("%s: encode params: %w", method, err)
+			return nil, fmt.Errorf("%s: encode params: %w", shown, err)
 		}
 		raw = b
 	}
 	// Registering again replaces the same registration: cheap and race-free.
 	if err := mcp.AddSendingCustomMethod[*rawParams, *rawResult](s.mcpClient, method); err != nil {
-		return nil, fmt.Errorf("%s: %w", method, err)
+		return nil, fmt.Errorf("%s: %w", shown, err)
 	}
 	ctx, cancel := s.requestContext(ctx)
 	defer cancel()
 	res, err := mcp.CallCustomMethod[*rawParams, *rawResult](ctx, cs, method, &rawParams{raw: raw})
 	if err != nil {
-		return nil, s.wrap(ctx, method, err)
+		return nil, s.wrap(ctx, shown, err)
 	}
 	if res == nil || len(res.raw) == 0 {
-		return nil, fmt.Errorf("%s: empty result", method)
+		return nil, fmt.Errorf("%s: empty result", shown)
 	}
 	return res.raw, nil
 }

@@ -20,6 +20,11 @@ import (
 // validation and defaults never run (docs/protocol.md, "go-sdk facts").
 func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "ping" {
+			if m, params, ok := servedTaskRequest(req); ok {
+				return s.served.served(ctx, m, params)
+			}
+		}
 		if method != "elicitation/create" {
 			return next(ctx, method, req)
 		}
@@ -27,9 +32,27 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if !ok || p == nil {
 			return nil, invalidParams(fmt.Sprintf("unreadable elicitation params (%T)", req.GetParams()))
 		}
-		er := s.newRequest(elicit.OriginPush, p, s.tap.rawParams(p))
-		if calls := s.tap.callsInFlight(); len(calls) == 1 {
+		raw := s.tap.rawParams(p)
+		if ttl, asTask := requestedTTL(raw); asTask {
+			// Task-augmented (we declare tasks.requests.elicitation.create): the server
+			// gets a task now and polls it while the person answers.
+			return s.startTask(method, ttl, func(ctx context.Context) (mcp.Result, error) {
+				return s.answerPush(ctx, p, raw)
+			})
+		}
+		return s.answerPush(ctx, p, raw)
+	}
+}
+
+// answerPush answers one pushed elicitation/create through the Answerer.
+func (s *Session) answerPush(ctx context.Context, p *mcp.ElicitParams, raw json.RawMessage) (mcp.Result, error) {
+	{
+		er := s.newRequest(elicit.OriginPush, p, raw)
+		taskID, taskTool := s.relatedTool(p.Meta)
+		if calls := s.tap.callsInFlight(); len(calls) == 1 && taskID == "" {
 			er.Call, er.Tool = calls[0].method+" "+calls[0].name, calls[0].name
+		} else if taskTool != "" {
+			er.Call, er.Tool = "tools/call "+taskTool+" (task)", taskTool
 		}
 		if er.Mode == elicit.ModeURL && !s.opts.URLMode {
 			s.tap.log.Notef(s.server.Name, "refused URL-mode elicitation: URL mode not declared")
@@ -65,7 +88,12 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			s.failCalls(err)
 			return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "elicitation not answered: " + err.Error()}
 		}
-		return elicitResult(resp), nil
+		out := elicitResult(resp)
+		if taskID != "" {
+			// Every message of a task carries its id (spec 2025-11-25 tasks).
+			out.Meta = mcp.Meta{relatedTaskKey: map[string]any{"taskId": taskID}}
+		}
+		return out, nil
 	}
 }
 

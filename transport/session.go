@@ -93,6 +93,7 @@ const (
 	EventURLWait             EventKind = "url-wait"             // a -32042 call waits for completions
 	EventReconnected         EventKind = "reconnected"          // a new HTTP session replaced a lost one
 	EventRefused             EventKind = "refused"              // an elicitation refused unasked (URL mode undeclared)
+	EventTask                EventKind = "task"                 // a task changed status; ID is the taskId, Text the status and message
 )
 
 // Round is one MRTR round or -32042 retry taken by a call.
@@ -140,6 +141,13 @@ type Session struct {
 	schemas    map[string]json.RawMessage
 	badHeaders map[string]string // tool -> why its x-mcp-header annotations are invalid
 	tokens     atomic.Int64      // progress tokens, new for every request and retry
+
+	// Tasks (tasks.go, taskserve.go): the tasks we created or saw listed, the
+	// execution.taskSupport of each tool of the last listing, and the tasks we run for
+	// the server.
+	requested   map[string]*TaskInfo
+	taskSupport map[string]string
+	served      *taskServe
 }
 
 // progressToken returns a progress token unique in this session (docs/protocol.md, "Timeouts and cancellation").
@@ -261,16 +269,24 @@ func (s *Session) restoreDropped(out []*mcp.Tool) []*mcp.Tool {
 	raws := s.rawTools
 	s.rawTools = nil
 	schemas := make(map[string]json.RawMessage, len(raws))
+	support := map[string]string{}
 	for _, raw := range raws {
 		var t struct {
 			Name        string          `json:"name"`
 			InputSchema json.RawMessage `json:"inputSchema"`
+			Execution   struct {
+				TaskSupport string `json:"taskSupport"`
+			} `json:"execution"`
 		}
 		if json.Unmarshal(raw, &t) == nil && t.Name != "" && len(t.InputSchema) > 0 {
 			schemas[t.Name] = t.InputSchema
 		}
+		if t.Name != "" && t.Execution.TaskSupport != "" {
+			support[t.Name] = t.Execution.TaskSupport
+		}
 	}
 	s.schemas = schemas
+	s.taskSupport = support
 	s.mu.Unlock()
 	if len(raws) <= len(out) {
 		return out
@@ -358,12 +374,24 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	if err := s.headerRefusal(name); err != nil {
 		return nil, nil, err
 	}
-	return drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+	if asTask, _ := s.WantsTask(ctx, name, false); asTask {
+		return s.CallToolTask(ctx, name, args, 0)
+	}
+	var token string // the last round's: its result may be a 2026-07-28 task
+	res, rounds, err := drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
 		// Fresh params every round: go-sdk writes _meta into them.
 		p := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
-		p.SetProgressToken(s.progressToken())
+		token = s.progressToken()
+		p.SetProgressToken(token)
 		return s.client().CallTool(ctx, p)
 	}, func(r *mcp.CallToolResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
+	if err == nil && s.modernEra() {
+		if created := s.tap.takeCreatedTask(token); created != nil {
+			tres, trounds, terr := s.awaitTask26(ctx, name, created)
+			return tres, append(rounds, trounds...), terr
+		}
+	}
+	return res, rounds, err
 }
 
 // GetPrompt gets a prompt, answering input requests on the way.
@@ -390,6 +418,7 @@ func (s *Session) Close() error {
 	// Answers already given (a form cancelled as the user quits) still reach the
 	// server: they are written as the answerer returns, moments after.
 	s.tap.awaitAnswered(answerGrace)
+	s.served.close()
 	if cs := s.client(); cs != nil {
 		err = cs.Close()
 	}

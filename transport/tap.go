@@ -35,12 +35,22 @@ type tap struct {
 	injectFn  func(jsonrpc.Message) bool   // delivers a local message to the reader, when possible
 	discover  time.Duration                // server/discover deadline (0: none)
 	toolsList func(result json.RawMessage) // sees raw tools/list results (HTTP param headers)
+
+	// Tasks (tasks.go, taskserve.go): clientTasks is added to initialize as
+	// capabilities.tasks (nil: none), serverTasks is the server's, as sent; the server's
+	// tasks/* requests go to our middleware; notifyFn writes a notification of ours on
+	// the connection (nil: Streamable HTTP, which POSTs it).
+	clientTasks json.RawMessage
+	serverTasks json.RawMessage
+	notifyFn    func(jsonrpc.Message) error
+	created     map[string]json.RawMessage // 2026-07-28 CreateTaskResults by progress token
 }
 
 // outReq is a request we sent and have not seen answered.
 type outReq struct {
 	method, name string
 	start        time.Time
+	token        string // params._meta.progressToken of a tools/call
 }
 
 func newTap(server string, log *wire.Log, discover time.Duration) *tap {
@@ -82,10 +92,15 @@ func idText(id jsonrpc.ID) string {
 func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
+		t.taskOut(m)
 		if m.IsCall() {
 			name := paramName(m.Params)
 			t.mu.Lock()
-			t.inflight[idKey(m.ID)] = outReq{method: m.Method, name: name, start: time.Now()}
+			or := outReq{method: m.Method, name: name, start: time.Now()}
+			if m.Method == "tools/call" {
+				or.token = progressTokenOf(m.Params)
+			}
+			t.inflight[idKey(m.ID)] = or
 			if len(m.Params) > 0 {
 				m.Params = t.spliceState(m.Params)
 			}
@@ -167,8 +182,16 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 		if m.Error == nil && req.method == "tools/list" && t.toolsList != nil {
 			t.toolsList(m.Result)
 		}
+		if m.Error == nil && req.method == "initialize" {
+			t.noteServerTasks(m.Result)
+		}
 		if m.Error == nil && len(m.Result) > 0 {
-			if bad := t.noteResult(m.Result); bad != "" {
+			if bad := t.noteResult(m.Result); bad == `"task"` && req.method == "tools/call" {
+				// A 2026-07-28 tasks-extension CreateTaskResult: the call polls it.
+				t.mu.Lock()
+				t.keepCreatedTask(req.token, m.Result)
+				t.mu.Unlock()
+			} else if bad != "" {
 				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(m.ID), bad)
 				return &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{
 					Code:    jsonrpc.CodeInternalError,
@@ -189,6 +212,14 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 			}
 			t.asked[idKey(m.ID)] = true
 			t.mu.Unlock()
+		}
+		if m.IsCall() && servedTaskMethod(m.Method) {
+			t.mu.Lock()
+			serve := t.clientTasks != nil
+			t.mu.Unlock()
+			if serve {
+				return disguiseTaskRequest(m)
+			}
 		}
 		switch m.Method {
 		case "elicitation/create":
@@ -465,6 +496,7 @@ func (tt *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	tc := &tapConn{inner: c, tap: tt.tap, msgs: make(chan readResult, 16), inject: make(chan jsonrpc.Message, 4), done: make(chan struct{})}
 	tt.tap.mu.Lock()
 	tt.tap.injectFn = tc.deliver
+	tt.tap.notifyFn = func(m jsonrpc.Message) error { return tc.Write(context.Background(), m) }
 	tt.tap.mu.Unlock()
 	return tc, nil
 }

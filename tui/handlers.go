@@ -392,6 +392,8 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 	case transport.EventElicitationComplete:
 		m.inbox.dropFlows(func(f flow) bool { return f.server == msg.Server && f.id == msg.ID })
 		m.status = msg.Server + ": URL flow completed"
+	case transport.EventTask:
+		return m.onTaskEvent(msg)
 	case transport.EventExit:
 		m.status = msg.Server + " exited: " + msg.Text.Line()
 		var cmds []tea.Cmd
@@ -436,6 +438,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if cmd, ok := m.watchKey(msg); ok {
 		return cmd
 	}
+	if m.tasks.open {
+		return m.tasksKey(msg)
+	}
 	if f := m.filter(); f != nil && f.editing {
 		// While the filter has focus no letter is a shortcut.
 		return m.filterKey(msg)
@@ -460,6 +465,8 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case key.Matches(msg, m.keys.Tasks):
+		return m.openTasks()
 	case key.Matches(msg, m.keys.Details):
 		m.details = true
 	case key.Matches(msg, m.keys.Describe) && m.tab <= tabResources:

@@ -22,6 +22,7 @@ type keyMap struct {
 	Help, Quit       key.Binding
 	Details          key.Binding
 	Describe         key.Binding
+	Tasks            key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -39,6 +40,7 @@ func defaultKeys() keyMap {
 		Describe:   key.NewBinding(key.WithKeys("d"), key.WithHelp("d", "describe item")),
 		SignIn:     key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "sign in")),
 		Inbox:      key.NewBinding(key.WithKeys("i"), key.WithHelp("i", "inbox")),
+		Tasks:      key.NewBinding(key.WithKeys("t"), key.WithHelp("t", "tasks")),
 		Aside:      key.NewBinding(key.WithKeys("ctrl+b"), key.WithHelp("ctrl+b", "set aside")),
 		Copy:       key.NewBinding(key.WithKeys("y"), key.WithHelp("y", "copy")),
 		PrevCall:   key.NewBinding(key.WithKeys("["), key.WithHelp("[", "prev result")),
@@ -63,6 +65,6 @@ func (k keyMap) FullHelp() [][]key.Binding {
 		{k.NextTab, k.PrevTab, k.Up, k.Down, k.PageUp, k.PageDown},
 		{k.Enter, k.Describe, k.Inbox, k.Aside, k.Copy, k.PrevCall, k.NextCall, k.RetryNow},
 		{k.Servers, k.Reconnect, k.Details, k.SignIn, k.Filter, k.Follow, k.CancelCall},
-		{k.Help, k.Quit},
+		{k.Tasks, k.Help, k.Quit},
 	}
 }

@@ -58,6 +58,7 @@ type Model struct {
 	calls   callsPane
 	log     logPane
 	inbox   inbox
+	tasks   tasksPane // the Tasks view (key t), shown over the tab when open
 	tab     tab
 
 	active  *pending  // the request being answered, or nil
@@ -102,6 +103,7 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.calls.linked = m.inbox.waitsFor
 	m.log = newLogPane(opts.LogKeep, &m.st)
 	m.inbox = inbox{st: &m.st, f: newFilterBox()}
+	m.tasks = tasksPane{st: &m.st, f: newFilterBox()}
 	m.cancels = map[callID]context.CancelFunc{}
 	m.cancelled = map[callID]bool{}
 	m.specs = map[callID]callSpec{}
@@ -149,6 +151,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onCallDone(msg)
 	case eventMsg:
 		return m, m.onEvent(msg)
+	case tasksMsg:
+		return m, m.onTasks(msg)
 	case openedMsg:
 		return m, m.onOpened(msg)
 	case logTickMsg:
@@ -178,6 +182,7 @@ func (m *Model) SetSize(w, h int) {
 	m.calls.SetSize(mw, bodyH-listH)
 	m.log.SetSize(mw, bodyH)
 	m.inbox.SetSize(mw, bodyH)
+	m.tasks.SetSize(mw, bodyH)
 	so := m.screenSize()
 	if m.active != nil {
 		m.active.setSize(so.Width, so.Height)

@@ -35,6 +35,8 @@ func (m *Model) render() string {
 		main = m.detailsView(mw, bodyH)
 	case m.describing:
 		main = m.describeView(mw, bodyH)
+	case m.tasks.open:
+		main = m.tasks.View(m.now)
 	case m.tab == tabLog:
 		main = m.log.View()
 	case m.tab == tabInbox:

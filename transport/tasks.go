@@ -1,0 +1,534 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/protocol"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tasks (2025-11-25, experimental; docs/protocol.md "Tasks"). go-sdk v1.8.0 knows none
+// of it: the tap adds the task field to tools/call, declares and reads the tasks
+// capabilities in the initialize exchange, and hands the server's tasks/* requests to
+// taskServe; the tasks/* requests we send go out as extension methods (Session.Request).
+
+// TaskStatus is the state of a task (schema.ts TaskStatus).
+type TaskStatus string
+
+// The task statuses.
+const (
+	TaskWorking       TaskStatus = "working"
+	TaskInputRequired TaskStatus = "input_required"
+	TaskCompleted     TaskStatus = "completed"
+	TaskFailed        TaskStatus = "failed"
+	TaskCancelled     TaskStatus = "cancelled"
+)
+
+// Terminal reports whether no other status can follow s.
+func (s TaskStatus) Terminal() bool {
+	return s == TaskCompleted || s == TaskFailed || s == TaskCancelled
+}
+
+// Task is the state of one task as its receiver reports it (schema.ts Task). Its
+// strings come from the peer: sanitize them before showing them.
+type Task struct {
+	TaskID        string     `json:"taskId"`
+	Status        TaskStatus `json:"status"`
+	StatusMessage string     `json:"statusMessage,omitempty"`
+	CreatedAt     string     `json:"createdAt"`
+	LastUpdatedAt string     `json:"lastUpdatedAt"`
+	// TTL is the lifetime from creation in milliseconds; nil (JSON null) is unlimited.
+	TTL *int64 `json:"ttl"`
+	// PollInterval is the suggested time between tasks/get polls in milliseconds.
+	PollInterval int64 `json:"pollInterval,omitempty"`
+}
+
+// TaskCaps is what a peer declared in capabilities.tasks.
+type TaskCaps struct {
+	List      bool `json:"list"`      // tasks/list
+	Cancel    bool `json:"cancel"`    // tasks/cancel
+	ToolsCall bool `json:"toolsCall"` // task-augmented tools/call
+}
+
+// The taskSupport values of a tool's execution (schema.ts ToolExecution).
+const (
+	TaskSupportForbidden = "forbidden"
+	TaskSupportOptional  = "optional"
+	TaskSupportRequired  = "required"
+)
+
+// relatedTaskKey is the _meta key that ties a message to its task.
+const relatedTaskKey = "io.modelcontextprotocol/related-task"
+
+// methodTaskCall is the name under which a task-augmented tools/call leaves go-sdk (it
+// refuses to send a standard method as an extension); the tap renames it tools/call.
+const methodTaskCall = "elicitty/task-augmented-tools-call"
+
+// Bounds of the requestor's polling.
+const (
+	defaultPollInterval = time.Second
+	minPollInterval     = 100 * time.Millisecond
+	maxPollInterval     = 30 * time.Second
+	// DefaultTaskTTL is the lifetime asked for a task we create: long enough for a
+	// person to answer the elicitations it raises.
+	DefaultTaskTTL = 10 * time.Minute
+)
+
+// parseTaskCaps reads capabilities.tasks.
+func parseTaskCaps(raw json.RawMessage) (TaskCaps, bool) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return TaskCaps{}, false
+	}
+	var c struct {
+		List     json.RawMessage `json:"list"`
+		Cancel   json.RawMessage `json:"cancel"`
+		Requests struct {
+			Tools struct {
+				Call json.RawMessage `json:"call"`
+			} `json:"tools"`
+		} `json:"requests"`
+	}
+	if json.Unmarshal(raw, &c) != nil {
+		return TaskCaps{}, false
+	}
+	set := func(r json.RawMessage) bool { return len(r) > 0 && string(r) != "null" }
+	return TaskCaps{List: set(c.List), Cancel: set(c.Cancel), ToolsCall: set(c.Requests.Tools.Call)}, true
+}
+
+// ServerTaskCaps returns what the server declared in capabilities.tasks (go-sdk drops it;
+// the tap keeps it) and whether it declared tasks at all. In 2026-07-28 that is the tasks
+// extension: tools/call may become a task and tasks/cancel exists; tasks/list does not.
+func (s *Session) ServerTaskCaps() (TaskCaps, bool) {
+	if s.modernEra() {
+		if s.serverHasTasksExtension() {
+			return TaskCaps{Cancel: true, ToolsCall: true}, true
+		}
+		return TaskCaps{}, false
+	}
+	s.tap.mu.Lock()
+	raw := s.tap.serverTasks
+	s.tap.mu.Unlock()
+	return parseTaskCaps(raw)
+}
+
+// TaskSupport returns a tool's execution.taskSupport as the last tools listing sent it
+// ("" when absent, which means forbidden).
+func (s *Session) TaskSupport(tool string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.taskSupport[tool]
+}
+
+// taskEra reports whether the session speaks a protocol with 2025-11-25 tasks.
+func (s *Session) taskEra() bool {
+	v := s.Protocol()
+	return v >= protocol.Version20251125 && v < protocol.Version20260728
+}
+
+// WantsTask decides whether a tools/call goes as a task: force asks for it (--task);
+// a tool whose taskSupport is required always does. An error explains a forced call
+// the server does not allow.
+func (s *Session) WantsTask(ctx context.Context, name string, force bool) (bool, error) {
+	caps, _ := s.ServerTaskCaps()
+	if s.modernEra() {
+		if force {
+			return false, fmt.Errorf("tools/call %q as a task: in %s the server decides which calls run as tasks (tasks extension declared: %v)", name, s.Protocol(), caps.ToolsCall)
+		}
+		return false, nil
+	}
+	if !s.taskEra() || !caps.ToolsCall {
+		if force {
+			return false, fmt.Errorf("tools/call %q as a task: the server does not declare tasks.requests.tools.call (protocol %s)", name, s.Protocol())
+		}
+		return false, nil
+	}
+	if !s.toolsListed.Load() {
+		_, _ = s.Tools(ctx)
+	}
+	switch s.TaskSupport(name) {
+	case TaskSupportRequired:
+		return true, nil
+	case TaskSupportOptional:
+		return force, nil
+	}
+	if force {
+		return false, fmt.Errorf("tools/call %q as a task: the tool does not support task execution (execution.taskSupport is forbidden or absent)", name)
+	}
+	return false, nil
+}
+
+// TaskInfo is a task this session knows of: one it created (a tools/call) or one the
+// server listed. It is a copy.
+type TaskInfo struct {
+	Task
+	// Tool is the tool the task runs, when we created it.
+	Tool string `json:"tool,omitempty"`
+	// Mine reports a task this session created.
+	Mine bool `json:"mine,omitempty"`
+}
+
+// noteTask records the latest state of a task and reports it as an EventTask.
+func (s *Session) noteTask(t Task, tool string) {
+	s.mu.Lock()
+	if s.requested == nil {
+		s.requested = map[string]*TaskInfo{}
+	}
+	old, ok := s.requested[t.TaskID]
+	if !ok {
+		if len(s.requested) >= maxKept {
+			for id, ti := range s.requested {
+				if ti.Status.Terminal() {
+					delete(s.requested, id)
+				}
+			}
+		}
+		if len(s.requested) >= maxKept && tool == "" {
+			// A server listing ever more tasks does not grow our memory: only the
+			// tasks our calls created are kept past the bound.
+			s.mu.Unlock()
+			return
+		}
+		old = &TaskInfo{Tool: tool, Mine: tool != ""}
+		s.requested[t.TaskID] = old
+	}
+	changed := old.Status != t.Status || old.StatusMessage != t.StatusMessage
+	old.Task = t
+	if tool != "" {
+		old.Tool, old.Mine = tool, true
+	}
+	s.mu.Unlock()
+	if changed {
+		s.event(EventTask, safe.Untrusted(taskLine(t)), t.TaskID)
+	}
+}
+
+// taskLine is a task's status and message on one line (unsanitized).
+func taskLine(t Task) string {
+	if t.StatusMessage == "" {
+		return string(t.Status)
+	}
+	return string(t.Status) + ": " + t.StatusMessage
+}
+
+// Tasks returns the tasks this session created or saw listed, newest first.
+func (s *Session) Tasks() []TaskInfo {
+	s.mu.Lock()
+	out := make([]TaskInfo, 0, len(s.requested))
+	for _, t := range s.requested {
+		out = append(out, *t)
+	}
+	s.mu.Unlock()
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].CreatedAt != out[j].CreatedAt {
+			return out[i].CreatedAt > out[j].CreatedAt
+		}
+		return out[i].TaskID < out[j].TaskID
+	})
+	return out
+}
+
+// relatedTool returns the tool of the task a server request names in its related-task
+// _meta, when this session created that task.
+func (s *Session) relatedTool(meta map[string]any) (taskID, tool string) {
+	rt, _ := meta[relatedTaskKey].(map[string]any)
+	id, _ := rt["taskId"].(string)
+	if id == "" {
+		return "", ""
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ti, ok := s.requested[id]; ok {
+		return id, ti.Tool
+	}
+	return id, ""
+}
+
+// decodeTask reads a Task and checks what the rest of the code relies on.
+func decodeTask(raw json.RawMessage) (Task, error) {
+	var t Task
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return Task{}, fmt.Errorf("unreadable task: %w", err)
+	}
+	if t.TaskID == "" {
+		return Task{}, errors.New("task without a taskId")
+	}
+	switch t.Status {
+	case TaskWorking, TaskInputRequired, TaskCompleted, TaskFailed, TaskCancelled:
+	default:
+		return Task{}, fmt.Errorf("task %q has unknown status %q", safe.Line(t.TaskID), safe.Line(string(t.Status)))
+	}
+	return t, nil
+}
+
+// CallToolTask calls a tool as a task (tools/call with a task field): it polls tasks/get
+// at the server's pollInterval, reports each status as an EventTask, calls tasks/result
+// once the task needs input (its elicitations then arrive like any other) or ends, and
+// returns that result. ttl zero asks for DefaultTaskTTL. When ctx ends first, the task
+// is cancelled with tasks/cancel if the server declares it. A server that answers with
+// a plain result instead of a task gets that result back.
+func (s *Session) CallToolTask(ctx context.Context, name string, args map[string]any, ttl time.Duration) (*mcp.CallToolResult, []Round, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	if ttl <= 0 {
+		ttl = DefaultTaskTTL
+	}
+	ct, untrack := s.track()
+	defer untrack()
+	params := map[string]any{
+		"name": name, "arguments": args,
+		"task":  map[string]any{"ttl": ttl.Milliseconds()},
+		"_meta": map[string]any{"progressToken": s.progressToken()},
+	}
+	raw, err := s.requestAs(ctx, methodTaskCall, "tools/call", params)
+	if err != nil {
+		return nil, nil, s.callFailure(ct, err)
+	}
+	f := topFields(raw)
+	tr, ok := f["task"]
+	if !ok {
+		// Answered at once: a plain CallToolResult.
+		var res mcp.CallToolResult
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return nil, nil, fmt.Errorf("tools/call: unreadable result: %w", err)
+		}
+		return &res, nil, nil
+	}
+	t, err := decodeTask(tr)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tools/call: %w", err)
+	}
+	s.noteTask(t, name)
+	res, err := s.awaitTask(ctx, t)
+	if err != nil || ct.failure() != nil {
+		return nil, nil, s.callFailure(ct, err)
+	}
+	return res, nil, nil
+}
+
+// callFailure prefers the failure of an elicitation answered during the call (an answers
+// file that could not answer: exit 3) to the call's own error, as drive does.
+func (s *Session) callFailure(ct *callTrack, err error) error {
+	if f := ct.failure(); f != nil {
+		if err != nil {
+			return safe.Errorf("tools/call: %w (server said: %v)", f, err)
+		}
+		return fmt.Errorf("tools/call: %w", f)
+	}
+	return err
+}
+
+// awaitTask polls t until it needs input or ends, then fetches its result.
+func (s *Session) awaitTask(ctx context.Context, t Task) (*mcp.CallToolResult, error) {
+	for {
+		if t.Status.Terminal() || t.Status == TaskInputRequired {
+			res, err := s.TaskResult(ctx, t.TaskID)
+			if err == nil {
+				if cur, gerr := s.TaskGet(ctx, t.TaskID); gerr == nil {
+					s.noteTask(cur, "")
+				} else if !t.Status.Terminal() {
+					s.noteTask(Task{TaskID: t.TaskID, Status: TaskCompleted, CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL}, "")
+				}
+				var out mcp.CallToolResult
+				if err := json.Unmarshal(res, &out); err != nil {
+					return nil, fmt.Errorf("tasks/result: unreadable tool result: %w", err)
+				}
+				return &out, nil
+			}
+			if t.Status.Terminal() || !errors.Is(err, ErrTimeout) || ctx.Err() != nil {
+				return nil, s.endTask(ctx, t, err)
+			}
+			// tasks/result blocks until the task ends: past the request timeout with no
+			// question asked, go back to polling.
+		}
+		wait := time.Duration(t.PollInterval) * time.Millisecond
+		if t.PollInterval <= 0 {
+			wait = defaultPollInterval
+		}
+		wait = min(max(wait, minPollInterval), maxPollInterval)
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, s.endTask(ctx, t, context.Cause(ctx))
+		case <-timer.C:
+		}
+		cur, err := s.TaskGet(ctx, t.TaskID)
+		if err != nil {
+			return nil, s.endTask(ctx, t, err)
+		}
+		s.noteTask(cur, "")
+		t = cur
+	}
+}
+
+// endTask cancels a task we stop waiting for (when the server declares tasks/cancel and
+// ctx ended) and returns err.
+func (s *Session) endTask(ctx context.Context, t Task, err error) error {
+	if ctx.Err() == nil || t.Status.Terminal() {
+		return err
+	}
+	if caps, _ := s.ServerTaskCaps(); caps.Cancel {
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer cancel()
+		if ct, cerr := s.TaskCancel(cctx, t.TaskID); cerr == nil {
+			s.noteTask(ct, "")
+		}
+	}
+	return err
+}
+
+// TaskGet asks for the state of a task (tasks/get).
+func (s *Session) TaskGet(ctx context.Context, id string) (Task, error) {
+	raw, err := s.Request(ctx, "tasks/get", map[string]any{"taskId": id})
+	if err != nil {
+		return Task{}, err
+	}
+	t, err := decodeTask(raw)
+	if err != nil {
+		return Task{}, fmt.Errorf("tasks/get: %w", err)
+	}
+	return t, nil
+}
+
+// TaskResult fetches the result of a task (tasks/result), as the server sent it. It
+// blocks until the task ends; the server's questions for the task arrive meanwhile.
+func (s *Session) TaskResult(ctx context.Context, id string) (json.RawMessage, error) {
+	return s.Request(ctx, "tasks/result", map[string]any{"taskId": id})
+}
+
+// TaskCancel cancels a task (tasks/cancel) and returns its new state. In 2026-07-28 the
+// server only acknowledges: the state returned is the last one known, and the task may
+// still end otherwise.
+func (s *Session) TaskCancel(ctx context.Context, id string) (Task, error) {
+	raw, err := s.Request(ctx, "tasks/cancel", map[string]any{"taskId": id})
+	if err != nil {
+		return Task{}, err
+	}
+	if s.modernEra() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if ti, ok := s.requested[id]; ok {
+			ti.StatusMessage = "cancellation requested"
+			return ti.Task, nil
+		}
+		return Task{TaskID: id, Status: TaskWorking, StatusMessage: "cancellation requested"}, nil
+	}
+	t, err := decodeTask(raw)
+	if err != nil {
+		return Task{}, fmt.Errorf("tasks/cancel: %w", err)
+	}
+	s.noteTask(t, "")
+	return t, nil
+}
+
+// maxTaskPages bounds a tasks/list walk.
+const maxTaskPages = 20
+
+// TaskList lists the server's tasks (tasks/list, every page up to a bound).
+func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
+	if s.modernEra() {
+		return nil, fmt.Errorf("tasks/list: %s has no tasks/list (the tasks extension lists nothing)", s.Protocol())
+	}
+	if caps, _ := s.ServerTaskCaps(); !caps.List {
+		return nil, fmt.Errorf("tasks/list: the server does not declare tasks.list")
+	}
+	var out []Task
+	cursor := ""
+	for range maxTaskPages {
+		params := map[string]any{}
+		if cursor != "" {
+			params["cursor"] = cursor
+		}
+		raw, err := s.Request(ctx, "tasks/list", params)
+		if err != nil {
+			return out, err
+		}
+		var page struct {
+			Tasks      []json.RawMessage `json:"tasks"`
+			NextCursor string            `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &page); err != nil {
+			return out, fmt.Errorf("tasks/list: unreadable result: %w", err)
+		}
+		for _, r := range page.Tasks {
+			t, err := decodeTask(r)
+			if err != nil {
+				s.tap.log.Notef(s.server.Name, "tasks/list: skipped an entry: %v", err)
+				continue
+			}
+			s.noteTask(t, "")
+			out = append(out, t)
+		}
+		if page.NextCursor == "" || page.NextCursor == cursor {
+			return out, nil
+		}
+		cursor = page.NextCursor
+	}
+	return out, nil
+}
+
+// taskOut edits a request we send for tasks: a task-augmented tools/call leaves go-sdk
+// under methodTaskCall and is renamed; initialize gets our capabilities.tasks.
+func (t *tap) taskOut(m *jsonrpc.Request) {
+	switch m.Method {
+	case methodTaskCall:
+		m.Method = "tools/call"
+	case "initialize":
+		t.mu.Lock()
+		caps := t.clientTasks
+		t.mu.Unlock()
+		var p struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		if caps != nil && p.ProtocolVersion >= protocol.Version20251125 && p.ProtocolVersion < protocol.Version20260728 {
+			m.Params = withCapability(m.Params, "tasks", caps)
+		}
+	}
+}
+
+// withCapability returns initialize params with capabilities[name] set to v.
+func withCapability(params json.RawMessage, name string, v json.RawMessage) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(params, &obj) != nil || obj == nil {
+		return params
+	}
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(obj["capabilities"], &caps) != nil || caps == nil {
+		caps = map[string]json.RawMessage{}
+	}
+	caps[name] = v
+	c, err := json.Marshal(caps)
+	if err != nil {
+		return params
+	}
+	obj["capabilities"] = c
+	out, err := json.Marshal(obj)
+	if err != nil {
+		return params
+	}
+	return out
+}
+
+// noteServerTasks keeps capabilities.tasks of the server's initialize result.
+func (t *tap) noteServerTasks(result json.RawMessage) {
+	var r struct {
+		Capabilities struct {
+			Tasks json.RawMessage `json:"tasks"`
+		} `json:"capabilities"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return
+	}
+	t.mu.Lock()
+	t.serverTasks = r.Capabilities.Tasks
+	t.mu.Unlock()
+}

@@ -1,0 +1,194 @@
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/elicitty/elicitty/protocol"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Tasks in 2026-07-28: the io.modelcontextprotocol/tasks extension (SEP-2663). We
+// declare it in the per-request capabilities; a server may then answer tools/call with
+// resultType "task" (a CreateTaskResult), which the tap keeps by the request's progress
+// token. We poll tasks/get, whose result inlines the final result, the error, or the
+// inputRequests we answer with tasks/update; tasks/cancel is an acknowledgement only.
+// There is no tasks/result, no tasks/list and no client-hosted task.
+
+// TasksExtension is the identifier of the tasks extension.
+const TasksExtension = "io.modelcontextprotocol/tasks"
+
+// task26 is a 2026-07-28 task (SEP-2663 DetailedTask).
+type task26 struct {
+	TaskID         string          `json:"taskId"`
+	Status         TaskStatus      `json:"status"`
+	StatusMessage  string          `json:"statusMessage,omitempty"`
+	CreatedAt      string          `json:"createdAt"`
+	LastUpdatedAt  string          `json:"lastUpdatedAt"`
+	TTLMs          *int64          `json:"ttlMs"`
+	PollIntervalMs int64           `json:"pollIntervalMs,omitempty"`
+	Result         json.RawMessage `json:"result,omitempty"`
+	Error          *jsonrpc.Error  `json:"error,omitempty"`
+	InputRequests  json.RawMessage `json:"inputRequests,omitempty"`
+}
+
+// task returns the Task every era shares.
+func (t task26) task() Task {
+	return Task{TaskID: t.TaskID, Status: t.Status, StatusMessage: t.StatusMessage, CreatedAt: t.CreatedAt,
+		LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTLMs, PollInterval: t.PollIntervalMs}
+}
+
+func decodeTask26(raw json.RawMessage) (task26, error) {
+	var t task26
+	if err := json.Unmarshal(raw, &t); err != nil {
+		return task26{}, fmt.Errorf("unreadable task: %w", err)
+	}
+	if _, err := decodeTask(raw); err != nil {
+		return task26{}, err
+	}
+	return t, nil
+}
+
+// modernEra reports whether the session speaks 2026-07-28 or later.
+func (s *Session) modernEra() bool { return s.Protocol() >= protocol.Version20260728 }
+
+// serverHasTasksExtension reports whether the server declared the tasks extension.
+func (s *Session) serverHasTasksExtension() bool {
+	c := s.Capabilities()
+	if c == nil || c.Extensions == nil {
+		return false
+	}
+	_, ok := c.Extensions[TasksExtension]
+	return ok
+}
+
+// progressTokenOf returns params._meta.progressToken as text ("" when absent).
+func progressTokenOf(params json.RawMessage) string {
+	var p struct {
+		Meta struct {
+			Token any `json:"progressToken"`
+		} `json:"_meta"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.Meta.Token == nil {
+		return ""
+	}
+	return fmt.Sprint(p.Meta.Token)
+}
+
+// keepCreatedTask keeps a CreateTaskResult (resultType "task") of a tools/call by its
+// progress token, for the call that sent it. t.mu is held.
+func (t *tap) keepCreatedTask(token string, result json.RawMessage) {
+	if token == "" {
+		return
+	}
+	if t.created == nil {
+		t.created = map[string]json.RawMessage{}
+	}
+	if len(t.created) >= maxKept {
+		clear(t.created)
+	}
+	t.created[token] = append(json.RawMessage(nil), result...)
+}
+
+// takeCreatedTask returns and forgets the CreateTaskResult of the request with token.
+func (t *tap) takeCreatedTask(token string) json.RawMessage {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	raw := t.created[token]
+	delete(t.created, token)
+	return raw
+}
+
+// awaitTask26 polls a 2026-07-28 task of tool name until it ends, answering its input
+// requests with tasks/update, and returns its result.
+func (s *Session) awaitTask26(ctx context.Context, name string, created json.RawMessage) (*mcp.CallToolResult, []Round, error) {
+	t, err := decodeTask26(created)
+	if err != nil {
+		return nil, nil, fmt.Errorf("tools/call: %w", err)
+	}
+	s.noteTask(t.task(), name)
+	what := "tools/call " + name
+	answered := map[string]bool{} // inputRequests keys answered: a key is never reused
+	var rounds []Round
+	for {
+		switch t.Status {
+		case TaskCompleted:
+			if len(t.Result) == 0 {
+				break // tasks/get inlines it; a CreateTaskResult does not
+			}
+			var res mcp.CallToolResult
+			if err := json.Unmarshal(t.Result, &res); err != nil {
+				return nil, rounds, fmt.Errorf("%s: unreadable task result: %w", what, err)
+			}
+			return &res, rounds, nil
+		case TaskFailed:
+			if t.Error != nil {
+				return nil, rounds, s.wrap(ctx, what, t.Error)
+			}
+			return nil, rounds, fmt.Errorf("%s: task failed: %s", what, t.StatusMessage)
+		case TaskCancelled:
+			return nil, rounds, fmt.Errorf("%s: task cancelled: %s", what, t.StatusMessage)
+		case TaskInputRequired:
+			if len(t.InputRequests) > 0 {
+				var reqs mcp.InputRequestMap
+				if err := json.Unmarshal(t.InputRequests, &reqs); err != nil {
+					return nil, rounds, fmt.Errorf("%s: unreadable inputRequests: %w", what, err)
+				}
+				for k := range reqs {
+					if answered[k] {
+						delete(reqs, k)
+					}
+				}
+				if len(reqs) > 0 {
+					answers, round, _, err := s.answerInputs(ctx, what, "tools/call", name, reqs, nil)
+					rounds = append(rounds, round)
+					if err != nil {
+						return nil, rounds, s.endTask26(ctx, t, err)
+					}
+					if _, err := s.Request(ctx, "tasks/update", map[string]any{"taskId": t.TaskID, "inputResponses": answers}); err != nil {
+						return nil, rounds, s.endTask26(ctx, t, err)
+					}
+					for k := range answers {
+						answered[k] = true
+					}
+				}
+			}
+		}
+		wait := time.Duration(t.PollIntervalMs) * time.Millisecond
+		if t.PollIntervalMs <= 0 {
+			wait = defaultPollInterval
+		}
+		wait = min(max(wait, minPollInterval), maxPollInterval)
+		timer := time.NewTimer(wait)
+		select {
+		case <-ctx.Done():
+			timer.Stop()
+			return nil, rounds, s.endTask26(ctx, t, context.Cause(ctx))
+		case <-timer.C:
+		}
+		raw, err := s.Request(ctx, "tasks/get", map[string]any{"taskId": t.TaskID})
+		if err != nil {
+			return nil, rounds, s.endTask26(ctx, t, err)
+		}
+		if t, err = decodeTask26(raw); err != nil {
+			return nil, rounds, fmt.Errorf("tasks/get: %w", err)
+		}
+		s.noteTask(t.task(), "")
+	}
+}
+
+// endTask26 sends tasks/cancel (an acknowledgement only) for a task we stop waiting for.
+func (s *Session) endTask26(ctx context.Context, t task26, err error) error {
+	if ctx.Err() == nil || t.Status.Terminal() {
+		return err
+	}
+	cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	if _, cerr := s.Request(cctx, "tasks/cancel", map[string]any{"taskId": t.TaskID}); cerr == nil {
+		s.tap.log.Notef(s.server.Name, "task %s: cancellation acknowledged", t.TaskID)
+	}
+	return err
+}
