@@ -67,6 +67,7 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 	opts.Log, opts.OnEvent = log, front.onEvent
 	opts.PinnedBy = pinnedBy
 	opts.Procs = a.procs
+	opts.Sampling = a.canSample(front)
 	if front.answerer == nil {
 		opts.Answerer = a.reportProtocolErrors(opts.Answerer)
 		if a.script != nil {
@@ -123,4 +124,17 @@ func (a *app) resolveServer(srv config.Server) config.Server {
 		srv.URLPolicy.Disabled = true
 	}
 	return srv
+}
+
+// canSample reports whether someone can answer sampling requests, so the session may
+// declare the sampling capability: a person always can in the TUI and at an inline
+// prompt on a terminal; an answers file only when it has sampling entries.
+func (a *app) canSample(front frontEnd) bool {
+	switch {
+	case front.answerer != nil:
+		return true
+	case a.script != nil:
+		return a.script.HasSampling()
+	}
+	return a.answersPath == "" && a.isTTY()
 }

@@ -313,6 +313,9 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 	case s.opts.URLMode:
 		caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
 	}
+	if s.opts.Sampling {
+		caps.Sampling = &mcp.SamplingCapabilities{}
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}, &mcp.ClientOptions{
 		Capabilities:   caps,
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},

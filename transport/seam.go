@@ -20,6 +20,9 @@ import (
 // validation and defaults never run (docs/protocol.md, "go-sdk facts").
 func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == methodSampling && s.opts.Sampling {
+			return s.samplingPush(ctx, req)
+		}
 		if method != "elicitation/create" {
 			return next(ctx, method, req)
 		}
