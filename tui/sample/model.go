@@ -98,9 +98,13 @@ func New(req *elicit.Request, opts Options) *Model {
 	m.reply.Prompt = "│ "
 	m.reply.CharLimit = 1 << 20
 	m.reply.MaxHeight = 0
+	// A steady cursor: a blinking one is an endless chain of timer commands.
+	rs := m.reply.Styles()
 	if opts.NoColor {
-		m.reply.SetStyles(textarea.Styles{})
+		rs = textarea.Styles{}
 	}
+	rs.Cursor.Blink = false
+	m.reply.SetStyles(rs)
 	if s := req.Sampling; s != nil && s.Draft != "" {
 		m.reply.SetValue(s.Draft)
 	}
@@ -109,6 +113,9 @@ func New(req *elicit.Request, opts Options) *Model {
 	m.model.Placeholder = elicit.DefaultModel
 	m.model.CharLimit = 200
 	m.model.SetValue(elicit.DefaultModel)
+	is := m.model.Styles()
+	is.Cursor.Blink = false
+	m.model.SetStyles(is)
 	m.SetSize(opts.Width, opts.Height)
 	return m
 }
@@ -247,19 +254,23 @@ func (m *Model) View() string {
 	}
 	label := "Your reply, as the assistant"
 	if more := len(m.body) - end; more > 0 {
-		label += fmt.Sprintf(" (%d more lines above: pgdown)", more)
+		label += fmt.Sprintf(" (%d more request lines: pgdown)", more)
 	}
 	if m.note != "" {
 		label = m.st.warn.Render(m.note)
 	}
 	lines = append(lines, m.st.label.Render(m.fit(label)))
 	lines = append(lines, strings.Split(m.reply.View(), "\n")...)
-	modelLabel := "Model name: "
+	modelLabel := "Model name (tab): "
 	if m.onModel {
-		modelLabel = m.st.focus.Render("Model name:") + " "
+		modelLabel = m.st.focus.Render("Model name (tab):") + " "
 	}
 	lines = append(lines, m.fit(modelLabel+m.model.View()))
-	lines = append(lines, m.st.faint.Render(m.fit("ctrl+s review · tab model · pgup/pgdown request · ctrl+x decline · esc cancel")))
+	help := "ctrl+s review · tab model · pgup/pgdown request · ctrl+x decline · esc cancel"
+	if m.opts.Width < ansi.StringWidth(help) {
+		help = "ctrl+s review · ctrl+x decline · esc cancel"
+	}
+	lines = append(lines, m.st.faint.Render(m.fit(help)))
 	return strings.Join(lines, "\n")
 }
 
@@ -268,7 +279,7 @@ func (m *Model) viewReview() string {
 	lines := []string{m.st.title.Render(m.fit(fmt.Sprintf("Send this reply to %q?", elicit.Sanitize(m.req.Server)))), ""}
 	var text []string
 	for _, l := range strings.Split(r.Text, "\n") {
-		text = append(text, wrap("  "+strings.ReplaceAll(l, "\t", "    "), m.opts.Width)...)
+		text = append(text, indent(strings.ReplaceAll(l, "\t", "    "), m.opts.Width)...)
 	}
 	room := max(1, m.opts.Height-7)
 	off := min(m.off, max(0, len(text)-room))
@@ -277,10 +288,9 @@ func (m *Model) viewReview() string {
 	if end < len(text) {
 		lines = append(lines, m.st.faint.Render(m.fit(fmt.Sprintf("  … %d more lines (pgdown)", len(text)-end))))
 	}
-	lines = append(lines, "",
-		m.fit(fmt.Sprintf("as model %q, role assistant, stop reason %s", elicit.Sanitize(r.Model), r.StopReason)),
-		"",
-		m.fit("a send · e edit · d decline · c cancel"))
+	lines = append(lines, "")
+	lines = append(lines, wrap(fmt.Sprintf("as model %q, role assistant, stop reason %s", oneLine(r.Model), r.StopReason), m.opts.Width)...)
+	lines = append(lines, "", m.fit("a send · e edit · d decline · c cancel"))
 	return strings.Join(lines, "\n")
 }
 
@@ -326,7 +336,7 @@ func RequestLines(s *elicit.Sampling, w int, heading func(...string) string) []s
 		out = append(out, heading(title))
 		for _, b := range body {
 			for _, l := range strings.Split(b, "\n") {
-				out = append(out, wrap("  "+strings.ReplaceAll(l, "\t", "    "), w)...)
+				out = append(out, indent(strings.ReplaceAll(l, "\t", "    "), w)...)
 			}
 		}
 	}
@@ -371,6 +381,15 @@ func RequestLines(s *elicit.Sampling, w int, heading func(...string) string) []s
 // wrap breaks s into lines of at most w cells, at spaces where it can.
 func wrap(s string, w int) []string {
 	return strings.Split(ansi.Wrap(s, max(w, 10), ""), "\n")
+}
+
+// indent wraps s to w-2 cells and indents every line by two spaces.
+func indent(s string, w int) []string {
+	lines := wrap(s, w-2)
+	for i, l := range lines {
+		lines[i] = "  " + l
+	}
+	return lines
 }
 
 // oneLine sanitizes s onto one line.
