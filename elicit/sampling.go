@@ -354,7 +354,10 @@ func (s *Sampling) Limits() string {
 	if len(s.StopSequences) > 0 {
 		qs := make([]string, len(s.StopSequences))
 		for i, q := range s.StopSequences {
-			qs[i] = fmt.Sprintf("%q", oneLine(q, 40))
+			if r := []rune(q); len(r) > 40 {
+				q = string(r[:39]) + "…"
+			}
+			qs[i] = fmt.Sprintf("%q", Sanitize(q))
 		}
 		parts = append(parts, "stop at "+strings.Join(qs, ", "))
 	}
