@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling is deprecated by 2026-07-28 (SEP-2577) but servers still ask for it; elicitty answers it.
+
 package demo
 
 import (

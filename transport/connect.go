@@ -314,6 +314,7 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 		caps.Elicitation.URL = &mcp.URLElicitationCapabilities{}
 	}
 	if s.opts.Sampling {
+		//lint:ignore SA1019 sampling is deprecated by 2026-07-28 but servers still ask for it.
 		caps.Sampling = &mcp.SamplingCapabilities{}
 	}
 	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}, &mcp.ClientOptions{
