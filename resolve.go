@@ -62,6 +62,9 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 	if front.answerer == nil {
 		inner = a.clearProgressFirst(inner)
 	}
+	if len(a.samplingCmd) > 0 {
+		inner = elicit.NewDrafter(inner, a.samplingCmd, 0)
+	}
 	opts := transport.ForServer(srv, a.record(inner))
 	opts.ClientName, opts.ClientVersion = "elicitty", currentVersion().Version
 	opts.Log, opts.OnEvent = log, front.onEvent
