@@ -188,3 +188,39 @@ func TestSamplingInputUndeclaredIsAnError(t *testing.T) {
 		t.Errorf("error = %v, want an undeclared input request", err)
 	}
 }
+
+// TestSamplingPushWithTaskAnsweredDirectly: a task-augmented sampling request
+// (params.task) is answered with the result itself, and the raw response carries the
+// person's reply.
+func TestSamplingPushWithTaskAnsweredDirectly(t *testing.T) {
+	answered := make(chan rawMsg, 1)
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if string(m.ID) == `"s1"` && m.Method == "" {
+			answered <- m
+			return
+		}
+		if handshake(rs, m, false) || m.Method != "tools/call" {
+			return
+		}
+		rs.send(`{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"task":{"ttl":300000},` +
+			`"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":5}}`)
+		answered <- <-answered // the call ends only after the answer came
+		rs.reply(m.ID, `{"content":[{"type":"text","text":"ok"}]}`)
+	})
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "Hello"}}, nil
+	})
+	s := connectRaw(t, tr, Options{Answerer: elicit.NewEngine(a, nil), Protocol: legacy, Sampling: true})
+	if _, _, err := s.CallTool(context.Background(), "t", nil); err != nil {
+		t.Fatal(err)
+	}
+	m := <-answered
+	var res map[string]any
+	if err := json.Unmarshal(m.Result, &res); err != nil {
+		t.Fatalf("response %s: %v", m.raw, err)
+	}
+	want := map[string]any{"role": "assistant", "model": "human", "stopReason": "endTurn", "content": map[string]any{"type": "text", "text": "Hello"}}
+	if diff := cmp.Diff(want, res); diff != "" {
+		t.Errorf("response (-want +got):\n%s", diff)
+	}
+}
