@@ -5,29 +5,38 @@ import (
 	"testing"
 )
 
-// TestTmuxTUISampling runs `elicitty demo` in both eras at 80x24, calls summarize,
+// TestTmuxTUISampling runs `elicitty demo` in both eras (and over HTTP) at 80x24, calls summarize,
 // writes the assistant's reply in the sampling screen, reviews it and reads the
 // server's echo of the reply in the result pane.
 func TestTmuxTUISampling(t *testing.T) {
-	for _, era := range []string{"2025-11-25", "2026-07-28"} {
-		t.Run(era, func(t *testing.T) {
+	for _, tc := range []struct{ name, era, transport string }{
+		{"stdio 2025-11-25", "2025-11-25", "stdio"},
+		{"stdio 2026-07-28", "2026-07-28", "stdio"},
+		{"http 2025-11-25", "2025-11-25", "http"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			tm := startTerm(t, termOptions{}, "demo", "--protocol", era)
-			tm.waitFor("ready " + era)
+			target, server := "demo", "demo"
+			if tc.transport == "http" {
+				target = startDemoHTTP(t)
+				server = strings.TrimSuffix(strings.TrimPrefix(target, "http://"), "/mcp")
+			}
+			tm := startTerm(t, termOptions{}, target, "--protocol", tc.era)
+			tm.waitFor("ready " + tc.era)
 			selectTool(t, tm, "summarize")
 			tm.keys("Enter")
-			tm.waitFor("Arguments for tool summarize on demo")
+			tm.waitFor("Arguments for tool summarize on")
 			tm.typeText("The cat sat on the mat.")
 			tm.waitFor("The cat sat on the mat.")
 			tm.keys("Enter")
 			tm.waitFor("[ Call ]")
 			tm.keys("a")
-			tm.waitFor("asks for a model reply (sampling)", "System prompt", "You write one-sentence summaries",
+			tm.waitFor("asks for a model reply", "System prompt", "You write one-sentence summaries",
 				"Summarize in one sentence:", "Your reply, as the assistant", "Model name (tab): human")
 			tm.typeText("A cat sat.")
 			tm.waitFor("│ A cat sat.")
 			tm.keys("C-s")
-			tm.waitFor(`Send this reply to "demo"?`, `as model "human", role assistant, stop reason endTurn`)
+			tm.waitFor(`Send this reply to "`+server+`"?`, `as model "human", role assistant, stop reason endTurn`)
 			tm.keys("a")
 			tm.waitFor("tools/call summarize · done", "summary by human (endTurn): A cat sat.", "0 pending")
 			tm.keys("q")
@@ -78,7 +87,7 @@ func TestTmuxEverythingSampling(t *testing.T) {
 		tm.keys("Enter")
 		tm.waitFor("[ Call ]")
 		tm.keys("a")
-		tm.waitFor("asks for a model reply (sampling)", "You are a helpful test server.",
+		tm.waitFor("asks for a model reply", "You are a helpful test server.",
 			"Resource trigger-sampling-request context: the sea", "temperature 0.7")
 		tm.typeText("Blue and wide.")
 		tm.waitFor("│ Blue and wide.")

@@ -37,7 +37,7 @@ func TestSamplingScreen(t *testing.T) {
 			reply := h.request(1, samplingReq(t))
 			got := h.screen()
 			testkit.Golden(t, "sampling_open_"+size.name, got)
-			for _, want := range []string{"demo asks for a model reply (sampling)", "System prompt", "Model name (tab): human"} {
+			for _, want := range []string{"demo asks for a model reply for summarize", "System prompt", "Model name (tab): human"} {
 				if !strings.Contains(got, want) {
 					t.Errorf("screen lacks %q:\n%s", want, got)
 				}

@@ -305,7 +305,7 @@ func (m *Model) doneLine() string {
 }
 
 func (m *Model) header() string {
-	s := fmt.Sprintf("%s asks for a model reply (sampling)", m.req.ServerLabel())
+	s := fmt.Sprintf("%s asks for a model reply", m.req.ServerLabel())
 	if m.req.Tool != "" {
 		s += " for " + oneLine(m.req.Tool)
 	}
