@@ -24,7 +24,7 @@ func AnswerLines(ctx context.Context, in io.Reader, out io.Writer, req *elicit.R
 	}
 	lr := &lineReader{r: in}
 	var b strings.Builder
-	head := fmt.Sprintf("%s asks for a model reply (sampling)", req.ServerLabel())
+	head := fmt.Sprintf("%s asks for a model reply (sampling)", oneLine(req.ServerLabel()))
 	if req.Tool != "" {
 		head += " for " + oneLine(req.Tool)
 	}
@@ -60,7 +60,7 @@ func AnswerLines(ctx context.Context, in io.Reader, out io.Writer, req *elicit.R
 			return elicit.Response{Action: elicit.Cancel}, ignoreEOF(err)
 		}
 		reply := elicit.SampleReply{Text: text, Model: strings.TrimSpace(model)}.Complete()
-		fmt.Fprintf(out, "Reply to send to %s as model %q (stop reason %s):\n", req.ServerLabel(), elicit.Sanitize(reply.Model), reply.StopReason)
+		fmt.Fprintf(out, "Reply to send to %s as model %q (stop reason %s):\n", oneLine(req.ServerLabel()), oneLine(reply.Model), reply.StopReason)
 		for _, l := range strings.Split(reply.Text, "\n") {
 			fmt.Fprintln(out, "  "+elicit.Sanitize(l))
 		}

@@ -114,6 +114,9 @@ func New(req *elicit.Request, opts Options) *Model {
 	m.model.CharLimit = 200
 	m.model.SetValue(elicit.DefaultModel)
 	is := m.model.Styles()
+	if opts.NoColor {
+		is = textinput.Styles{}
+	}
 	is.Cursor.Blink = false
 	m.model.SetStyles(is)
 	m.SetSize(opts.Width, opts.Height)
@@ -276,7 +279,7 @@ func (m *Model) View() string {
 
 func (m *Model) viewReview() string {
 	r := elicit.SampleReply{Text: m.reply.Value(), Model: strings.TrimSpace(m.model.Value())}.Complete()
-	lines := []string{m.st.title.Render(m.fit(fmt.Sprintf("Send this reply to %q?", elicit.Sanitize(m.req.Server)))), ""}
+	lines := []string{m.st.title.Render(m.fit(fmt.Sprintf("Send this reply to %q?", oneLine(m.req.Server)))), ""}
 	var text []string
 	for _, l := range strings.Split(r.Text, "\n") {
 		text = append(text, indent(strings.ReplaceAll(l, "\t", "    "), m.opts.Width)...)
@@ -297,15 +300,15 @@ func (m *Model) viewReview() string {
 func (m *Model) doneLine() string {
 	switch m.resp.Action {
 	case elicit.Accept:
-		return fmt.Sprintf("Sent the reply to %q.", elicit.Sanitize(m.req.Server))
+		return fmt.Sprintf("Sent the reply to %q.", oneLine(m.req.Server))
 	case elicit.Decline:
-		return fmt.Sprintf("Declined the sampling request of %q.", elicit.Sanitize(m.req.Server))
+		return fmt.Sprintf("Declined the sampling request of %q.", oneLine(m.req.Server))
 	}
 	return "Cancelled."
 }
 
 func (m *Model) header() string {
-	s := fmt.Sprintf("%s asks for a model reply", m.req.ServerLabel())
+	s := fmt.Sprintf("%s asks for a model reply", oneLine(m.req.ServerLabel()))
 	if m.req.Tool != "" {
 		s += " for " + oneLine(m.req.Tool)
 	}
