@@ -301,7 +301,7 @@ func (s *server) call(m message) {
 			},
 			"systemPrompt": Payload, "maxTokens": 10, "stopSequences": []any{Payload},
 			"modelPreferences": map[string]any{"hints": []any{map[string]any{"name": Payload}}},
-			"tools": []any{map[string]any{"name": Payload, "description": Payload, "inputSchema": map[string]any{"type": "object"}}},
+			"tools":            []any{map[string]any{"name": Payload, "description": Payload, "inputSchema": map[string]any{"type": "object"}}},
 		})
 		answer := s.wait(ch)
 		s.reply(m.ID, map[string]any{"content": []any{text("sampled " + string(answer))}})
