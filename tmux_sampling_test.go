@@ -78,7 +78,7 @@ func TestTmuxEverythingSampling(t *testing.T) {
 	t.Run("tui", func(t *testing.T) {
 		t.Parallel()
 		tm := startTerm(t, termOptions{}, "--", "node", js, "stdio")
-		tm.waitFor("trigger-sampling-request")
+		tm.waitFor("node ready", "get-sum")
 		selectTool(t, tm, "trigger-sampling-request")
 		tm.keys("Enter")
 		tm.waitFor("Arguments for tool trigger-sampling-request")

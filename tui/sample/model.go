@@ -29,7 +29,7 @@ type keyMap struct {
 
 func newKeyMap() keyMap {
 	return keyMap{
-		Review:        key.NewBinding(key.WithKeys("ctrl+s", "ctrl+d")),
+		Review:        key.NewBinding(key.WithKeys("ctrl+s")),
 		Switch:        key.NewBinding(key.WithKeys("tab", "shift+tab")),
 		Up:            key.NewBinding(key.WithKeys("pgup")),
 		Down:          key.NewBinding(key.WithKeys("pgdown")),
