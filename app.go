@@ -51,6 +51,8 @@ type app struct {
 	recMu     sync.Mutex
 	recorders []*elicit.Recorder
 	script    *elicit.Script
+	// samplingCmd is the config's sampling.command, which drafts sampling replies.
+	samplingCmd []string
 
 	// procs holds every stdio server process this run started; stopServers ends them.
 	procs *transport.Procs
@@ -172,6 +174,7 @@ func (a *app) loadConfig() (config.Config, error) {
 		return config.Config{}, &usageError{err: err}
 	}
 	a.warnImports(cfg)
+	a.samplingCmd = cfg.Sampling.Command
 	return cfg, nil
 }
 

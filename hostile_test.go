@@ -160,7 +160,7 @@ func TestHostilePayloadHeadless(t *testing.T) {
 	srv := hostileServer(t)
 	dir := t.TempDir()
 	answers := filepath.Join(dir, "answers.yaml")
-	if err := os.WriteFile(answers, []byte("- match: {}\n  action: accept\n"), 0o600); err != nil {
+	if err := os.WriteFile(answers, []byte("- match: {}\n  action: accept\n- kind: sampling\n  action: accept\n  reply: {text: ok}\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	runs := []struct {
@@ -176,6 +176,7 @@ func TestHostilePayloadHeadless(t *testing.T) {
 		{[]string{"call", "fail"}, exitConn},
 		{[]string{"call", "toolerr"}, exitToolError},
 		{[]string{"call", "url", "--answers", answers}, 0},
+		{[]string{"call", "sample", "--answers", answers}, 0},
 		{[]string{"call", "cancel"}, exitUnanswered},
 		{[]string{"call", "nosuchtool"}, exitConn},
 	}

@@ -62,11 +62,15 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 	if front.answerer == nil {
 		inner = a.clearProgressFirst(inner)
 	}
+	if len(a.samplingCmd) > 0 {
+		inner = elicit.NewDrafter(inner, a.samplingCmd, 0)
+	}
 	opts := transport.ForServer(srv, a.record(inner))
 	opts.ClientName, opts.ClientVersion = "elicitty", currentVersion().Version
 	opts.Log, opts.OnEvent = log, front.onEvent
 	opts.PinnedBy = pinnedBy
 	opts.Procs = a.procs
+	opts.Sampling = a.canSample(front)
 	if front.answerer == nil {
 		opts.Answerer = a.reportProtocolErrors(opts.Answerer)
 		if a.script != nil {
@@ -130,4 +134,17 @@ func (a *app) resolveServer(srv config.Server) config.Server {
 		srv.URLPolicy.Disabled = true
 	}
 	return srv
+}
+
+// canSample reports whether someone can answer sampling requests, so the session may
+// declare the sampling capability: a person always can in the TUI and at an inline
+// prompt on a terminal; an answers file only when it has sampling entries.
+func (a *app) canSample(front frontEnd) bool {
+	switch {
+	case front.answerer != nil:
+		return true
+	case a.script != nil:
+		return a.script.HasSampling()
+	}
+	return a.answersPath == "" && a.isTTY()
 }

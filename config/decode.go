@@ -50,6 +50,7 @@ func (f format) serversKey() string {
 type fileResult struct {
 	servers  []Server
 	problems []Problem // imported files only: entries that could not be used
+	sampling *Sampling // elicitty's own file only
 }
 
 // decodeFile parses one config file. For elicitty's own file every problem is an error
@@ -120,8 +121,10 @@ func (d *fileDecoder) decode(root *tree.Node, f format) (fileResult, error) {
 		case f == formatVSCode && e.key == "inputs":
 			d.inputs(e.val)
 		case d.strict && e.key == "$schema":
+		case d.strict && e.key == "sampling":
+			res.sampling = d.sampling(e.at, e.val)
 		case d.strict:
-			d.errs = append(d.errs, d.errAt(e.at, e.key, "unknown key (want servers)"))
+			d.errs = append(d.errs, d.errAt(e.at, e.key, "unknown key (want servers or sampling)"))
 		}
 	}
 	if servers != nil && servers.Kind != tree.KindNull {

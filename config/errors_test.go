@@ -39,7 +39,7 @@ func TestLoadOwnFileErrors(t *testing.T) {
 			name: "unknown top-level key",
 			file: "config.yaml",
 			body: "server:\n  demo: {command: x}\n",
-			want: `$ROOT/config/elicitty/config.yaml:1:1: server: unknown key (want servers)`,
+			want: `$ROOT/config/elicitty/config.yaml:1:1: server: unknown key (want servers or sampling)`,
 		},
 		{
 			name: "unknown policy key",

@@ -24,6 +24,8 @@ type Config struct {
 	// Builtin holds the built-in servers (the demo) that no config file names: they are
 	// targets (Lookup finds them) but not configured servers, so they are not in Servers.
 	Builtin []Server
+	// Sampling is the sampling: section of elicitty's own file (zero when absent).
+	Sampling Sampling
 }
 
 // LoadOptions says where Load looks. Empty fields are filled in from the process
@@ -237,6 +239,9 @@ func Load(opts LoadOptions) (Config, error) {
 			res.setLayer(LayerOwn)
 		}
 		merge(res)
+		if res.sampling != nil {
+			c.Sampling = *res.sampling
+		}
 	}
 	for _, s := range byName {
 		c.Servers = append(c.Servers, s)

@@ -715,7 +715,7 @@ func TestPlainFeatures(t *testing.T) {
 			}
 		}
 		want := []string{"add", "confirm_only", "deploy", "echo", "elicit_n", "form_all_kinds", "link_account", "mrtr_multi",
-			"mrtr_one", "mrtr_parallel", "mrtr_shed", "mrtr_url", "needs_link", "secret_warning", "slow"}
+			"mrtr_one", "mrtr_parallel", "mrtr_shed", "mrtr_url", "needs_link", "secret_warning", "slow", "summarize"}
 		if diff := cmp.Diff(want, names); diff != "" {
 			t.Errorf("tools (-want +got):\n%s", diff)
 		}

@@ -5,6 +5,10 @@
 // content (Form.Check, Field.CheckValue, Field.ParseText), sanitising of server text
 // (Sanitize, whose rules and types live in elicit/safe), the Engine that checks requests and runs merge and validation around any
 // Answerer, the answers-file Script, the Recorder that writes one, and AutoAccept.
+// Sampling requests a person answers (sampling/createMessage) travel the same way, as
+// Requests of ModeSampling: their model (Sampling, ParseSampling, SampleReply), their
+// answers-file entries (kind: sampling) and the Drafter that asks a configured command
+// for a draft reply live here too.
 //
 // It does not own the terminal UI (package tui and its tui/form), URL analysis
 // (elicit/urlsafe), consent (tui/consent), MCP Description lint (elicit/desc) or any

@@ -44,6 +44,9 @@ func NewEngine(inner Answerer, opts *EngineOptions) *Engine {
 
 // Answer implements Answerer.
 func (e *Engine) Answer(ctx context.Context, req *Request) (Response, error) {
+	if req.Mode == ModeSampling {
+		return e.answerSampling(ctx, req)
+	}
 	if req.Message == "" {
 		return Response{}, &ProtocolError{Reason: "missing message"}
 	}

@@ -41,6 +41,12 @@ func (r *Recorder) Answer(ctx context.Context, req *Request) (Response, error) {
 	}
 	e := ScriptEntry{Match: matchFor(req), Action: resp.Action, Times: 1}
 	var refs []string
+	if req.Mode == ModeSampling {
+		e.Kind = kindSampling
+		if resp.Action == Accept && resp.Sample != nil {
+			e.Reply = &ScriptReply{Text: resp.Sample.Text, Model: resp.Sample.Model}
+		}
+	}
 	if resp.Action == Accept && req.Mode != ModeURL && req.Form != nil && len(resp.Content) > 0 {
 		e.Content = copyContent(resp.Content)
 		// What the user typed into a secret field is not written: a reference to an
@@ -169,7 +175,10 @@ func matchFor(req *Request) ScriptMatch {
 // without one. Headless commands print it when they exit 3.
 func UnansweredEntry(req *Request) string {
 	e := ScriptEntry{Match: matchFor(req), Action: Accept}
-	if req.Mode == ModeURL {
+	if req.Mode == ModeSampling {
+		e.Kind = kindSampling
+		e.Reply = &ScriptReply{Text: "the reply to send", Model: DefaultModel}
+	} else if req.Mode == ModeURL {
 		f := false
 		e.Open = &f
 	} else {

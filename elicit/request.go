@@ -103,6 +103,9 @@ type Request struct {
 	// or validation: false for the server): a form lets the user accept it. The Engine
 	// sets it from its options.
 	NoValidate bool
+	// Sampling is the request of a ModeSampling request (sampling/createMessage); nil
+	// for elicitations.
+	Sampling *Sampling
 }
 
 // ParsedForm returns the form of a form-mode request: Form when the Engine set it,
@@ -114,10 +117,12 @@ func (r *Request) ParsedForm() *Form {
 	return Parse(r.Schema, r.Protocol)
 }
 
-// Response is the user's answer. Content is set only with Accept on a form.
+// Response is the user's answer. Content is set only with Accept on a form, Sample only
+// with Accept on a sampling request.
 type Response struct {
 	Action  Action         `json:"action"`
 	Content map[string]any `json:"content,omitempty"`
+	Sample  *SampleReply   `json:"sample,omitempty"`
 }
 
 // Answerer answers elicitation requests. Implementations: the TUI bridge, the line-mode

@@ -30,6 +30,22 @@ type ScriptEntry struct {
 	// Retry (-32042) is "complete" (retry after the completion notification, the
 	// default) or "now".
 	Retry string `yaml:"retry,omitempty"`
+	// Kind is "sampling" for an entry that answers sampling/createMessage requests;
+	// "" (or "elicitation") answers elicitations. An entry answers one kind only.
+	Kind string `yaml:"kind,omitempty"`
+	// Reply is the assistant reply of a sampling accept.
+	Reply *ScriptReply `yaml:"reply,omitempty"`
+	// Approve "auto" sends the draft of the configured sampling command without
+	// asking (a sampling accept without reply).
+	Approve string `yaml:"approve,omitempty"`
+}
+
+// ScriptReply is the reply of a sampling entry: Text, or the contents of File (relative
+// to the answers file), sent with Model ("" means DefaultModel).
+type ScriptReply struct {
+	Text  string `yaml:"text,omitempty"`
+	File  string `yaml:"file,omitempty"`
+	Model string `yaml:"model,omitempty"`
 }
 
 // ScriptMatch is the match part of an answers entry. Empty members match anything;
@@ -209,9 +225,25 @@ func (p entryParser) parse(n *tree.Node) (ScriptEntry, error) {
 				err = p.fail(v, "retry", "must be complete or now, not %s", nodeKind(v))
 			}
 			e.Retry = v.Str
+		case "kind":
+			if !isScalar(v) || (v.Str != kindSampling && v.Str != "elicitation") {
+				err = p.fail(v, "kind", "must be elicitation or sampling, not %s", nodeKind(v))
+			}
+			if v.Str == kindSampling {
+				e.Kind = kindSampling
+			}
+		case "reply":
+			e.Reply, err = p.reply(v)
+		case "approve":
+			if !isScalar(v) || (v.Str != "auto" && v.Str != "ask") {
+				err = p.fail(v, "approve", "must be auto or ask, not %s", nodeKind(v))
+			}
+			if v.Str == "auto" {
+				e.Approve = "auto"
+			}
 		default:
 			err = &scriptError{name: p.name, line: n.KeyLocs[i].Line, entry: p.idx,
-				msg: fmt.Sprintf("unknown key %q (want match, action, content, times, open or retry)", k)}
+				msg: fmt.Sprintf("unknown key %q (want match, action, content, times, open, retry, kind, reply or approve)", k)}
 		}
 		if err != nil {
 			return e, err
@@ -232,7 +264,7 @@ func (p entryParser) check(n *tree.Node, e ScriptEntry, contentNode *tree.Node) 
 	if contentNode != nil && e.Match.Mode == ModeURL {
 		return p.fail(contentNode, "content", "a url-mode answer carries no content")
 	}
-	return nil
+	return p.checkSampling(n, e, contentNode)
 }
 
 // match reads the match mapping of an entry.
@@ -397,7 +429,7 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 		if e.Times > 0 && s.used[i] >= e.Times {
 			continue
 		}
-		if e.Match.matches(req) {
+		if e.matches(req) {
 			idx = i
 			s.used[i]++
 			break
@@ -411,7 +443,12 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 	e := s.entries[idx]
 	resp := Response{Action: e.Action}
 	note := ""
-	if req.Mode == ModeURL {
+	if req.Mode == ModeSampling {
+		var err error
+		if resp, note, err = s.sample(req, e, idx); err != nil {
+			return Response{}, err
+		}
+	} else if req.Mode == ModeURL {
 		s.mu.Lock()
 		s.retries[req] = e.Retry
 		s.mu.Unlock()
@@ -473,6 +510,13 @@ func (s *Script) RetryPolicy(req *Request) string {
 	return r
 }
 
+func (e *ScriptEntry) matches(req *Request) bool {
+	if (e.Kind == kindSampling) != (req.Mode == ModeSampling) {
+		return false
+	}
+	return e.Match.matches(req)
+}
+
 func (m ScriptMatch) matches(req *Request) bool {
 	if m.Server != "" && !glob(m.Server, req.Server) && (req.ServerInfo == "" || !glob(m.Server, req.ServerInfo)) {
 		return false
@@ -480,7 +524,7 @@ func (m ScriptMatch) matches(req *Request) bool {
 	if m.Tool != "" && !glob(m.Tool, req.Tool) {
 		return false
 	}
-	if m.Message != "" && !glob(m.Message, req.Message) {
+	if m.Message != "" && !glob(m.Message, req.Message) && !anyGlob(m.Message, req.Sampling) {
 		return false
 	}
 	mode := req.Mode

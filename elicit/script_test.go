@@ -164,7 +164,7 @@ func TestScriptUnanswered(t *testing.T) {
 func TestParseScriptErrors(t *testing.T) {
 	tests := []struct{ file, want string }{
 		{"action.yaml", `action.yaml:2: entry 1: action: must be accept, decline or cancel, not the value "acept"`},
-		{"key.yaml", `key.yaml:3: entry 1: unknown key "contnet" (want match, action, content, times, open or retry)`},
+		{"key.yaml", `key.yaml:3: entry 1: unknown key "contnet" (want match, action, content, times, open, retry, kind, reply or approve)`},
 		{"matchkey.yaml", `matchkey.yaml:1: entry 1: match: unknown key "tol" (want server, tool, message, mode or fields)`},
 		{"times.yaml", `times.yaml:3: entry 2: times: must be a positive whole number, not the value "two"`},
 		{"content.yaml", `content.yaml:2: entry 1: content: only an accept carries content, this entry says decline`},

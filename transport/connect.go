@@ -320,6 +320,10 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 		// which CallTool polls (tasks26.go).
 		caps.Extensions = map[string]any{TasksExtension: map[string]any{}}
 	}
+	if s.opts.Sampling {
+		//lint:ignore SA1019 sampling is deprecated by 2026-07-28 but servers still ask for it.
+		caps.Sampling = &mcp.SamplingCapabilities{}
+	}
 	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}, &mcp.ClientOptions{
 		Capabilities:   caps,
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},

@@ -157,6 +157,17 @@ func (s *Session) answerInputs(ctx context.Context, what, method, name string, r
 	out := mcp.InputResponseMap{}
 	urls := map[string]int{}
 	for i, k := range keys {
+		if isSamplingInput(reqs[k]) && s.opts.Sampling {
+			res, action, err := s.sampleInput(ctx, what, method, name, k, i+1, len(keys), reqs[k])
+			if action != "" {
+				round.Actions = append(round.Actions, action)
+			}
+			if err != nil {
+				return nil, round, nil, err
+			}
+			out[k] = res
+			continue
+		}
 		p, ok := reqs[k].(*mcp.ElicitParams)
 		if !ok {
 			return nil, round, nil, fmt.Errorf("%s: input request %q is %T, which elicitty did not declare", what, k, reqs[k])

@@ -25,6 +25,9 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				return s.served.served(ctx, m, params)
 			}
 		}
+		if method == methodSampling && s.opts.Sampling {
+			return s.samplingPush(ctx, req)
+		}
 		if method != "elicitation/create" {
 			return next(ctx, method, req)
 		}

@@ -31,6 +31,10 @@ type Options struct {
 	Answerer elicit.Answerer
 	// URLMode declares URL-mode elicitation ({form:{}, url:{}}); otherwise {form:{}}.
 	URLMode bool
+	// Sampling declares the sampling capability: the Answerer answers
+	// sampling/createMessage requests (elicit.ModeSampling) too. Set it only when
+	// someone can answer them (a person, an answers file with sampling entries).
+	Sampling bool
 	// Protocol pins the version; "" chooses the era (see eraChoice).
 	// When empty, the server's configured Protocol is used.
 	Protocol string

@@ -67,7 +67,7 @@ func (b *Bridge) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 	id := reqID(b.next.Add(1))
 	reply := make(chan elicit.Response, 1)
 	var form *elicit.Form
-	if req.Mode != elicit.ModeURL {
+	if req.Mode != elicit.ModeURL && req.Mode != elicit.ModeSampling {
 		form = req.ParsedForm() // the engine's parse when it called us, else a fresh one
 	}
 	call, _ := ctx.Value(callKey{}).(callID)

@@ -67,6 +67,9 @@ func (m *Model) open(p *pending) tea.Cmd {
 	case p.req.Mode == elicit.ModeURL:
 		p.cs = m.opts.NewConsent(p.req, so)
 		return p.cs.Init()
+	case p.req.Mode == elicit.ModeSampling:
+		p.fs = newSamplingScreen(p.req, so)
+		return p.fs.Init()
 	default:
 		p.fs = m.opts.NewForm(p.req, p.form, so)
 		return p.fs.Init()

@@ -160,8 +160,11 @@ func (in *inbox) selected() *pending {
 // describe is the one-line summary of a request.
 func describe(r *elicit.Request) string {
 	what := "form"
-	if r.Mode == elicit.ModeURL {
+	switch r.Mode {
+	case elicit.ModeURL:
 		what = "url"
+	case elicit.ModeSampling:
+		what = "sampling"
 	}
 	s := fmt.Sprintf("%s %s (%s)", r.Server, what, r.Origin)
 	if r.Call != "" {

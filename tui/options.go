@@ -184,6 +184,7 @@ func newConsentScreen(req *elicit.Request, pol config.URLPolicy, o ScreenOptions
 func defaultConnect(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event), wl *wire.Log) (*transport.Session, error) {
 	opts := transport.ForServer(srv, a)
 	opts.ClientName, opts.Log, opts.OnEvent = "elicitty", wl, onEvent
+	opts.Sampling = true // a person answers in the inbox
 	return transport.Connect(ctx, srv, opts)
 }
 

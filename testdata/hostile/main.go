@@ -172,6 +172,7 @@ func (s *server) handle(m message) {
 			map[string]any{"name": "toolerr", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "cancel", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "url", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
+			map[string]any{"name": "sample", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "n" + Payload, "title": Payload, "description": Payload, "inputSchema": schema},
 		}})
 	case "prompts/list":
@@ -293,6 +294,20 @@ func (s *server) call(m message) {
 		}
 		s.notify("notifications/cancelled", map[string]any{"requestId": id, "reason": Payload})
 		s.reply(m.ID, map[string]any{"content": []any{text("cancelled it")}})
+	case "sample":
+		_, ch := s.request("sampling/createMessage", map[string]any{
+			"messages": []any{
+				map[string]any{"role": "user", "content": text(Payload)},
+				map[string]any{"role": "user", "content": []any{
+					map[string]any{"type": "image", "data": "aGk=", "mimeType": Payload},
+					map[string]any{"type": "tool_use", "id": Payload, "name": Payload, "input": map[string]any{"q": Payload}}}},
+			},
+			"systemPrompt": Payload, "maxTokens": 10, "stopSequences": []any{Payload},
+			"modelPreferences": map[string]any{"hints": []any{map[string]any{"name": Payload}}},
+			"tools":            []any{map[string]any{"name": Payload, "description": Payload, "inputSchema": map[string]any{"type": "object"}}},
+		})
+		answer := s.wait(ch)
+		s.reply(m.ID, map[string]any{"content": []any{text("sampled " + string(answer))}})
 	case "url":
 		_, ch := s.request("elicitation/create", map[string]any{"mode": "url", "message": Payload, "elicitationId": "e" + Payload,
 			"url": "https://evil.example/" + Payload})

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/tui/sample"
 )
 
 // PrompterOptions configures a Prompter; nil means defaults (interactive, colour, URL
@@ -59,6 +60,9 @@ func (p *Prompter) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 	}
 	defer func() { <-p.turn }()
 
+	if req.Mode == elicit.ModeSampling {
+		return sample.AnswerLines(ctx, p.in, p.out, req, 0)
+	}
 	if req.Mode == elicit.ModeURL {
 		if p.opts.URL != nil {
 			return p.opts.URL.Answer(ctx, req)

@@ -1,0 +1,73 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestEverythingSampling answers trigger-sampling-request from an answers file over
+// stdio and HTTP: the server echoes the CreateMessageResult it received.
+func TestEverythingSampling(t *testing.T) {
+	reply := writeFile(t, "reply.txt", "Read from a file.\n")
+	answers := writeFile(t, "sampling.yaml", `
+- kind: sampling
+  match: {tool: trigger-sampling-request, message: "*weather*"}
+  action: accept
+  reply: {text: "Sunny, 21 degrees.", model: ada}
+- kind: sampling
+  match: {tool: trigger-sampling-request, message: "*file*"}
+  action: accept
+  reply: {file: `+reply+`}
+- kind: sampling
+  action: decline
+`)
+	for name, target := range everythingTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			r := runArgv(t, target("call", "trigger-sampling-request", "prompt=the weather", "--answers", answers))
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			for _, want := range []string{`"model": "ada"`, `"stopReason": "endTurn"`, `"role": "assistant"`, `"text": "Sunny, 21 degrees."`} {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("the server's echo lacks %s:\n%s", want, r.stdout)
+				}
+			}
+			if !strings.Contains(r.stderr, `asked "Resource trigger-sampling-request context: the weather" -> accept`) {
+				t.Errorf("stderr does not log the scripted answer:\n%s", r.stderr)
+			}
+			r = runArgv(t, target("call", "trigger-sampling-request", "prompt=a file", "--answers", answers))
+			if r.code != 0 || !strings.Contains(r.stdout, `"text": "Read from a file.\n"`) || !strings.Contains(r.stdout, `"model": "human"`) {
+				t.Errorf("reply file: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			r = runArgv(t, target("call", "trigger-sampling-request", "prompt=anything", "--answers", answers))
+			if r.code != 1 || !strings.Contains(r.stdout+r.stderr, "User rejected sampling request") {
+				t.Errorf("decline: exit %d, want 1 with the rejection\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+		})
+	}
+}
+
+// TestEverythingSamplingDeclaredOnlyWhenAnswerable: a headless run declares sampling
+// only when its answers file can answer it, so server-everything offers its sampling
+// tool only then.
+func TestEverythingSamplingDeclaredOnlyWhenAnswerable(t *testing.T) {
+	elicitOnly := writeFile(t, "elicit.yaml", "- match: {}\n  action: decline\n")
+	withSampling := writeFile(t, "sample.yaml", "- kind: sampling\n  action: decline\n")
+	target := everythingTargets(t)["stdio"]
+	for _, tt := range []struct {
+		answers string
+		offered bool
+	}{{"", false}, {elicitOnly, false}, {withSampling, true}} {
+		args := []string{"tools"}
+		if tt.answers != "" {
+			args = append(args, "--answers", tt.answers)
+		}
+		r := runArgv(t, target(args...))
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		if got := strings.Contains(r.stdout, "trigger-sampling-request"); got != tt.offered {
+			t.Errorf("answers %q: trigger-sampling-request offered = %v, want %v", tt.answers, got, tt.offered)
+		}
+	}
+}

@@ -1,0 +1,226 @@
+//lint:file-ignore SA1019 sampling is deprecated by 2026-07-28 (SEP-2577) but servers still ask for it; elicitty answers it.
+
+package transport
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// newSamplingServer returns a go-sdk server whose "summarize" tool asks the client for
+// a sampling reply and returns "model stopReason: text", or "error: ..." (with the
+// client's capabilities: whether sampling was declared).
+func newSamplingServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "sampler", Version: "1.0.0"}, nil)
+	s.AddTool(&mcp.Tool{Name: "summarize", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		if caps := req.Session.InitializeParams().Capabilities; caps == nil || caps.Sampling == nil {
+			return textResult("error: sampling not declared"), nil
+		}
+		res, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{
+			Messages:     []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: "Summarize the news"}}},
+			SystemPrompt: "Be brief.",
+			MaxTokens:    50,
+		})
+		if err != nil {
+			return textResult("error: " + err.Error()), nil
+		}
+		text := ""
+		if tc, ok := res.Content.(*mcp.TextContent); ok {
+			text = tc.Text
+		}
+		return textResult(res.Model + " " + res.StopReason + ": " + text), nil
+	})
+	return s
+}
+
+func TestSamplingPush(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		resp elicit.Response
+		want string
+	}{
+		{"accept with the default model", elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "All quiet."}}, "human endTurn: All quiet."},
+		{"accept with a model name", elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "Hi", Model: "ada"}}, "ada endTurn: Hi"},
+		{"decline", elicit.Response{Action: elicit.Decline}, `error: calling "sampling/createMessage": User rejected sampling request`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) { return tt.resp, nil })
+			s := connectMem(t, newSamplingServer(), Options{Answerer: elicit.NewEngine(a, nil), Sampling: true})
+			res, _, err := s.CallTool(context.Background(), "summarize", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resultText(t, res); !strings.HasPrefix(got, tt.want) {
+				t.Errorf("result = %q, want %q", got, tt.want)
+			}
+			reqs := a.requests()
+			if len(reqs) != 1 {
+				t.Fatalf("asked %d times", len(reqs))
+			}
+			r := reqs[0]
+			if r.Mode != elicit.ModeSampling || r.Origin != elicit.OriginPush || r.Tool != "summarize" || r.ServerInfo != "sampler" {
+				t.Errorf("request = %+v", r)
+			}
+			if r.Sampling == nil || r.Sampling.SystemPrompt != "Be brief." || r.Sampling.MaxTokens != 50 || r.Message != "Summarize the news" {
+				t.Errorf("sampling = %+v", r.Sampling)
+			}
+		})
+	}
+}
+
+func TestSamplingNotDeclaredWithoutAnswerer(t *testing.T) {
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "x"}}, nil
+	})
+	s := connectMem(t, newSamplingServer(), Options{Answerer: elicit.NewEngine(a, nil)})
+	res, _, err := s.CallTool(context.Background(), "summarize", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "error: sampling not declared" {
+		t.Errorf("result = %q", got)
+	}
+	if n := len(a.requests()); n != 0 {
+		t.Errorf("asked %d times", n)
+	}
+}
+
+func TestSamplingUnansweredFailsTheCall(t *testing.T) {
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{}, elicit.ErrUnanswered
+	})
+	s := connectMem(t, newSamplingServer(), Options{Answerer: elicit.NewEngine(a, nil), Sampling: true})
+	_, _, err := s.CallTool(context.Background(), "summarize", nil)
+	if !errors.Is(err, elicit.ErrUnanswered) {
+		t.Errorf("error = %v, want ErrUnanswered (exit 3)", err)
+	}
+}
+
+const samplingInput = `{"resultType":"input_required","requestState":"s1","inputRequests":{
+ "llm":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Name a colour"}}],"maxTokens":5}}}}`
+
+func TestSamplingInputRequest(t *testing.T) {
+	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, true) || m.Method != "tools/call" {
+			return
+		}
+		if len(rs.received("tools/call")) == 1 {
+			rs.reply(m.ID, samplingInput)
+			return
+		}
+		rs.reply(m.ID, `{"content":[{"type":"text","text":"done"}]}`)
+	})
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "Blue"}}, nil
+	})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: elicit.NewEngine(a, nil), Sampling: true})
+	res, rounds, err := s.CallTool(context.Background(), "paint", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); got != "done" {
+		t.Errorf("result %q", got)
+	}
+	if diff := cmp.Diff([]Round{{Kind: RoundInputRequired, Keys: []string{"llm"}, Actions: []elicit.Action{elicit.Accept}, StateBytes: 2}}, rounds); diff != "" {
+		t.Errorf("rounds (-want +got):\n%s", diff)
+	}
+	retry := rs.received("tools/call")[1]
+	var p struct {
+		InputResponses map[string]json.RawMessage `json:"inputResponses"`
+		Meta           map[string]json.RawMessage `json:"_meta"`
+	}
+	if err := json.Unmarshal(retry.Params, &p); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := json.Unmarshal(p.InputResponses["llm"], &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"role": "assistant", "model": "human", "stopReason": "endTurn", "content": map[string]any{"type": "text", "text": "Blue"}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("inputResponses.llm (-want +got):\n%s", diff)
+	}
+	if caps := string(p.Meta["io.modelcontextprotocol/clientCapabilities"]); !strings.Contains(caps, `"sampling":{}`) {
+		t.Errorf("client capabilities %s do not declare sampling", caps)
+	}
+	if r := a.requests()[0]; r.Origin != elicit.OriginInputRequest || r.Key != "llm" || r.Message != "Name a colour" {
+		t.Errorf("request = %+v", r)
+	}
+}
+
+func TestSamplingInputDeclinedEndsTheCall(t *testing.T) {
+	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, true) || m.Method != "tools/call" {
+			return
+		}
+		rs.reply(m.ID, samplingInput)
+	})
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Decline}, nil
+	})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: elicit.NewEngine(a, nil), Sampling: true})
+	_, _, err := s.CallTool(context.Background(), "paint", nil)
+	if !errors.Is(err, elicit.ErrUnanswered) || !strings.Contains(err.Error(), "sampling request declined by the user") {
+		t.Errorf("error = %v, want the decline named and ErrUnanswered", err)
+	}
+	if n := len(rs.received("tools/call")); n != 1 {
+		t.Errorf("server got %d calls, want no retry", n)
+	}
+}
+
+func TestSamplingInputUndeclaredIsAnError(t *testing.T) {
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, true) || m.Method != "tools/call" {
+			return
+		}
+		rs.reply(m.ID, samplingInput)
+	})
+	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: elicit.NewEngine(newAnswerer(nil), nil)})
+	_, _, err := s.CallTool(context.Background(), "paint", nil)
+	if err == nil || !strings.Contains(err.Error(), "which elicitty did not declare") {
+		t.Errorf("error = %v, want an undeclared input request", err)
+	}
+}
+
+// TestSamplingPushWithTaskAnsweredDirectly: a task-augmented sampling request
+// (params.task) is answered with the result itself, and the raw response carries the
+// person's reply.
+func TestSamplingPushWithTaskAnsweredDirectly(t *testing.T) {
+	answered := make(chan rawMsg, 1)
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if string(m.ID) == `"s1"` && m.Method == "" {
+			answered <- m
+			return
+		}
+		if handshake(rs, m, false) || m.Method != "tools/call" {
+			return
+		}
+		rs.send(`{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"task":{"ttl":300000},` +
+			`"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":5}}`)
+		answered <- <-answered // the call ends only after the answer came
+		rs.reply(m.ID, `{"content":[{"type":"text","text":"ok"}]}`)
+	})
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "Hello"}}, nil
+	})
+	s := connectRaw(t, tr, Options{Answerer: elicit.NewEngine(a, nil), Protocol: legacy, Sampling: true})
+	if _, _, err := s.CallTool(context.Background(), "t", nil); err != nil {
+		t.Fatal(err)
+	}
+	m := <-answered
+	var res map[string]any
+	if err := json.Unmarshal(m.Result, &res); err != nil {
+		t.Fatalf("response %s: %v", m.raw, err)
+	}
+	want := map[string]any{"role": "assistant", "model": "human", "stopReason": "endTurn", "content": map[string]any{"type": "text", "text": "Hello"}}
+	if diff := cmp.Diff(want, res); diff != "" {
+		t.Errorf("response (-want +got):\n%s", diff)
+	}
+}
