@@ -112,6 +112,8 @@ type FormModel struct {
 	exec func(*exec.Cmd, tea.ExecCallback) tea.Cmd
 	// editorErr is the last editor failure, shown until the next edit.
 	editorErr string
+	// ahead holds keys typed while the focus moves to the next field.
+	ahead typeahead
 }
 
 // reviewState is the review step: the merged content, its JSON and what is wrong with it.
@@ -267,8 +269,8 @@ func (m *FormModel) layout() {
 	}
 }
 
-// Update handles a message and returns the command to run. It never returns tea.Quit.
-func (m *FormModel) Update(msg tea.Msg) tea.Cmd {
+// update handles a message once its turn has come (see Update).
+func (m *FormModel) update(msg tea.Msg) tea.Cmd {
 	if m.phase == phaseDone {
 		return nil
 	}
