@@ -199,7 +199,7 @@ func (m *Model) helpHeight() int {
 }
 
 func (m *Model) screenSize() ScreenOptions {
-	return ScreenOptions{Width: m.w - m.servers.w, Height: m.bodyHeight() - 1, Accessible: m.opts.Accessible, NoColor: m.opts.NoColor}
+	return ScreenOptions{Width: m.screenWidth(), Height: m.bodyHeight() - 1, Accessible: m.opts.Accessible, NoColor: m.opts.NoColor}
 }
 
 func (p *pending) setSize(w, h int) {

@@ -25,6 +25,9 @@ func (m *Model) View() tea.View {
 func (m *Model) render() string {
 	bodyH := m.bodyHeight()
 	mw := m.w - m.servers.w
+	if !m.serversShown() {
+		mw = m.screenWidth()
+	}
 	var main string
 	switch {
 	case m.active != nil || m.args != nil:
@@ -41,7 +44,10 @@ func (m *Model) render() string {
 		main = m.cats[m.tab].View() + "\n" + m.calls.View()
 	}
 	main = lipgloss.NewStyle().Width(mw).MaxWidth(mw).Height(bodyH).MaxHeight(bodyH).Render(main)
-	body := lipgloss.JoinHorizontal(lipgloss.Top, m.servers.View(), main)
+	body := main
+	if m.serversShown() {
+		body = lipgloss.JoinHorizontal(lipgloss.Top, m.servers.View(), main)
+	}
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.helpBar()}, "\n")
 }
 

@@ -90,6 +90,7 @@ type item struct {
 
 type keyMap struct {
 	Up, Down, Select, Cancel key.Binding
+	PageUp, PageDown         key.Binding
 }
 
 type styles struct {
@@ -136,6 +137,8 @@ type Model struct {
 	qr     string
 	qrErr  error
 	choice Choice
+	off    int // the first line of the details shown, when they scroll
+	room   int // how many lines of details the last View showed
 }
 
 // New returns the consent screen for a URL-mode request and its analysis. A refused
@@ -150,10 +153,12 @@ func New(req *elicit.Request, a urlsafe.Analysis, opts Options) *Model {
 	}
 	m := &Model{req: req, a: a, opts: opts, st: newStyles(opts.NoColor)}
 	m.keys = keyMap{
-		Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab")),
-		Down:   key.NewBinding(key.WithKeys("down", "j", "tab")),
-		Select: key.NewBinding(key.WithKeys("enter", "space")),
-		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c")),
+		Up:       key.NewBinding(key.WithKeys("up", "k", "shift+tab")),
+		Down:     key.NewBinding(key.WithKeys("down", "j", "tab")),
+		Select:   key.NewBinding(key.WithKeys("enter", "space")),
+		Cancel:   key.NewBinding(key.WithKeys("esc", "ctrl+c")),
+		PageUp:   key.NewBinding(key.WithKeys("pgup")),
+		PageDown: key.NewBinding(key.WithKeys("pgdown")),
 	}
 	if !a.Refused {
 		if opts.OpenAllowed {
@@ -227,6 +232,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, m.keys.Select):
 		return m.activate(m.cursor)
+	case key.Matches(msg, m.keys.PageUp):
+		m.off = max(0, m.off-max(1, m.room))
+		return nil
+	case key.Matches(msg, m.keys.PageDown):
+		m.off += max(1, m.room) // View clamps it
+		return nil
 	}
 	for i, it := range m.items {
 		if key.Matches(msg, it.keys) {
@@ -344,33 +355,49 @@ func (m *Model) viewQR(line func(string)) {
 }
 
 // View renders the screen. After a choice it renders one line saying what was chosen.
+// It is never taller than the screen: when the request's details do not fit, they
+// scroll (pgup/pgdn) and the header, the choices and the footer stay in view.
 func (m *Model) View() string {
 	if m.choice != 0 {
 		return m.doneLine()
 	}
-	var b strings.Builder
-	line := func(s string) { b.WriteString(s); b.WriteByte('\n') }
-
-	line(m.st.title.Render(m.header()))
+	var body []string
+	line := func(s string) { body = append(body, s) }
 	if m.showQR {
 		m.viewQR(line)
 	} else {
 		m.viewDetails(line)
 		line("")
 	}
+	var choices []string
 	for i, it := range m.items {
 		label := fmt.Sprintf("%-30s %s", it.label, it.hint)
 		if it.choice == 0 && m.showQR {
 			label = fmt.Sprintf("%-30s %s", "Hide QR code", it.hint)
 		}
 		if i == m.cursor {
-			line("> " + m.st.focus.Render(label))
+			choices = append(choices, "> "+m.st.focus.Render(label))
 		} else {
-			line("  " + label)
+			choices = append(choices, "  "+label)
 		}
 	}
-	b.WriteString(m.st.faint.Render("Nothing has been opened or fetched. ↑/↓ enter, or the key shown."))
-	return b.String()
+	footer := "Nothing has been opened or fetched. ↑/↓ enter, or the key shown."
+	if ansi.StringWidth(footer) > m.opts.Width {
+		footer = "Nothing opened or fetched yet. ↑/↓ enter, or a key."
+	}
+	room := m.opts.Height - 2 - len(choices) // the header and the footer
+	if len(body) > room && room > 1 {
+		room-- // the scroll line
+		m.room = room
+		m.off = max(0, min(m.off, len(body)-room))
+		end := min(len(body), m.off+room)
+		more := m.st.faint.Render(fmt.Sprintf("── details %d-%d of %d · pgup/pgdn ──", m.off+1, end, len(body)))
+		body = append(body[m.off:end:end], more)
+	}
+	lines := append([]string{m.st.title.Render(m.header())}, body...)
+	lines = append(lines, choices...)
+	lines = append(lines, m.st.faint.Render(footer))
+	return strings.Join(lines, "\n")
 }
 
 func (m *Model) header() string {

@@ -152,7 +152,8 @@ func TestModelViewShowsFullURLAtEveryWidth(t *testing.T) {
 	u := "https://login.example.com/authorize?" + strings.Repeat("x=1&", 80) + "end"
 	a := urlsafe.Analyze(u, urlsafe.Policy{})
 	for _, w := range []int{20, 40, 80, 200} {
-		m := New(urlReq("demo", "m", u), a, Options{Width: w, NoColor: true, OpenAllowed: true})
+		// Tall enough that nothing scrolls (TestModelSmallScreenScrolls scrolls).
+		m := New(urlReq("demo", "m", u), a, Options{Width: w, Height: 400, NoColor: true, OpenAllowed: true})
 		v := m.View()
 		var joined strings.Builder
 		in := false
@@ -179,5 +180,45 @@ func TestModelSanitizesServerText(t *testing.T) {
 	v := m.View()
 	if strings.ContainsRune(v, '\x1b') || strings.ContainsRune(v, '\u202E') {
 		t.Errorf("view contains raw escape or bidi control:\n%q", v)
+	}
+}
+
+// TestModelSmallScreenScrolls draws a long link at 60x11 (the consent area of a 60x15
+// terminal): the screen never grows past its height, every choice and the footer are
+// always in view, and pgdn pages through the details until the whole URL was shown.
+func TestModelSmallScreenScrolls(t *testing.T) {
+	u := "https://login.example.com/authorize?" + strings.Repeat("x=1&", 40) + "end"
+	a := urlsafe.Analyze(u, urlsafe.Policy{})
+	m := New(urlReq("demo", "Link your account: approve the request on the consent page", u), a,
+		Options{Width: 60, Height: 11, NoColor: true, OpenAllowed: true})
+	seen := map[string]bool{}
+	for range 20 {
+		v := m.View()
+		lines := strings.Split(v, "\n")
+		if len(lines) > 11 {
+			t.Fatalf("view is %d lines tall, want at most 11:\n%s", len(lines), v)
+		}
+		for _, want := range []string{"Open in browser", "Copy link only", "Decline", "Cancel", "Nothing opened"} {
+			if !strings.Contains(v, want) {
+				t.Fatalf("view lacks %q:\n%s", want, v)
+			}
+		}
+		if !strings.Contains(v, "pgup/pgdn") {
+			t.Fatalf("no scroll hint on a screen that does not fit:\n%s", v)
+		}
+		for _, l := range lines {
+			seen[strings.TrimSpace(l)] = true
+		}
+		m.Update(testkit.Key("<pgdown>"))
+	}
+	var joined strings.Builder
+	for _, l := range renderURL(a, 58, urlStyles{}) {
+		if !seen[strings.TrimSpace(l)] {
+			t.Errorf("URL line %q never shown while paging", l)
+		}
+		joined.WriteString(l)
+	}
+	if joined.String() != u {
+		t.Errorf("URL lines join to %q, want %q", joined.String(), u)
 	}
 }

@@ -263,7 +263,15 @@ func (m *FormModel) layout() {
 	// and the smaller of its content and the given height. Its group view is one
 	// line taller than the height it is given (the blank line above its help),
 	// hence the -1.
-	fm, _ := m.hf.Update(tea.WindowSizeMsg{Width: m.contentWidth(), Height: m.bodyHeight() - 1})
+	// In a short area huh's own key help goes (the footer stays), so that the
+	// focused field's input fits.
+	help := m.bodyHeight() >= huhHelpHeight
+	m.hf.WithShowHelp(help)
+	h := m.bodyHeight()
+	if help {
+		h--
+	}
+	fm, _ := m.hf.Update(tea.WindowSizeMsg{Width: m.contentWidth(), Height: h})
 	if f, ok := fm.(*huh.Form); ok {
 		m.hf = f
 	}
@@ -482,9 +490,16 @@ func callHeader(call string, req *elicit.Request, f *elicit.Form) string {
 // contentWidth is the width available to the header, form and review.
 func (m *FormModel) contentWidth() int { return max(20, m.width-2) }
 
-// headerHeight is the number of header lines shown.
+// huhHelpHeight is the least body height at which huh's key help is shown.
+const huhHelpHeight = 10
+
+// headerHeight is the number of header lines shown: at most a third of the height, and
+// two lines in a short area (pgup/pgdn scroll the rest).
 func (m *FormModel) headerHeight() int {
 	limit := max(3, (m.height-2)/3)
+	if m.height < 16 {
+		limit = 2
+	}
 	return min(len(m.header), limit)
 }
 
