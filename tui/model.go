@@ -81,10 +81,11 @@ type Model struct {
 	// nil when nothing is being asked.
 	confirm *confirmPrompt
 
-	status string
-	now    time.Time
-	w, h   int
-	ticks  bool // tests turn periodic commands off
+	status     string
+	statusOpen bool // the status message is shown in full (keyMap.Status)
+	now        time.Time
+	w, h       int
+	ticks      bool // tests turn periodic commands off
 }
 
 // New returns the root model for opts; b is the bridge the sessions answer through.

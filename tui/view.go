@@ -30,6 +30,8 @@ func (m *Model) render() string {
 	}
 	var main string
 	switch {
+	case m.statusOpen:
+		main = m.statusView(mw, bodyH)
 	case m.active != nil || m.args != nil:
 		main = m.screenView(mw, bodyH)
 	case m.details:
@@ -164,10 +166,15 @@ func wrapHard(s string, w int) []string {
 }
 
 func (m *Model) statusBar() string {
-	right := fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
-	left := trunc(oneLine(m.status), max(m.w-lipgloss.Width(right)-1, 0))
+	right := m.statusRight()
+	left := m.statusLeft()
 	gap := max(m.w-lipgloss.Width(left)-lipgloss.Width(right), 1)
 	return m.st.Status.Render(left + strings.Repeat(" ", gap) + right)
+}
+
+// statusRight is the right end of the status bar: the counts.
+func (m *Model) statusRight() string {
+	return fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
 }
 
 func (m *Model) helpBar() string {
