@@ -79,12 +79,18 @@ func (m *Model) screenView(w, h int) string {
 	case m.active != nil:
 		others := len(m.inbox.items) - 1
 		head = "Answering " + describe(m.active.req)
+		// The time left and the count go first when the line is cut: they are cut last.
+		var tail string
 		if d := m.active.req.Deadline; !d.IsZero() {
-			head += " · " + max(d.Sub(m.now).Truncate(time.Second), 0).String() + " left"
+			tail += " · " + max(d.Sub(m.now).Truncate(time.Second), 0).String() + " left"
 		}
 		if others > 0 {
-			head += fmt.Sprintf(" · %d more pending", others)
+			tail += fmt.Sprintf(" · %d more pending", others)
 		}
+		if lipgloss.Width(oneLine(head+tail)) > w {
+			head = trunc(oneLine(head), max(w-lipgloss.Width(tail), 10))
+		}
+		head += tail
 		if m.active.fs != nil {
 			body = m.active.fs.View()
 		} else if m.active.cs != nil {
