@@ -58,7 +58,7 @@ func TestInboxSmallScreen(t *testing.T) {
 			h.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
 			for i := range 12 {
 				h.request(reqID(i+1), &elicit.Request{Server: "demo", Call: "tools/call form_all_kinds_with_a_long_name",
-					Message: fmt.Sprintf("Request number %d asks a question long enough to be cut at eighty columns", i+1),
+					Message:  fmt.Sprintf("Request number %d asks a question long enough to be cut at eighty columns", i+1),
 					Deadline: epoch.Add(90 * time.Second), Schema: json.RawMessage(nameSchema)})
 			}
 			s := h.screen()
