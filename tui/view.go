@@ -190,6 +190,9 @@ func (m *Model) helpBar() string {
 	if m.active != nil || m.args != nil {
 		return fitLines([]string{m.st.Dim.Render(trunc("ctrl+b set aside (then q quits)", m.w))}, m.helpHeight())
 	}
+	if f := m.filter(); f != nil && f.editing && !m.screenShown() {
+		return fitLines([]string{m.st.Dim.Render(trunc(filterHelp, m.w))}, m.helpHeight())
+	}
 	if m.help.ShowAll {
 		lines := strings.Split(m.help.View(m.keys), "\n")
 		return lipgloss.NewStyle().MaxWidth(m.w).Render(strings.Join(lines[:min(len(lines), m.helpHeight())], "\n"))
