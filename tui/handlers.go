@@ -401,6 +401,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.onStatusKey(msg) {
 		return nil
 	}
+	if m.active == nil && m.args == nil && m.onHelpKey(msg) {
+		return nil
+	}
 	if m.active != nil || m.args != nil {
 		// An open screen gets every key but ctrl+b; its esc and ctrl+c cancel it.
 		if key.Matches(msg, m.keys.Aside) {

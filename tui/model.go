@@ -83,6 +83,7 @@ type Model struct {
 
 	status     string
 	statusOpen bool // the status message is shown in full (keyMap.Status)
+	helpOff    int  // the first line of the full help shown, when it fills the main area
 	now        time.Time
 	w, h       int
 	ticks      bool // tests turn periodic commands off
@@ -193,7 +194,7 @@ func (m *Model) bodyHeight() int {
 
 // helpHeight is the help bar's height: one line, or the full help's columns.
 func (m *Model) helpHeight() int {
-	if !m.help.ShowAll {
+	if !m.help.ShowAll || m.helpAsScreen() {
 		return 1
 	}
 	return min(len(strings.Split(m.help.View(m.keys), "\n")), max(m.h/3, 1))

@@ -32,6 +32,8 @@ func (m *Model) render() string {
 	switch {
 	case m.statusOpen:
 		main = m.statusView(mw, bodyH)
+	case m.helpAsScreen() && m.active == nil && m.args == nil:
+		main = m.helpView(mw, bodyH)
 	case m.active != nil || m.args != nil:
 		main = m.screenView(mw, bodyH)
 	case m.details:
@@ -193,9 +195,12 @@ func (m *Model) helpBar() string {
 	if f := m.filter(); f != nil && f.editing && !m.screenShown() {
 		return fitLines([]string{m.st.Dim.Render(trunc(filterHelp, m.w))}, m.helpHeight())
 	}
+	if m.helpAsScreen() {
+		return m.st.Dim.Render(trunc("? or any other key: close help", m.w))
+	}
 	if m.help.ShowAll {
 		lines := strings.Split(m.help.View(m.keys), "\n")
 		return lipgloss.NewStyle().MaxWidth(m.w).Render(strings.Join(lines[:min(len(lines), m.helpHeight())], "\n"))
 	}
-	return lipgloss.NewStyle().MaxWidth(m.w).Render(m.help.View(m.keys))
+	return lipgloss.NewStyle().MaxWidth(m.w).Render(m.shortHelp())
 }
