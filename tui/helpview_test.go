@@ -35,3 +35,16 @@ func TestHelpSmallScreen(t *testing.T) {
 		t.Fatalf("any other key did not close the help:\n%s", s)
 	}
 }
+
+// TestDescribeSmallScreen: at 60x15 a tool's description scrolls with its keys in full.
+func TestDescribeSmallScreen(t *testing.T) {
+	h := newHarness(t, Options{Servers: demoServers(), dial: connector(bookSession())})
+	h.run(h.m.Init())
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 15})
+	h.keys("d") // book, the first tool
+	s := h.screen()
+	testkit.Golden(t, "tool_describe_60x15", s)
+	if !strings.Contains(s, "pgup/pgdn · other key: close") {
+		t.Fatalf("the description's keys are cut:\n%s", s)
+	}
+}

@@ -150,6 +150,10 @@ func (m *Model) describeView(w, h int) string {
 		m.describeOff = max(0, min(m.describeOff, len(body)-room))
 		hint = fmt.Sprintf("lines %d-%d of %d · ↑/↓ pgup/pgdn scroll · any other key: close",
 			m.describeOff+1, min(m.describeOff+room, len(body)), len(body))
+		if lipgloss.Width(hint) > w {
+			hint = fmt.Sprintf("%d-%d/%d · ↑/↓ pgup/pgdn · other key: close",
+				m.describeOff+1, min(m.describeOff+room, len(body)), len(body))
+		}
 		lines = append([]string{lines[0]}, body[m.describeOff:min(m.describeOff+room, len(body))]...)
 	}
 	lines = append(lines, m.st.Dim.Render(trunc(hint, w)))
