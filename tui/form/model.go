@@ -649,6 +649,9 @@ func (m *FormModel) footer() string {
 		if _, _, ok := m.focusedInput(); ok {
 			parts = append(parts, "ctrl+e $EDITOR")
 		}
+		if m.hf != nil && m.bodyHeight() < huhHelpHeight && isMulti(m.hf.GetFocusedField()) {
+			parts = append(parts, "x toggle") // huh's own help is hidden
+		}
 		if n := m.pages(); n > 1 {
 			parts = append(parts, fmt.Sprintf("page %d/%d", m.page+1, n))
 		}
@@ -821,4 +824,11 @@ func orderedJSON(f *elicit.Form, content map[string]any, response bool) ([]byte,
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// isMulti reports whether f is a multiple choice, whose toggle key the footer names
+// when huh's own help is hidden.
+func isMulti(f huh.Field) bool {
+	_, ok := f.(*huh.MultiSelect[int])
+	return ok
 }
