@@ -477,6 +477,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Down):
 		m.move(1)
 	case key.Matches(msg, m.keys.PageUp), key.Matches(msg, m.keys.PageDown):
+		if d := map[bool]int{true: -1, false: 1}[key.Matches(msg, m.keys.PageUp)]; m.tab == tabLog && m.log.scrollDetail(d) {
+			return nil
+		}
 		return m.calls.Update(msg)
 	case key.Matches(msg, m.keys.PrevCall):
 		m.calls.cycle(-1)

@@ -48,3 +48,24 @@ func TestDescribeSmallScreen(t *testing.T) {
 		t.Fatalf("the description's keys are cut:\n%s", s)
 	}
 }
+
+// TestLogEntryScrolls: at 60x15 an expanded log entry taller than its room says which
+// lines show, and pgdn reaches its end.
+func TestLogEntryScrolls(t *testing.T) {
+	h := started(t, Options{})
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 15})
+	h.send(logEntriesMsg(logEntries()))
+	h.keys("<tab>", "<tab>", "<tab>", "/")
+	h.typeText("method:tools")
+	h.keys("<enter>", "<enter>") // keep the filter, expand the only match
+	s := h.screen()
+	if !strings.Contains(s, "── lines 1-9 of 11 · pgup/pgdn") {
+		t.Fatalf("the entry does not say it scrolls:\n%s", s)
+	}
+	h.keys("<pgdown>", "<pgdown>", "<pgdown>")
+	s = h.screen()
+	testkit.Golden(t, "log_entry_scrolled_60x15", s)
+	if !strings.Contains(s, "── lines 3-11 of 11") || !strings.Contains(s, `"text": "hi"`) {
+		t.Fatalf("pgdn did not reach the end of the entry:\n%s", s)
+	}
+}
