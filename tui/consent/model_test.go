@@ -222,3 +222,21 @@ func TestModelSmallScreenScrolls(t *testing.T) {
 		t.Errorf("URL lines join to %q, want %q", joined.String(), u)
 	}
 }
+
+// TestModelSmallScreenQR: a QR code that does not fit 60x11 says so in full, wrapped,
+// with the choices still in view.
+func TestModelSmallScreenQR(t *testing.T) {
+	u := "https://auth.example.com/link?s=abc"
+	m := New(urlReq("demo", "m", u), urlsafe.Analyze(u, urlsafe.Policy{}), Options{Width: 60, Height: 11, NoColor: true, OpenAllowed: true})
+	m.Update(testkit.Key("r"))
+	v := m.View()
+	joined := strings.Join(strings.Fields(v), " ")
+	if !strings.Contains(joined, "The window is too small for the QR code (it needs") || !strings.Contains(v, "Hide QR code") {
+		t.Fatalf("QR screen at 60x11:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Errorf("line of %d cells: %q", w, l)
+		}
+	}
+}
