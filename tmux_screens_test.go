@@ -129,3 +129,21 @@ func filterTool(tm *tmuxTerm, name string) {
 	tm.keys("Enter")
 	tm.waitFor("filter: " + name)
 }
+
+// TestTmuxTUITypeaheadAcrossPages types the demo's whole form_all_kinds form in the
+// terminal UI in one send-keys call, across its three pages, up to the review.
+func TestTmuxTUITypeaheadAcrossPages(t *testing.T) {
+	t.Parallel()
+	tm := startTerm(t, termOptions{}, "demo")
+	tm.waitFor("demo ready")
+	filterTool(tm, "form_all_kinds")
+	tm.keys("Enter") // no arguments: called at once
+	tm.waitFocus("Full name *")
+	tm.typeText("Bob\r5\ra@b.co" + strings.Repeat("\r", 11))
+	screen := tm.waitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, `"email": "a@b.co"`)
+	if strings.Contains(screen, "Bob5") {
+		t.Fatalf("keys landed in the wrong field:\n%s", screen)
+	}
+	tm.keys("a")
+	tm.waitFor("tools/call form_all_kinds done", "0 in flight · 0 pending")
+}
