@@ -24,6 +24,7 @@ type typeahead struct {
 	at      place     // where the focus was when the move started
 	queue   []tea.Msg // keys and pastes typed since, in order
 	gen     int       // the move's number, to match its typeaheadMsg
+	since   time.Time // when the move started
 }
 
 // place is where the focus is: the step, the page and the focused field.
@@ -88,6 +89,11 @@ func (m *FormModel) Update(msg tea.Msg) tea.Cmd {
 	}
 	if m.ahead.waiting && typed(msg) {
 		m.ahead.queue = append(m.ahead.queue, msg)
+		if time.Since(m.ahead.since) > typeaheadLimit {
+			// The move's messages went elsewhere (the form was set aside meanwhile):
+			// stop waiting for them.
+			return m.flushTypeahead()
+		}
 		return nil
 	}
 	if p, ok := msg.(tea.PasteMsg); ok {
@@ -101,7 +107,7 @@ func (m *FormModel) Update(msg tea.Msg) tea.Cmd {
 	switch {
 	case movesFocus(msg) && after == before && m.phase == phaseFill && cmd != nil && !m.focusedInvalid():
 		m.ahead.gen++
-		m.ahead.waiting, m.ahead.at = true, before
+		m.ahead.waiting, m.ahead.at, m.ahead.since = true, before, time.Now()
 		gen := m.ahead.gen
 		return tea.Batch(cmd, tea.Tick(typeaheadLimit, func(time.Time) tea.Msg { return typeaheadMsg{gen} }))
 	case m.ahead.waiting && !typed(msg) && (after != m.ahead.at || groupMove(msg)):

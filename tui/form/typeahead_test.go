@@ -96,3 +96,22 @@ func TestTypeaheadInvalidKeepsKeys(t *testing.T) {
 		t.Errorf("content (-want +got):\n%s", diff)
 	}
 }
+
+// TestTypeaheadLostMove: when huh's move never comes back (the embedder dropped its
+// messages), keys typed after the limit are not held forever.
+func TestTypeaheadLostMove(t *testing.T) {
+	m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+	m.Init()
+	for _, r := range "Bob" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	m.Update(testkit.Key("<enter>")) // its command is dropped, as a set-aside form's would be
+	if !m.ahead.waiting {
+		t.Fatal("enter on a valid field does not wait for the move")
+	}
+	m.ahead.since = m.ahead.since.Add(-time.Second)
+	m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if m.ahead.waiting || len(m.ahead.queue) != 0 {
+		t.Errorf("keys still held after the limit: %+v", m.ahead)
+	}
+}
