@@ -477,8 +477,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Down):
 		m.move(1)
 	case key.Matches(msg, m.keys.PageUp), key.Matches(msg, m.keys.PageDown):
-		if d := map[bool]int{true: -1, false: 1}[key.Matches(msg, m.keys.PageUp)]; m.tab == tabLog && m.log.scrollDetail(d) {
-			return nil
+		d := 1
+		if key.Matches(msg, m.keys.PageUp) {
+			d = -1
+		}
+		if m.tab == tabLog && m.log.scrollDetail(d) {
+			return nil // an expanded log entry scrolls
 		}
 		return m.calls.Update(msg)
 	case key.Matches(msg, m.keys.PrevCall):
