@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode"
+	"unicode/utf16"
 
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
@@ -58,6 +60,7 @@ func newJSONEditor(req *elicit.Request, _ *elicit.Form, o ScreenOptions) *jsonEd
 			e.initial = string(b)
 		}
 	}
+	e.initial = escapeUnprintable(e.initial)
 	e.ta.SetValue(e.initial)
 	e.ta.MoveToBegin()
 	e.ta.Focus()
@@ -238,6 +241,27 @@ func nodeValue(n *tree.Node) any {
 	return nil
 }
 
+// escapeUnprintable writes every character of JSON text s that a terminal would not
+// show as itself (controls, bidi and other format characters, unassigned code points)
+// as a \uXXXX escape: the same JSON value, safe on the screen. Such characters can
+// only be inside strings, so the text stays valid.
+func escapeUnprintable(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r == '\n' || (unicode.IsPrint(r) || r == ' ') && !unicode.Is(unicode.Cf, r) {
+			b.WriteRune(r)
+			continue
+		}
+		if r > 0xFFFF {
+			r1, r2 := utf16.EncodeRune(r)
+			fmt.Fprintf(&b, "\\u%04x\\u%04x", r1, r2)
+			continue
+		}
+		fmt.Fprintf(&b, "\\u%04x", r)
+	}
+	return b.String()
+}
+
 // Dirty reports whether the user has changed the text.
 func (e *jsonEditor) Dirty() bool { return !e.done && e.ta.Value() != e.initial }
 
@@ -282,7 +306,7 @@ func (e *jsonEditor) submit() {
 	if err != nil {
 		var te *tree.Error
 		if errors.As(err, &te) && te.Loc.Line > 0 {
-			e.errs = []string{fmt.Sprintf("line %d, column %d: %s", te.Loc.Line, te.Loc.Column, strings.TrimPrefix(te.Msg, "invalid JSON: "))}
+			e.errs = []string{oneLine(elicit.Sanitize(fmt.Sprintf("line %d, column %d: %s", te.Loc.Line, te.Loc.Column, strings.TrimPrefix(te.Msg, "invalid JSON: "))))}
 			e.moveTo(te.Loc.Line, te.Loc.Column)
 		} else {
 			e.errs = []string{elicit.Sanitize(err.Error())}

@@ -103,3 +103,17 @@ func TestJSONEditor(t *testing.T) {
 		})
 	}
 }
+
+// TestJSONSkeletonHostileKeys: property names and defaults from the server reach the
+// editor with their invisible and bidi characters escaped, as the same JSON value.
+func TestJSONSkeletonHostileKeys(t *testing.T) {
+	raw := "{\"type\":\"object\",\"properties\":{\"a\\u202eb\":{\"type\":\"string\",\"default\":\"x\\u001b[31my\\u200b\"}},\"required\":[\"a\\u202eb\"]}"
+	got := escapeUnprintable(jsonSkeleton(json.RawMessage(raw)))
+	if strings.ContainsAny(got, "\u202e\u200b\x1b") {
+		t.Fatalf("skeleton shows raw control or bidi characters: %q", got)
+	}
+	var v map[string]any
+	if err := json.Unmarshal([]byte(got), &v); err != nil || v["a\u202eb"] != "x\x1b[31my\u200b" {
+		t.Errorf("escaped skeleton %s decodes to %#v (%v), want the schema's key and default", got, v, err)
+	}
+}
