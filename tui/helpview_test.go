@@ -6,6 +6,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/testkit"
 )
 
@@ -67,5 +68,17 @@ func TestLogEntryScrolls(t *testing.T) {
 	testkit.Golden(t, "log_entry_scrolled_60x15", s)
 	if !strings.Contains(s, "── lines 3-11 of 11") || !strings.Contains(s, `"text": "hi"`) {
 		t.Fatalf("pgdn did not reach the end of the entry:\n%s", s)
+	}
+}
+
+// TestWaitingScreenKeepsKeys: a "still waiting" screen with a long message in a short
+// area cuts its text, never its keys.
+func TestWaitingScreenKeepsKeys(t *testing.T) {
+	req := &elicit.Request{Server: "demo", Mode: elicit.ModeURL, URL: "https://auth.example.com/link?s=abc",
+		Message: strings.Repeat("Link your calendar, then come back here. ", 12)}
+	s := newWaitingScreen(req, ScreenOptions{Width: 60, Height: 8, NoColor: true}, true)
+	lines := strings.Split(strings.TrimSuffix(plain(s.View()), "\n"), "\n")
+	if len(lines) > 8 || !strings.Contains(lines[len(lines)-1], "r retry") {
+		t.Fatalf("view of %d lines, keys not last:\n%s", len(lines), strings.Join(lines, "\n"))
 	}
 }

@@ -73,5 +73,9 @@ func (s *waitingScreen) View() string {
 		keys = "r retry · y copy link · esc cancel · ctrl+b aside"
 	}
 	lines = append(lines, "", s.st.Dim.Render(trunc(keys, w)))
+	if s.h > 1 && len(lines) > s.h {
+		// Too tall: cut the text, never the keys.
+		lines = append(lines[:s.h-2], "…", lines[len(lines)-1])
+	}
 	return strings.Join(lines, "\n")
 }
