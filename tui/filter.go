@@ -67,12 +67,15 @@ func (f *filterBox) label(hint string) string {
 		if hint != "" {
 			s += " (" + hint + ")"
 		}
-		return s + " enter keep · esc clear"
+		return s // the keys are in the help bar (filterHelp)
 	case f.value != "":
 		return " · filter: " + oneLine(f.value)
 	}
 	return ""
 }
+
+// filterHelp is the help bar while a filter is typed.
+const filterHelp = "type to filter · enter keep · esc clear"
 
 // matchAll reports whether hay contains every word of filter, ignoring case.
 func matchAll(filter, hay string) bool {

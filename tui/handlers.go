@@ -420,6 +420,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.status = "kept"
 		return nil
 	}
+	if m.onStatusKey(msg) {
+		return nil
+	}
+	if m.active == nil && m.args == nil && m.onHelpKey(msg) {
+		return nil
+	}
 	if m.active != nil || m.args != nil {
 		// An open screen gets every key but ctrl+b; its esc and ctrl+c cancel it.
 		if key.Matches(msg, m.keys.Aside) {
@@ -501,6 +507,13 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Down):
 		m.move(1)
 	case key.Matches(msg, m.keys.PageUp), key.Matches(msg, m.keys.PageDown):
+		d := 1
+		if key.Matches(msg, m.keys.PageUp) {
+			d = -1
+		}
+		if m.tab == tabLog && m.log.scrollDetail(d) {
+			return nil // an expanded log entry scrolls
+		}
 		return m.calls.Update(msg)
 	case key.Matches(msg, m.keys.PrevCall):
 		m.calls.cycle(-1)

@@ -189,6 +189,7 @@ func (in inbox) View(now time.Time) string {
 	}
 	head += in.f.label("")
 	lines = append(lines, in.st.Title.Render(trunc(head, in.w)))
+	cursorAt := -1 // the selected entry's first line
 	for i, p := range items {
 		age := now.Sub(p.arrived).Truncate(time.Second)
 		left := "no deadline"
@@ -199,16 +200,18 @@ func (in inbox) View(now time.Time) string {
 				left = "expired"
 			}
 		}
-		line := trunc(fmt.Sprintf("%d. %s  %s ago, %s", i+1, describe(p.req), age, left), in.w)
+		line := trunc(fmt.Sprintf("%d. %s", i+1, describe(p.req)), in.w)
 		if i == in.cursor {
 			line = in.st.Selected.Render(line)
+			cursorAt = len(lines)
 		}
 		lines = append(lines, line)
 		msg := oneLine(firstLine(p.req.Message))
 		if p.req.Mode == elicit.ModeURL {
 			msg = "url: " + oneLine(p.req.URL)
 		}
-		lines = append(lines, in.st.Dim.Render(trunc("   "+msg, in.w)))
+		// The age and the time left come first: the message may be cut, they may not.
+		lines = append(lines, in.st.Dim.Render(trunc(fmt.Sprintf("   %s ago, %s · %s", age, left, msg), in.w)))
 	}
 	switch {
 	case len(in.items) == 0:
@@ -230,6 +233,7 @@ func (in inbox) View(now time.Time) string {
 			line := trunc(fmt.Sprintf("%d. %s: %s", len(items)+i+1, f.server, oneLine(f.url)), in.w)
 			if len(items)+i == in.cursor {
 				line = in.st.Selected.Render(line)
+				cursorAt = len(lines) + 1
 			}
 			what := "   waiting"
 			if f.call != 0 {
@@ -239,5 +243,15 @@ func (in inbox) View(now time.Time) string {
 		}
 		lines = append(lines, in.st.Dim.Render(trunc("  enter show · n retry now · x cancel the call", in.w)))
 	}
-	return fitLines(lines, in.h)
+	return fitLines(scrollTo(lines, cursorAt, in.h), in.h)
+}
+
+// scrollTo keeps the first line (the title) and scrolls the others so that the two
+// lines from line at are in view in h lines; a "↑ more" line marks what is above.
+func scrollTo(lines []string, at, h int) []string {
+	if len(lines) <= h || at < 0 || at+2 <= h || h < 4 {
+		return lines
+	}
+	first := max(1, at+2-(h-2)) // the entry ends on the last line shown
+	return append([]string{lines[0], "  ↑ more"}, lines[first:]...)
 }

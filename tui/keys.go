@@ -23,6 +23,7 @@ type keyMap struct {
 	Details          key.Binding
 	Describe         key.Binding
 	Tasks            key.Binding
+	Status           key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -51,6 +52,7 @@ func defaultKeys() keyMap {
 		CancelCall: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel call/flow")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
+		Status:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "full status")),
 	}
 }
 

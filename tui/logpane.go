@@ -24,7 +24,10 @@ type logPane struct {
 	cursor int       // index into view
 	follow bool
 	open   uint64 // Seq of the expanded entry, 0 for none
-	pretty string // the expanded entry's JSON, computed when opened
+	// detailOff is the first line of the expanded entry shown; a pointer because
+	// View, which clamps it, has a value receiver.
+	detailOff *int
+	pretty    string // the expanded entry's JSON, computed when opened
 
 	w, h int
 	st   *styles
@@ -126,12 +129,22 @@ func (l *logPane) toggleOpen() {
 		return
 	}
 	l.open = e.Seq
+	l.detailOff = new(int)
 	switch {
 	case len(e.Raw) > 0:
 		l.pretty = prettyJSON(e.Raw)
 	default:
 		l.pretty = elicit.Sanitize(e.Text)
 	}
+}
+
+// scrollDetail scrolls the expanded entry by d pages; it reports whether one is open.
+func (l *logPane) scrollDetail(d int) bool {
+	if l.open == 0 || l.detailOff == nil {
+		return false
+	}
+	*l.detailOff = max(0, *l.detailOff+d*max(1, (l.h-1)/2-1)) // View clamps the end
+	return true
 }
 
 func (l *logPane) selected() (wire.Entry, bool) {
@@ -181,10 +194,19 @@ func (l logPane) View() string {
 	listH := l.h - 1
 	var detail []string
 	if l.open != 0 {
-		detail = strings.Split(wrapText(l.pretty, l.w), "\n")
-		dh := min(len(detail)+1, listH/2+1)
+		all := strings.Split(wrapText(l.pretty, l.w), "\n")
+		// Half the pane, or what the list leaves free when it is shorter.
+		dh := min(len(all)+1, max(listH/2+1, listH-len(l.view)))
 		listH -= dh
-		detail = append([]string{strings.Repeat("─", min(l.w, 40))}, detail...)[:dh]
+		rule := strings.Repeat("─", min(l.w, 40))
+		if room := dh - 1; len(all) > room && room > 0 {
+			// The entry scrolls with pgup/pgdn; the rule says where it is.
+			off := max(0, min(*l.detailOff, len(all)-room))
+			*l.detailOff = off
+			rule = trunc(fmt.Sprintf("── lines %d-%d of %d · pgup/pgdn ──", off+1, off+room, len(all)), l.w)
+			all = all[off:]
+		}
+		detail = append([]string{rule}, all...)[:dh]
 	}
 	start := 0
 	if l.cursor >= listH {

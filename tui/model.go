@@ -83,10 +83,12 @@ type Model struct {
 	// nil when nothing is being asked.
 	confirm *confirmPrompt
 
-	status string
-	now    time.Time
-	w, h   int
-	ticks  bool // tests turn periodic commands off
+	status     string
+	statusOpen bool // the status message is shown in full (keyMap.Status)
+	helpOff    int  // the first line of the full help shown, when it fills the main area
+	now        time.Time
+	w, h       int
+	ticks      bool // tests turn periodic commands off
 }
 
 // New returns the root model for opts; b is the bridge the sessions answer through.
@@ -199,14 +201,14 @@ func (m *Model) bodyHeight() int {
 
 // helpHeight is the help bar's height: one line, or the full help's columns.
 func (m *Model) helpHeight() int {
-	if !m.help.ShowAll {
+	if !m.help.ShowAll || m.helpAsScreen() {
 		return 1
 	}
 	return min(len(strings.Split(m.help.View(m.keys), "\n")), max(m.h/3, 1))
 }
 
 func (m *Model) screenSize() ScreenOptions {
-	return ScreenOptions{Width: m.w - m.servers.w, Height: m.bodyHeight() - 1, Accessible: m.opts.Accessible, NoColor: m.opts.NoColor}
+	return ScreenOptions{Width: m.screenWidth(), Height: m.bodyHeight() - 1, Accessible: m.opts.Accessible, NoColor: m.opts.NoColor}
 }
 
 func (p *pending) setSize(w, h int) {

@@ -118,7 +118,7 @@ func TestSamplingWaitsInTheInbox(t *testing.T) {
 	reply := h.request(2, samplingReq(t))
 	h.keys("<ctrl+b>", "i")
 	got := h.screen()
-	if !strings.Contains(got, "demo sampling (push) ← tools/call summarize") || !strings.Contains(got, "Summarize the weather report below in one line.") {
+	if !strings.Contains(got, "demo sampling (push) ← tools/call summarize") || !strings.Contains(got, "Summarize the weather report below") {
 		t.Fatalf("the inbox does not list the sampling request:\n%s", got)
 	}
 	noReply(t, reply)

@@ -25,8 +25,15 @@ func (m *Model) View() tea.View {
 func (m *Model) render() string {
 	bodyH := m.bodyHeight()
 	mw := m.w - m.servers.w
+	if !m.serversShown() {
+		mw = m.screenWidth()
+	}
 	var main string
 	switch {
+	case m.statusOpen:
+		main = m.statusView(mw, bodyH)
+	case m.helpAsScreen() && m.active == nil && m.args == nil:
+		main = m.helpView(mw, bodyH)
 	case m.active != nil || m.args != nil:
 		main = m.screenView(mw, bodyH)
 	case m.watched() != nil:
@@ -45,7 +52,10 @@ func (m *Model) render() string {
 		main = m.cats[m.tab].View() + "\n" + m.calls.View()
 	}
 	main = lipgloss.NewStyle().Width(mw).MaxWidth(mw).Height(bodyH).MaxHeight(bodyH).Render(main)
-	body := lipgloss.JoinHorizontal(lipgloss.Top, m.servers.View(), main)
+	body := main
+	if m.serversShown() {
+		body = lipgloss.JoinHorizontal(lipgloss.Top, m.servers.View(), main)
+	}
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.helpBar()}, "\n")
 }
 
@@ -75,12 +85,18 @@ func (m *Model) screenView(w, h int) string {
 	case m.active != nil:
 		others := len(m.inbox.items) - 1
 		head = "Answering " + describe(m.active.req)
+		// The time left and the count go first when the line is cut: they are cut last.
+		var tail string
 		if d := m.active.req.Deadline; !d.IsZero() {
-			head += " · " + max(d.Sub(m.now).Truncate(time.Second), 0).String() + " left"
+			tail += " · " + max(d.Sub(m.now).Truncate(time.Second), 0).String() + " left"
 		}
 		if others > 0 {
-			head += fmt.Sprintf(" · %d more pending", others)
+			tail += fmt.Sprintf(" · %d more pending", others)
 		}
+		if lipgloss.Width(oneLine(head+tail)) > w {
+			head = trunc(oneLine(head), max(w-lipgloss.Width(tail), 10))
+		}
+		head += tail
 		if m.active.fs != nil {
 			body = m.active.fs.View()
 		} else if m.active.cs != nil {
@@ -146,6 +162,10 @@ func (m *Model) describeView(w, h int) string {
 		m.describeOff = max(0, min(m.describeOff, len(body)-room))
 		hint = fmt.Sprintf("lines %d-%d of %d · ↑/↓ pgup/pgdn scroll · any other key: close",
 			m.describeOff+1, min(m.describeOff+room, len(body)), len(body))
+		if lipgloss.Width(hint) > w {
+			hint = fmt.Sprintf("%d-%d/%d · ↑/↓ pgup/pgdn · other key: close",
+				m.describeOff+1, min(m.describeOff+room, len(body)), len(body))
+		}
 		lines = append([]string{lines[0]}, body[m.describeOff:min(m.describeOff+room, len(body))]...)
 	}
 	lines = append(lines, m.st.Dim.Render(trunc(hint, w)))
@@ -170,10 +190,15 @@ func wrapHard(s string, w int) []string {
 }
 
 func (m *Model) statusBar() string {
-	right := fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
-	left := trunc(oneLine(m.status), max(m.w-lipgloss.Width(right)-1, 0))
+	right := m.statusRight()
+	left := m.statusLeft()
 	gap := max(m.w-lipgloss.Width(left)-lipgloss.Width(right), 1)
 	return m.st.Status.Render(left + strings.Repeat(" ", gap) + right)
+}
+
+// statusRight is the right end of the status bar: the counts.
+func (m *Model) statusRight() string {
+	return fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
 }
 
 func (m *Model) helpBar() string {
@@ -183,9 +208,15 @@ func (m *Model) helpBar() string {
 	if m.active != nil || m.args != nil {
 		return fitLines([]string{m.st.Dim.Render(trunc("ctrl+b set aside (then q quits)", m.w))}, m.helpHeight())
 	}
+	if f := m.filter(); f != nil && f.editing && !m.screenShown() {
+		return fitLines([]string{m.st.Dim.Render(trunc(filterHelp, m.w))}, m.helpHeight())
+	}
+	if m.helpAsScreen() {
+		return m.st.Dim.Render(trunc("? or any other key: close help", m.w))
+	}
 	if m.help.ShowAll {
 		lines := strings.Split(m.help.View(m.keys), "\n")
 		return lipgloss.NewStyle().MaxWidth(m.w).Render(strings.Join(lines[:min(len(lines), m.helpHeight())], "\n"))
 	}
-	return lipgloss.NewStyle().MaxWidth(m.w).Render(m.help.View(m.keys))
+	return lipgloss.NewStyle().MaxWidth(m.w).Render(m.shortHelp())
 }

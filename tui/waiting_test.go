@@ -96,12 +96,15 @@ func TestURLNoBrowser(t *testing.T) {
 	}
 }
 
-// mainArea returns the screen's main area (right of the servers pane), line by line.
+// mainArea returns the screen's main area (right of the servers pane, or the whole
+// screen when no pane is shown), line by line.
 func mainArea(s string) string {
 	var out []string
 	for _, l := range strings.Split(s, "\n") {
 		if _, right, ok := strings.Cut(l, "│"); ok {
 			out = append(out, right)
+		} else if !strings.Contains(s, "│") {
+			out = append(out, l) // under 100 columns the main area has the whole width
 		}
 	}
 	return strings.Join(out, "\n")

@@ -396,7 +396,10 @@ func (m *Model) viewQR(line func(string)) {
 		qw := ansi.StringWidth(qr[0])
 		// header, QR, URL, host line, actions, footer
 		if need := 1 + len(qr) + len(urlLines) + 1 + len(m.items) + 1; qw > w || need > h {
-			line(fmt.Sprintf("The window is too small for the QR code (it needs %d columns and %d rows).", qw, need))
+			msg := fmt.Sprintf("The window is too small for the QR code (it needs %d columns and %d rows).", qw, need)
+			for _, l := range strings.Split(ansi.Wrap(msg, w, ""), "\n") {
+				line(l)
+			}
 		} else {
 			for _, l := range qr {
 				line(l)

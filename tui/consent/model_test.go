@@ -152,7 +152,8 @@ func TestModelViewShowsFullURLAtEveryWidth(t *testing.T) {
 	u := "https://login.example.com/authorize?" + strings.Repeat("x=1&", 80) + "end"
 	a := urlsafe.Analyze(u, urlsafe.Policy{})
 	for _, w := range []int{20, 40, 80, 200} {
-		m := New(urlReq("demo", "m", u), a, Options{Width: w, NoColor: true, OpenAllowed: true})
+		// Tall enough that nothing scrolls (TestModelSmallScreenScrolls scrolls).
+		m := New(urlReq("demo", "m", u), a, Options{Width: w, Height: 400, NoColor: true, OpenAllowed: true})
 		v := m.View()
 		var joined strings.Builder
 		in := false
@@ -179,5 +180,52 @@ func TestModelSanitizesServerText(t *testing.T) {
 	v := m.View()
 	if strings.ContainsRune(v, '\x1b') || strings.ContainsRune(v, '\u202E') {
 		t.Errorf("view contains raw escape or bidi control:\n%q", v)
+	}
+}
+
+// TestModelSmallScreenKeepsLinkAndChoices draws a long link at 60x11 (the consent area
+// of a 60x15 terminal): the screen never grows past its height, and the whole URL and
+// every choice are in view at once.
+func TestModelSmallScreenKeepsLinkAndChoices(t *testing.T) {
+	u := "https://login.example.com/authorize?" + strings.Repeat("x=1&", 40) + "end"
+	a := urlsafe.Analyze(u, urlsafe.Policy{})
+	m := New(urlReq("demo", "Link your account: approve the request on the consent page", u), a,
+		Options{Width: 60, Height: 11, NoColor: true, OpenAllowed: true})
+	v := m.View()
+	if n := len(strings.Split(v, "\n")); n > 11 {
+		t.Fatalf("view is %d lines tall, want at most 11:\n%s", n, v)
+	}
+	for _, want := range []string{"Open in browser", "Copy", "Decline", "Cancel"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("view lacks %q:\n%s", want, v)
+		}
+	}
+	var joined strings.Builder
+	for _, l := range renderURL(a, 58, urlStyles{}) {
+		if !strings.Contains(v, strings.TrimSpace(l)) {
+			t.Errorf("URL line %q not shown", l)
+		}
+		joined.WriteString(l)
+	}
+	if joined.String() != u {
+		t.Errorf("URL lines join to %q, want %q", joined.String(), u)
+	}
+}
+
+// TestModelSmallScreenQR: a QR code that does not fit 60x11 says so in full, wrapped,
+// with the choices still in view.
+func TestModelSmallScreenQR(t *testing.T) {
+	u := "https://auth.example.com/link?s=abc"
+	m := New(urlReq("demo", "m", u), urlsafe.Analyze(u, urlsafe.Policy{}), Options{Width: 60, Height: 11, NoColor: true, OpenAllowed: true})
+	m.Update(testkit.Key("r"))
+	v := m.View()
+	joined := strings.Join(strings.Fields(v), " ")
+	if !strings.Contains(joined, "The window is too small for the QR code (it needs") || !strings.Contains(v, "Hide QR code") {
+		t.Fatalf("QR screen at 60x11:\n%s", v)
+	}
+	for _, l := range strings.Split(v, "\n") {
+		if w := ansi.StringWidth(l); w > 60 {
+			t.Errorf("line of %d cells: %q", w, l)
+		}
 	}
 }

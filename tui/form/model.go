@@ -112,6 +112,8 @@ type FormModel struct {
 	exec func(*exec.Cmd, tea.ExecCallback) tea.Cmd
 	// editorErr is the last editor failure, shown until the next edit.
 	editorErr string
+	// ahead holds keys typed while the focus moves to the next field.
+	ahead typeahead
 }
 
 // reviewState is the review step: the merged content, its JSON and what is wrong with it.
@@ -261,14 +263,22 @@ func (m *FormModel) layout() {
 	// and the smaller of its content and the given height. Its group view is one
 	// line taller than the height it is given (the blank line above its help),
 	// hence the -1.
-	fm, _ := m.hf.Update(tea.WindowSizeMsg{Width: m.contentWidth(), Height: m.bodyHeight() - 1})
+	// In a short area huh's own key help goes (the footer stays), so that the
+	// focused field's input fits.
+	help := m.bodyHeight() >= huhHelpHeight
+	m.hf.WithShowHelp(help)
+	h := m.bodyHeight()
+	if help {
+		h--
+	}
+	fm, _ := m.hf.Update(tea.WindowSizeMsg{Width: m.contentWidth(), Height: h})
 	if f, ok := fm.(*huh.Form); ok {
 		m.hf = f
 	}
 }
 
-// Update handles a message and returns the command to run. It never returns tea.Quit.
-func (m *FormModel) Update(msg tea.Msg) tea.Cmd {
+// update handles a message once its turn has come (see Update).
+func (m *FormModel) update(msg tea.Msg) tea.Cmd {
 	if m.phase == phaseDone {
 		return nil
 	}
@@ -480,9 +490,16 @@ func callHeader(call string, req *elicit.Request, f *elicit.Form) string {
 // contentWidth is the width available to the header, form and review.
 func (m *FormModel) contentWidth() int { return max(20, m.width-2) }
 
-// headerHeight is the number of header lines shown.
+// huhHelpHeight is the least body height at which huh's key help is shown.
+const huhHelpHeight = 10
+
+// headerHeight is the number of header lines shown: at most a third of the height, and
+// two lines in a short area (pgup/pgdn scroll the rest).
 func (m *FormModel) headerHeight() int {
 	limit := max(3, (m.height-2)/3)
+	if m.height < 16 {
+		limit = 2
+	}
 	return min(len(m.header), limit)
 }
 
@@ -631,6 +648,9 @@ func (m *FormModel) footer() string {
 		}
 		if _, _, ok := m.focusedInput(); ok {
 			parts = append(parts, "ctrl+e $EDITOR")
+		}
+		if m.hf != nil && m.bodyHeight() < huhHelpHeight && isMulti(m.hf.GetFocusedField()) {
+			parts = append(parts, "x toggle") // huh's own help is hidden
 		}
 		if n := m.pages(); n > 1 {
 			parts = append(parts, fmt.Sprintf("page %d/%d", m.page+1, n))
@@ -804,4 +824,11 @@ func orderedJSON(f *elicit.Form, content map[string]any, response bool) ([]byte,
 		return nil, err
 	}
 	return out.Bytes(), nil
+}
+
+// isMulti reports whether f is a multiple choice, whose toggle key the footer names
+// when huh's own help is hidden.
+func isMulti(f huh.Field) bool {
+	_, ok := f.(*huh.MultiSelect[int])
+	return ok
 }

@@ -1,0 +1,117 @@
+package form
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
+)
+
+// burstForm is a name, a number and a secret, in that order.
+func burstForm() *elicit.Form {
+	return &elicit.Form{Fields: []elicit.Field{
+		{Name: "name", Title: "Name", Kind: elicit.KindText, Required: true},
+		{Name: "seats", Title: "Seats", Kind: elicit.KindInteger, Required: true},
+		{Name: "token", Title: "Token", Kind: elicit.KindText, Secret: true, Required: true},
+	}}
+}
+
+// sendBurst sends every key of keys to the program at once, without waiting for the
+// screen, as a fast typist or a terminal reading a whole buffer would.
+func sendBurst(tm *teatest.TestModel, keys string) {
+	for _, r := range keys {
+		if r == '\r' {
+			tm.Send(testkit.Key("<enter>"))
+			continue
+		}
+		tm.Send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+// finalContent runs the program to its end and returns the content accepted.
+func finalContent(t *testing.T, tm *teatest.TestModel) map[string]any {
+	t.Helper()
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(formProgram).m
+	resp, done := fm.Done()
+	if !done || resp.Action != elicit.Accept {
+		t.Fatalf("form not accepted: done %v, %+v", done, resp)
+	}
+	return resp.Content
+}
+
+// TestTypeaheadBurstLandsInNextField types "Bob⏎5⏎s3cret⏎a" as one burst: every key after
+// an enter belongs to the next field, the secret never reaches a visible field, and
+// the last key accepts in the review.
+func TestTypeaheadBurstLandsInNextField(t *testing.T) {
+	for i := range 3 { // a race shows only now and then: try a few times
+		m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+		tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
+		t.Cleanup(func() { _ = tm.Quit() })
+		waitFor(t, tm, "Name")
+		sendBurst(tm, "Bob\r5\rs3cret\ra")
+		want := map[string]any{"name": "Bob", "seats": int64(5), "token": "s3cret"}
+		if diff := cmp.Diff(want, finalContent(t, tm)); diff != "" {
+			t.Fatalf("try %d: content (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+// TestTypeaheadPasteAcrossFields pastes "Ada\n7\nhunter22\n" (a bracketed paste with
+// newlines) into the first field: each line fills one field.
+func TestTypeaheadPasteAcrossFields(t *testing.T) {
+	m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+	tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
+	t.Cleanup(func() { _ = tm.Quit() })
+	waitFor(t, tm, "Name")
+	tm.Send(tea.PasteMsg{Content: "Ada\r\n7\nhunter22\n"})
+	s := waitFor(t, tm, "Review")
+	if strings.Contains(s, "hunter22") {
+		t.Errorf("the pasted secret shows on the review screen:\n%s", s)
+	}
+	tm.Send(testkit.Key("a"))
+	want := map[string]any{"name": "Ada", "seats": int64(7), "token": "hunter22"}
+	if diff := cmp.Diff(want, finalContent(t, tm)); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+}
+
+// TestTypeaheadInvalidKeepsKeys presses enter on an empty required field: the focus
+// stays, and what is typed next fills that same field at once.
+func TestTypeaheadInvalidKeepsKeys(t *testing.T) {
+	m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+	tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
+	t.Cleanup(func() { _ = tm.Quit() })
+	waitFor(t, tm, "Name")
+	sendBurst(tm, "\rZoe")
+	waitFor(t, tm, "> Zoe")
+	sendBurst(tm, "\r3\rpw\ra")
+	want := map[string]any{"name": "Zoe", "seats": int64(3), "token": "pw"}
+	if diff := cmp.Diff(want, finalContent(t, tm)); diff != "" {
+		t.Errorf("content (-want +got):\n%s", diff)
+	}
+}
+
+// TestTypeaheadLostMove: when huh's move never comes back (the embedder dropped its
+// messages), keys typed after the limit are not held forever.
+func TestTypeaheadLostMove(t *testing.T) {
+	m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+	m.Init()
+	for _, r := range "Bob" {
+		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+	m.Update(testkit.Key("<enter>")) // its command is dropped, as a set-aside form's would be
+	if !m.ahead.waiting {
+		t.Fatal("enter on a valid field does not wait for the move")
+	}
+	m.ahead.since = m.ahead.since.Add(-time.Second)
+	m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
+	if m.ahead.waiting || len(m.ahead.queue) != 0 {
+		t.Errorf("keys still held after the limit: %+v", m.ahead)
+	}
+}

@@ -1,0 +1,111 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// helpAsScreen reports whether the full help (key ?) is too wide or too tall for the
+// help bar: then it fills the main area, in as many columns as fit, and scrolls.
+func (m *Model) helpAsScreen() bool {
+	if !m.help.ShowAll {
+		return false
+	}
+	h := m.help
+	h.SetWidth(0) // unbounded: measure it whole
+	v := h.View(m.keys)
+	return lipgloss.Width(v) > m.w || len(strings.Split(v, "\n")) > max(m.h/3, 1)
+}
+
+// helpLines is every binding of the full help, one "key  what" line each, in columns
+// of at most w cells.
+func (m *Model) helpLines(w int) []string {
+	var binds []key.Binding
+	for _, col := range m.keys.FullHelp() {
+		for _, b := range col {
+			if b.Enabled() {
+				binds = append(binds, b)
+			}
+		}
+	}
+	kw, dw := 0, 0
+	for _, b := range binds {
+		kw = max(kw, lipgloss.Width(b.Help().Key))
+		dw = max(dw, lipgloss.Width(b.Help().Desc))
+	}
+	cellW := kw + 1 + dw
+	cols := max(1, (w+2)/(cellW+2))
+	rows := (len(binds) + cols - 1) / cols
+	lines := make([]string, rows)
+	for i, b := range binds {
+		r, c := i%rows, i/rows
+		cell := fmt.Sprintf("%-*s %-*s", kw, b.Help().Key, dw, b.Help().Desc)
+		if c > 0 {
+			cell = "  " + cell
+		}
+		lines[r] += cell
+	}
+	for i, l := range lines {
+		lines[i] = trunc(strings.TrimRight(l, " "), w)
+	}
+	return lines
+}
+
+// helpView is the full help over the main area: a title, the bindings, scrolled.
+func (m *Model) helpView(w, h int) string {
+	body := m.helpLines(w)
+	room := max(h-1, 1)
+	m.helpOff = max(0, min(m.helpOff, len(body)-room))
+	title := "Keys"
+	if len(body) > room {
+		title = fmt.Sprintf("Keys %d-%d of %d · ↑/↓ scroll", m.helpOff+1, min(m.helpOff+room, len(body)), len(body))
+	}
+	lines := append([]string{m.st.Title.Render(trunc(title, w))}, body[m.helpOff:min(m.helpOff+room, len(body))]...)
+	return fitLines(lines, h)
+}
+
+// onHelpKey handles a key while the full help fills the main area: ↑/↓ and pgup/pgdn
+// scroll it, any other key closes it. It reports whether it took the key.
+func (m *Model) onHelpKey(msg tea.KeyPressMsg) bool {
+	if !m.helpAsScreen() {
+		return false
+	}
+	switch {
+	case key.Matches(msg, m.keys.Up):
+		m.helpOff--
+	case key.Matches(msg, m.keys.Down):
+		m.helpOff++
+	case key.Matches(msg, m.keys.PageUp):
+		m.helpOff -= m.bodyHeight() - 2
+	case key.Matches(msg, m.keys.PageDown):
+		m.helpOff += m.bodyHeight() - 2
+	default:
+		m.help.ShowAll = false
+		m.SetSize(m.w, m.h)
+	}
+	return true
+}
+
+// narrowHelp is the short help of a terminal too narrow for all of it: help and quit
+// first, so that a cut line still says how to see the rest and how to leave.
+type narrowHelp struct{ keyMap }
+
+// ShortHelp implements help.KeyMap.
+func (k narrowHelp) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.Quit, k.NextTab, k.Enter, k.Filter, k.Inbox, k.Copy}
+}
+
+// shortHelp is the one-line help bar.
+func (m *Model) shortHelp() string {
+	v := m.help.View(m.keys)
+	h := m.help
+	h.SetWidth(0)
+	if lipgloss.Width(h.View(m.keys)) > m.w {
+		v = m.help.View(narrowHelp{m.keys})
+	}
+	return v
+}
