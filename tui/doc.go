@@ -13,6 +13,9 @@
 // through the URL consent screen. With Options.Accessible, Run serves a line mode for
 // screen readers instead.
 //
+// Key t opens the Tasks view: the tasks of every server that implements taskSession
+// (transport.Session does), re-read with tasks/list on enter; x cancels one.
+//
 // URL flows the user consented to are listed in the Inbox until the server completes
 // them, their call retries or ends: n is "retry now" (transport.Session.RetryNow) and x
 // cancels the originating call. A 2026-07-28 link that comes back in a later round
