@@ -30,7 +30,7 @@ func TestTmuxTUITaskWithElicitation(t *testing.T) {
 	tm.waitFor("Review: Call sends these arguments", `"ambiguous": true`, "[ Call ]")
 	tm.keys("a")
 
-	tm.waitFor("Answering node form (push) ← tools/call simulate-research-query (task)", "could have multiple interpretations")
+	tm.waitFor("Answering node form (push) ← tools/call simulate-research-query", "could have multiple interpretations")
 	tm.waitFocus("Clarification *")
 	tm.keys("Down")
 	tm.waitFor("┃ > Python snake species")

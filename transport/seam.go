@@ -40,22 +40,26 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			// Task-augmented (we declare tasks.requests.elicitation.create): the server
 			// gets a task now and polls it while the person answers.
 			return s.startTask(method, ttl, func(ctx context.Context) (mcp.Result, error) {
-				return s.answerPush(ctx, p, raw)
+				return s.answerPush(ctx, p, raw, true)
 			})
 		}
-		return s.answerPush(ctx, p, raw)
+		return s.answerPush(ctx, p, raw, false)
 	}
 }
 
-// answerPush answers one pushed elicitation/create through the Answerer.
-func (s *Session) answerPush(ctx context.Context, p *mcp.ElicitParams, raw json.RawMessage) (mcp.Result, error) {
+// answerPush answers one pushed elicitation/create through the Answerer; asTask marks
+// one the server made a task of.
+func (s *Session) answerPush(ctx context.Context, p *mcp.ElicitParams, raw json.RawMessage, asTask bool) (mcp.Result, error) {
 	{
 		er := s.newRequest(elicit.OriginPush, p, raw)
 		taskID, taskTool := s.relatedTool(p.Meta)
 		if calls := s.tap.callsInFlight(); len(calls) == 1 && taskID == "" {
 			er.Call, er.Tool = calls[0].method+" "+calls[0].name, calls[0].name
 		} else if taskTool != "" {
-			er.Call, er.Tool = "tools/call "+taskTool+" (task)", taskTool
+			// The call waiting on the task (its tasks/result) is the one that asks.
+			er.Call, er.Tool = "tools/call "+taskTool, taskTool
+		} else if asTask {
+			er.Call = "elicitation/create as a task (the server polls for the answer)"
 		}
 		if er.Mode == elicit.ModeURL && !s.opts.URLMode {
 			s.tap.log.Notef(s.server.Name, "refused URL-mode elicitation: URL mode not declared")

@@ -13,6 +13,9 @@
 // through the URL consent screen. With Options.Accessible, Run serves a line mode for
 // screen readers instead.
 //
+// Key t opens the Tasks view: the tasks of every server that implements taskSession
+// (transport.Session does), re-read with tasks/list on enter; x cancels one.
+//
 // "Open in browser" runs the Opener before the answer: when it fails the consent screen
 // stays open (consent.Model.OpenFailed) to say why and offer the link itself. A URL flow
 // the user consented to is shown on the waiting screen (consent.Waiting, see waiting.go)
