@@ -98,7 +98,7 @@ func TestTmuxEverythingSampling(t *testing.T) {
 		tm.keys("C-s")
 		tm.waitFor("Send this reply to")
 		tm.keys("a")
-		tm.waitFor("tools/call trigger-sampling-request · done", `"text": "Blue and wide."`)
+		tm.waitFor("tools/call trigger-sampling-request done", `"text": "Blue and wide."`, `"model": "human"`)
 		tm.keys("q")
 		tm.wait()
 	})
