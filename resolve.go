@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
@@ -108,8 +109,8 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 }
 
 // resolveServer applies the common flags to a server's config entry: --protocol,
-// --timeout, --handshake-timeout, --url-wait, --no-validate and --no-url override what
-// the config says.
+// --timeout, --handshake-timeout, --url-wait, --no-validate, --no-url and --log-level
+// override what the config says; --root and --no-roots add to or drop its roots.
 func (a *app) resolveServer(srv config.Server) config.Server {
 	if a.protocol != "" {
 		srv.Protocol = a.protocol
@@ -122,5 +123,32 @@ func (a *app) resolveServer(srv config.Server) config.Server {
 	if a.noURL {
 		srv.URLPolicy.Disabled = true
 	}
+	if a.logLevel != "" {
+		srv.LogLevel = a.logLevel
+	}
+	a.resolveRoots(&srv)
 	return srv
+}
+
+// resolveRoots sets the roots declared to srv: the working directory, then --root
+// flags, then the server's roots: list, each once; --no-roots or noRoots: declare none.
+// Applying it twice changes nothing.
+func (a *app) resolveRoots(srv *config.Server) {
+	if a.noRoots || srv.NoRoots {
+		srv.NoRoots, srv.Roots = true, nil
+		return
+	}
+	var all []string
+	if wd, err := os.Getwd(); err == nil {
+		all = append(all, wd)
+	}
+	all = append(append(all, a.roots...), srv.Roots...)
+	seen := map[string]bool{}
+	srv.Roots = nil
+	for _, r := range all {
+		if !seen[r] {
+			seen[r] = true
+			srv.Roots = append(srv.Roots, r)
+		}
+	}
 }
