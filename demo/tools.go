@@ -105,6 +105,7 @@ func (s *Server) addTools() {
 	s.addURLTools()
 	s.addMRTRTools()
 	s.addPlainTools()
+	s.addNotifyTools()
 }
 
 // addFormTools registers the tools that ask forms (pushed elicitation/create, or input
