@@ -29,6 +29,8 @@ func (m *Model) render() string {
 	switch {
 	case m.active != nil || m.args != nil:
 		main = m.screenView(mw, bodyH)
+	case m.live.roots != nil:
+		main = m.live.roots.View(&m.st, mw, bodyH)
 	case m.details:
 		main = m.detailsView(mw, bodyH)
 	case m.describing:
