@@ -96,7 +96,7 @@ func (a *app) watch(ctx context.Context, srv config.Server, uris []string, limit
 			}
 		case transport.EventLog:
 			fmt.Fprintf(a.stderr, "elicitty: %s: log %s\n", elicit.Sanitize(ev.Server), ev.Text.Line())
-		case transport.EventExit, transport.EventReconnected:
+		case transport.EventReconnected:
 			fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", elicit.Sanitize(ev.Server), ev.Text.Line())
 		}
 	}

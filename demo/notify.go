@@ -98,10 +98,13 @@ func (s *Server) addNotifyTools() {
 		URI: TickerURI, Name: "ticker", Title: "A resource that changes", MIMEType: "text/plain",
 		Description: "Changes every second while you are subscribed to it (resources/subscribe); " +
 			"each change sends notifications/resources/updated.",
-	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	}, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		s.notes.mu.Lock()
 		n := s.notes.ticks
 		s.notes.mu.Unlock()
+		if req.Session != nil {
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: "debug", Logger: "demo", Data: fmt.Sprintf("read %s at tick %d", TickerURI, n)})
+		}
 		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain",
 			Text: fmt.Sprintf("tick %d", n)}}}, nil
 	})
