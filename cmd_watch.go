@@ -54,11 +54,12 @@ the config; --no-roots (or noRoots: true) declares none. Nothing is connected.`,
 // watchCommand subscribes to resources and prints each update until interrupted.
 func (a *app) watchCommand() *cobra.Command {
 	var updates int
+	var stopAfter time.Duration
 	cmd := &cobra.Command{
 		Use:   "watch TARGET URI... | watch URI... -- command args...",
 		Short: "Subscribe to resources and print them each time they change, until ctrl+c",
 		Long: `Subscribe to resources (resources/subscribe) and print each one now and again after every
-notifications/resources/updated, until ctrl+c (or --updates N). The server's log messages
+notifications/resources/updated, until ctrl+c (or --updates N, or --for DURATION). The server's log messages
 (notifications/message) go to stderr; --log-level asks for a level.`,
 		Example: "  elicitty watch demo demo://ticker --updates 2\n  elicitty watch demo demo://ticker --log-level debug --updates 1",
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -69,18 +70,20 @@ notifications/resources/updated, until ctrl+c (or --updates N). The server's log
 			if len(uris) == 0 {
 				return usagef("watch needs at least one resource URI")
 			}
-			if updates < 0 {
-				return usagef("--updates must not be negative")
+			if updates < 0 || stopAfter < 0 {
+				return usagef("--updates and --for must not be negative")
 			}
-			return a.watch(cmd.Context(), srv, uris, updates)
+			return a.watch(cmd.Context(), srv, uris, updates, stopAfter)
 		},
 	}
 	cmd.Flags().IntVar(&updates, "updates", 0, "stop after N updates (0: until ctrl+c)")
+	cmd.Flags().DurationVar(&stopAfter, "for", 0, "stop this long after subscribing (0: until ctrl+c)")
 	return cmd
 }
 
-// watch runs watchCommand against srv.
-func (a *app) watch(ctx context.Context, srv config.Server, uris []string, limit int) error {
+// watch runs watchCommand against srv: limit updates (0: no limit), for at most
+// stopAfter once subscribed (0: no limit).
+func (a *app) watch(ctx context.Context, srv config.Server, uris []string, limit int, stopAfter time.Duration) error {
 	log, closeLog, err := a.openLog()
 	if err != nil {
 		return err
@@ -127,10 +130,19 @@ func (a *app) watch(ctx context.Context, srv config.Server, uris []string, limit
 	}
 	done := make(chan error, 1)
 	go func() { done <- s.Wait() }()
+	var stop <-chan time.Time
+	if stopAfter > 0 {
+		t := time.NewTimer(stopAfter)
+		defer t.Stop()
+		stop = t.C
+	}
+loop:
 	for n := 0; limit == 0 || n < limit; {
 		select {
 		case <-ctx.Done():
 			return nil // ctrl+c is how a watch ends
+		case <-stop:
+			break loop
 		case err := <-done:
 			return fmt.Errorf("%s ended the session: %w", elicit.Sanitize(srv.Name), err)
 		case u := <-updated:
