@@ -105,3 +105,23 @@ func TestWatchCommand(t *testing.T) {
 		t.Errorf("watch without a URI: exit %d", r.code)
 	}
 }
+
+// TestCallShowsServerLogs: with --log-level a headless call prints the server's log
+// messages at that level and above on stderr, and no others.
+func TestCallShowsServerLogs(t *testing.T) {
+	r := runBin(t, nil, "call", "demo", "log_messages", "--log-level", "error")
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	for _, l := range []string{"error", "critical", "alert", "emergency"} {
+		if !strings.Contains(r.stderr, "log "+l+" [demo] log_messages at level "+l) {
+			t.Errorf("stderr lacks the %s message:\n%s", l, r.stderr)
+		}
+	}
+	if strings.Contains(r.stderr, "at level warning") {
+		t.Errorf("a message below the level was shown:\n%s", r.stderr)
+	}
+	if r := runBin(t, nil, "call", "demo", "log_messages"); strings.Contains(r.stderr, "log_messages at level") {
+		t.Errorf("without --log-level the server logs nothing, yet:\n%s", r.stderr)
+	}
+}

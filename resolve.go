@@ -97,6 +97,10 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 				case ev.Kind == transport.EventElicitationComplete || ev.Kind == transport.EventCancelled:
 					a.progress.clear()
 					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", server, ev.Kind, ev.Text.Line())
+				case ev.Kind == transport.EventLog && srv.LogLevel != "":
+					// Asked for with --log-level or logLevel:.
+					a.progress.clear()
+					fmt.Fprintf(a.stderr, "elicitty: %s: log %s\n", server, ev.Text.Line())
 				case ev.Kind == transport.EventReconnected || ev.Kind == transport.EventRefused,
 					ev.Kind == transport.EventURLWait && headless:
 					a.progress.clear()

@@ -134,7 +134,7 @@ func (s *Server) addNotifyTools() {
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		levels := []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 		for _, l := range levels {
-			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: l, Logger: "demo", Data: "a " + string(l) + " message from log_messages"})
+			_ = req.Session.Log(ctx, &mcp.LoggingMessageParams{Level: l, Logger: "demo", Data: "log_messages at level " + string(l)})
 		}
 		return textResult(fmt.Sprintf("sent %d log messages, one per level", len(levels)), nil), nil
 	})
