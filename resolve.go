@@ -22,6 +22,9 @@ type frontEnd struct {
 	// showsFindings says the command prints every schema finding itself (render, desc
 	// preview); otherwise a headless front end reports the dropped defaults.
 	showsFindings bool
+	// resolved says the server entry already went through resolveServer (the TUI's,
+	// whose roots the user may have changed since: they must not be reset).
+	resolved bool
 }
 
 // plan is what one server runs with once the config and the common flags are resolved.
@@ -49,7 +52,9 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 	if a.protocol != "" {
 		pinnedBy = "--protocol"
 	}
-	srv = a.resolveServer(srv)
+	if !front.resolved {
+		srv = a.resolveServer(srv)
+	}
 	inner := front.answerer
 	if inner == nil {
 		var err error
