@@ -40,6 +40,9 @@ type app struct {
 	onUnanswered string
 	noImports    bool
 	noWait       bool
+	roots        []string
+	noRoots      bool
+	logLevel     string
 
 	colorOnce sync.Once
 	profile   colorprofile.Profile
@@ -271,8 +274,17 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f.StringVar(&a.logPath, "log", "", "write every JSON-RPC message to FILE as JSON lines")
 	f.BoolVar(&a.noWait, "no-wait", false, "without a TTY: fail (exit 4) instead of waiting for an OAuth sign-in")
 	f.StringVar(&a.onUnanswered, "on-unanswered", "", "without a TTY or answers entry: decline or cancel instead of failing (exit 3)")
+	f.StringArrayVar(&a.roots, "root", nil, "declare DIR as a root too, besides the working directory (repeatable)")
+	f.BoolVar(&a.noRoots, "no-roots", false, "declare no roots capability (servers cannot list your directories)")
+	f.StringVar(&a.logLevel, "log-level", "", "ask servers that log for this level and above (logging/setLevel: debug, info, notice, warning, error, ...)")
 	_ = cmd.RegisterFlagCompletionFunc("protocol", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return protocol.Supported(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("log-level", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return config.LogLevels(), cobra.ShellCompDirectiveNoFileComp
+	})
+	_ = cmd.RegisterFlagCompletionFunc("root", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return nil, cobra.ShellCompDirectiveFilterDirs
 	})
 	_ = cmd.RegisterFlagCompletionFunc("on-unanswered", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"decline", "cancel"}, cobra.ShellCompDirectiveNoFileComp

@@ -8,7 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/protocol"
+	"github.com/elicitty/elicitty/transport"
 )
 
 // rootCommand builds the command tree.
@@ -44,6 +46,8 @@ an http(s) URL, or a stdio server's command line after --.`,
 		a.promptCommand(),
 		a.readCommand(),
 		a.completeCommand(),
+		a.watchCommand(),
+		a.rootsCommand(),
 		a.skillsCommand(),
 		a.renderCommand(),
 		a.descCommand(),
@@ -113,6 +117,17 @@ func (a *app) checkFlags() error {
 	}
 	if a.timeout < 0 || a.handshake < 0 || a.urlWait < 0 {
 		return usagef("--timeout, --handshake-timeout and --url-wait must not be negative")
+	}
+	if a.logLevel != "" && !config.ValidLogLevel(a.logLevel) {
+		return usagef("--log-level must be one of %s, not %q", strings.Join(config.LogLevels(), ", "), a.logLevel)
+	}
+	if a.noRoots && len(a.roots) > 0 {
+		return usagef("--no-roots and --root contradict each other")
+	}
+	for _, r := range a.roots {
+		if _, err := transport.RootURI(r); err != nil {
+			return usagef("--root: %w", err)
+		}
 	}
 	if a.recordPath != "" {
 		// Fail now, not after the tool ran with its side effects and the answers are lost.

@@ -98,7 +98,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 	err = tui.Run(ctx, tui.Options{
 		Servers: servers,
 		Connect: func(ctx context.Context, srv config.Server, ans elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error) {
-			p, err := a.plan(srv, frontEnd{answerer: ans, onEvent: onEvent}, log)
+			p, err := a.plan(srv, frontEnd{answerer: ans, onEvent: onEvent, resolved: true}, log)
 			if err != nil {
 				return nil, err
 			}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
@@ -21,6 +22,9 @@ type frontEnd struct {
 	// showsFindings says the command prints every schema finding itself (render, desc
 	// preview); otherwise a headless front end reports the dropped defaults.
 	showsFindings bool
+	// resolved says the server entry already went through resolveServer (the TUI's,
+	// whose roots the user may have changed since: they must not be reset).
+	resolved bool
 }
 
 // plan is what one server runs with once the config and the common flags are resolved.
@@ -48,7 +52,9 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 	if a.protocol != "" {
 		pinnedBy = "--protocol"
 	}
-	srv = a.resolveServer(srv)
+	if !front.resolved {
+		srv = a.resolveServer(srv)
+	}
 	inner := front.answerer
 	if inner == nil {
 		var err error
@@ -107,6 +113,10 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 					}
 					a.progress.clear()
 					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", server, ev.Kind, ev.Text.Line())
+				case ev.Kind == transport.EventLog && srv.LogLevel != "":
+					// Asked for with --log-level or logLevel:.
+					a.progress.clear()
+					fmt.Fprintf(a.stderr, "elicitty: %s: log %s\n", server, ev.Text.Line())
 				case ev.Kind == transport.EventReconnected || ev.Kind == transport.EventRefused,
 					ev.Kind == transport.EventURLWait && headless:
 					a.progress.clear()
@@ -119,8 +129,8 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 }
 
 // resolveServer applies the common flags to a server's config entry: --protocol,
-// --timeout, --handshake-timeout, --url-wait, --no-validate and --no-url override what
-// the config says.
+// --timeout, --handshake-timeout, --url-wait, --no-validate, --no-url and --log-level
+// override what the config says; --root and --no-roots add to or drop its roots.
 func (a *app) resolveServer(srv config.Server) config.Server {
 	if a.protocol != "" {
 		srv.Protocol = a.protocol
@@ -133,6 +143,10 @@ func (a *app) resolveServer(srv config.Server) config.Server {
 	if a.noURL {
 		srv.URLPolicy.Disabled = true
 	}
+	if a.logLevel != "" {
+		srv.LogLevel = a.logLevel
+	}
+	a.resolveRoots(&srv)
 	return srv
 }
 
@@ -147,4 +161,27 @@ func (a *app) canSample(front frontEnd) bool {
 		return a.script.HasSampling()
 	}
 	return a.answersPath == "" && a.isTTY()
+}
+
+// resolveRoots sets the roots declared to srv: the working directory, then --root
+// flags, then the server's roots: list, each once; --no-roots or noRoots: declare none.
+// Applying it twice changes nothing.
+func (a *app) resolveRoots(srv *config.Server) {
+	if a.noRoots || srv.NoRoots {
+		srv.NoRoots, srv.Roots = true, nil
+		return
+	}
+	var all []string
+	if wd, err := os.Getwd(); err == nil {
+		all = append(all, wd)
+	}
+	all = append(append(all, a.roots...), srv.Roots...)
+	seen := map[string]bool{}
+	srv.Roots = nil
+	for _, r := range all {
+		if !seen[r] {
+			seen[r] = true
+			srv.Roots = append(srv.Roots, r)
+		}
+	}
 }

@@ -406,8 +406,14 @@ func (sd *serverDecoder) own(s *Server, e entry) {
 		s.URLPolicy = sd.policy(e.key, e.val)
 	case "oauth":
 		s.OAuth = sd.oauth(e.key, e.val)
+	case "roots":
+		s.Roots = sd.strList(e.key, e.val)
+	case "noRoots":
+		s.NoRoots, _ = sd.boolean(e.key, e.val)
+	case "logLevel":
+		s.LogLevel = sd.str(e.key, e.val)
 	default:
-		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, handshakeTimeout, urlWait, validation, urlPolicy, maxRounds, restart, maxRestarts or oauth)")
+		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, handshakeTimeout, urlWait, validation, urlPolicy, maxRounds, restart, maxRestarts, oauth, roots, noRoots or logLevel)")
 	}
 }
 

@@ -44,6 +44,8 @@
 //	    urlWait: 5m            # headless wait for a URL-mode completion (default 2m)
 //	    restart: on-failure # restart it when it crashes (never by default)
 //	    maxRestarts: 5      # restarts in a row before giving up
+//	    roots: [src, "${userHome}/notes"]  # besides the working directory
+//	    logLevel: info      # logging/setLevel once connected
 //	  api:
 //	    url: https://mcp.example.com/mcp
 //	    headers: {Authorization: "Bearer ${API_TOKEN}"}

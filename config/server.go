@@ -99,6 +99,15 @@ type Server struct {
 	Restart RestartPolicy `json:"restart,omitempty" yaml:"restart,omitempty"`
 	// MaxRestarts caps automatic restarts in a row; zero means 5.
 	MaxRestarts int `json:"maxRestarts,omitempty" yaml:"maxRestarts,omitempty"`
+	// Roots are directories (absolute, or relative to the working directory) or file://
+	// URIs declared to the server as roots, in addition to the working directory and
+	// --root flags.
+	Roots []string `json:"roots,omitempty" yaml:"roots,omitempty"`
+	// NoRoots declares no roots capability at all to this server (--no-roots).
+	NoRoots bool `json:"noRoots,omitempty" yaml:"noRoots,omitempty"`
+	// LogLevel, when set, is sent with logging/setLevel once connected (one of
+	// LogLevels), to a server that declares logging.
+	LogLevel string `json:"logLevel,omitempty" yaml:"logLevel,omitempty"`
 	// OAuth holds pre-registered OAuth client settings for an HTTP server; nil means
 	// sign-in (when the server asks for it) registers a client dynamically.
 	OAuth *OAuth `json:"oauth,omitempty" yaml:"oauth,omitempty"`
@@ -283,3 +292,12 @@ func redactURL(raw string) string {
 	}
 	return raw
 }
+
+// LogLevels returns the levels of MCP's logging/setLevel, least severe first (the
+// syslog names of RFC 5424).
+func LogLevels() []string {
+	return []string{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
+}
+
+// ValidLogLevel reports whether level is one of LogLevels.
+func ValidLogLevel(level string) bool { return slices.Contains(LogLevels(), level) }

@@ -120,6 +120,17 @@ func validateServer(s Server) []fieldErr {
 		}
 		errs = append(errs, o.checkGrant()...)
 	}
+	if s.LogLevel != "" && !ValidLogLevel(s.LogLevel) {
+		add("logLevel", "unknown level %q (want %s)", s.LogLevel, strings.Join(LogLevels(), ", "))
+	}
+	for i, r := range s.Roots {
+		if msg := checkRoot(r); msg != "" {
+			add(fmt.Sprintf("roots[%d]", i), "%s", msg)
+		}
+	}
+	if s.NoRoots && len(s.Roots) > 0 {
+		add("noRoots", "declares no roots, but roots are listed")
+	}
 	for _, fe := range s.URLPolicy.check() {
 		errs = append(errs, fieldErr{"urlPolicy." + fe.field, fe.msg})
 	}
@@ -272,4 +283,22 @@ func sortedKeys(m map[string]string) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// checkRoot says what is wrong with a root (a directory or a file:// URI), or "".
+func checkRoot(r string) string {
+	switch {
+	case strings.TrimSpace(r) == "":
+		return "is empty"
+	case strings.ContainsRune(r, 0):
+		return "contains a NUL byte"
+	case strings.HasPrefix(r, "file://"):
+		u, err := url.Parse(r)
+		if err != nil || u.Path == "" || (u.Host != "" && u.Host != "localhost") {
+			return "want a directory or file:///ABSOLUTE/PATH"
+		}
+	case strings.Contains(r, "://"):
+		return "only directories and file:// URIs can be roots"
+	}
+	return ""
 }

@@ -58,6 +58,21 @@ func TestValidateServer(t *testing.T) {
 			},
 		},
 		{
+			name: "roots and log level",
+			servers: []Server{
+				{Name: "ok", Command: "x", Roots: []string{"rel/dir", "/abs", "file:///srv", "file://localhost/x"}, LogLevel: "warning"},
+				{Name: "a", Command: "x", Roots: []string{"", "https://x.test", "file://host/x"}, LogLevel: "loud"},
+				{Name: "b", Command: "x", Roots: []string{"/x"}, NoRoots: true},
+			},
+			want: []string{
+				`server "a": logLevel: unknown level "loud" (want debug, info, notice, warning, error, critical, alert, emergency)`,
+				`server "a": roots[0]: is empty`,
+				`server "a": roots[1]: only directories and file:// URIs can be roots`,
+				`server "a": roots[2]: want a directory or file:///ABSOLUTE/PATH`,
+				`server "b": noRoots: declares no roots, but roots are listed`,
+			},
+		},
+		{
 			name:    "unnamed",
 			servers: []Server{{Command: "x"}},
 			want:    []string{`server "": server name is empty`},

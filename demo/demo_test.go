@@ -103,6 +103,12 @@ func newDemo(t *testing.T) (*Server, *wireCount) {
 // connect opens a client session to s in the given era over the given link.
 func connect(t *testing.T, s *Server, era string, l link, opts *mcp.ClientOptions) *mcp.ClientSession {
 	t.Helper()
+	return connectClient(t, s, era, l, mcp.NewClient(&mcp.Implementation{Name: "demo-test", Version: "0"}, opts))
+}
+
+// connectClient connects the client c to the demo server.
+func connectClient(t *testing.T, s *Server, era string, l link, c *mcp.Client) *mcp.ClientSession {
+	t.Helper()
 	ctx := testCtx(t)
 	var ct mcp.Transport
 	switch l {
@@ -119,7 +125,7 @@ func connect(t *testing.T, s *Server, era string, l link, opts *mcp.ClientOption
 		t.Cleanup(srv.Close)
 		ct = &mcp.StreamableClientTransport{Endpoint: srv.URL + "/mcp"}
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "demo-test", Version: "0"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: era})
+	cs, err := c.Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: era})
 	if err != nil {
 		t.Fatalf("client connect (%s, %s): %v", era, l, err)
 	}
@@ -714,7 +720,7 @@ func TestPlainFeatures(t *testing.T) {
 				t.Errorf("tool %s has no description", tl.Name)
 			}
 		}
-		want := []string{"add", "confirm_only", "deploy", "echo", "elicit_n", "form_all_kinds", "link_account", "mrtr_multi",
+		want := []string{"add", "add_tool", "confirm_only", "deploy", "echo", "elicit_n", "form_all_kinds", "link_account", "list_roots", "log_messages", "mrtr_multi",
 			"mrtr_one", "mrtr_parallel", "mrtr_shed", "mrtr_url", "needs_link", "secret_warning", "slow", "summarize"}
 		if diff := cmp.Diff(want, names); diff != "" {
 			t.Errorf("tools (-want +got):\n%s", diff)

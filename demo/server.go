@@ -40,6 +40,8 @@ type Server struct {
 	consentBase string // "http://127.0.0.1:PORT"
 
 	http http.Handler
+
+	notes notifier // the ticker resource and the tools added at run time
 }
 
 // New builds the demo server and starts its consent page listener on
@@ -74,7 +76,7 @@ func New(opts *Options) (*Server, error) {
 	s.logf("demo: consent pages on %s/consent/", s.consentBase)
 
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "elicitty-demo", Title: "elicitty demo server", Version: Version},
-		&mcp.ServerOptions{Instructions: instructions, CompletionHandler: complete})
+		&mcp.ServerOptions{Instructions: instructions, CompletionHandler: complete, SubscribeHandler: s.subscribe, UnsubscribeHandler: s.unsubscribe})
 	s.addTools()
 	s.addPrompts()
 	s.addResources()
@@ -160,6 +162,7 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 
 // Close stops the consent page listener.
 func (s *Server) Close() error {
+	s.stopTicker()
 	return s.consentSrv.Close()
 }
 

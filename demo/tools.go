@@ -106,6 +106,7 @@ func (s *Server) addTools() {
 	s.addMRTRTools()
 	s.addPlainTools()
 	s.addSamplingTools()
+	s.addNotifyTools()
 }
 
 // addFormTools registers the tools that ask forms (pushed elicitation/create, or input

@@ -103,6 +103,9 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	s.tap.toolsList = s.noteToolsList
 	s.served = newTaskServe(s.sendTaskStatus)
 	s.tap.clientTasks = s.clientTaskCaps()
+	if err := s.initRoots(); err != nil {
+		return nil, &ConnError{Server: srv.Name, Err: err}
+	}
 
 	switch {
 	case opts.transport != nil:
@@ -168,6 +171,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 		return nil, &ConnError{Server: srv.Name, Err: &ProtocolMismatchError{Pinned: opts.Protocol, Offered: got}}
 	}
 	s.tap.log.Notef(srv.Name, "connected over %s, protocol %s", s.kind, s.Protocol())
+	s.applyLogLevel(ctx)
 	return s, nil
 }
 
@@ -293,6 +297,7 @@ func (s *Session) reinitialize(ctx context.Context, lost *mcp.ClientSession) err
 		return s.httpConnError(err)
 	}
 	s.toolsListed.Store(false)
+	s.applyLogLevel(ctx)
 	s.event(EventReconnected, safe.Untrusted("the server lost the session (HTTP 404); started a new one, protocol "+s.Protocol()), "")
 	return nil
 }
@@ -324,7 +329,8 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 		//lint:ignore SA1019 sampling is deprecated by 2026-07-28 but servers still ask for it.
 		caps.Sampling = &mcp.SamplingCapabilities{}
 	}
-	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}, &mcp.ClientOptions{
+	s.declareRoots(caps)
+	copts := &mcp.ClientOptions{
 		Capabilities:   caps,
 		MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 		ElicitationCompleteHandler: func(_ context.Context, req *mcp.ElicitationCompleteNotificationRequest) {
@@ -345,13 +351,10 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 				s.event(EventProgress, safe.Untrusted(text), fmt.Sprint(p.ProgressToken))
 			}
 		},
-		//lint:ignore SA1019 servers of the legacy era still send notifications/message.
-		LoggingMessageHandler: func(_ context.Context, req *mcp.LoggingMessageRequest) {
-			if p := req.Params; p != nil {
-				s.event(EventLog, safe.Untrusted(fmt.Sprintf("%s: %v", p.Level, p.Data)), "")
-			}
-		},
-	})
+	}
+	s.notifyHandlers(copts)
+	client := mcp.NewClient(&mcp.Implementation{Name: s.opts.ClientName, Version: s.opts.ClientVersion}, copts)
+	s.addRootsTo(client)
 	client.AddReceivingMiddleware(s.elicitMiddleware)
 	var sopts *mcp.ClientSessionOptions
 	if v := cmp.Or(s.opts.Protocol, s.offer); v != "" {
@@ -362,7 +365,9 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 		return err
 	}
 	s.cs.Store(cs)
+	s.rootsMu.Lock()
 	s.mcpClient = client
+	s.rootsMu.Unlock()
 	return nil
 }
 

@@ -168,6 +168,15 @@ func (s *Session) answerInputs(ctx context.Context, what, method, name string, r
 			out[k] = res
 			continue
 		}
+		if isRootsInput(reqs[k]) {
+			res, err := s.rootsInput(what, k)
+			if err != nil {
+				return nil, round, nil, err
+			}
+			out[k] = res
+			round.Actions = append(round.Actions, elicit.Accept)
+			continue
+		}
 		p, ok := reqs[k].(*mcp.ElicitParams)
 		if !ok {
 			return nil, round, nil, fmt.Errorf("%s: input request %q is %T, which elicitty did not declare", what, k, reqs[k])

@@ -6,16 +6,22 @@ import (
 )
 
 // ForServer returns the session options a server's config entry asks for: URL mode
-// unless its URL policy disables it, its protocol and MRTR round limit, and answerer
+// unless its URL policy disables it, its protocol and MRTR round limit, its roots
+// (declared unless NoRoots) and log level, and answerer
 // wrapped in an elicit.Engine that validates accepted content unless the entry says
 // validation: false (the Engine puts that switch on each request it hands answerer).
 // Apply command-line flags to srv first. Callers add what only they know: the client's
 // identity, the wire log, events, OAuth.
 func ForServer(srv config.Server, answerer elicit.Answerer) Options {
-	return Options{
+	o := Options{
 		Answerer:  elicit.NewEngine(answerer, &elicit.EngineOptions{NoValidate: !srv.ValidationEnabled()}),
 		URLMode:   !srv.URLPolicy.Disabled,
 		Protocol:  srv.Protocol,
 		MaxRounds: srv.MaxRounds,
+		LogLevel:  srv.LogLevel,
 	}
+	if !srv.NoRoots {
+		o.Roots = append([]string{}, srv.Roots...)
+	}
+	return o
 }

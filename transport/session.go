@@ -61,6 +61,14 @@ type Options struct {
 	// URLWait bounds the wait for -32042 completions; zero waits until the call's
 	// context ends or Session.RetryNow is called.
 	URLWait time.Duration
+	// Roots, when non-nil, declares the roots capability (with listChanged) and answers
+	// roots/list (a server request, or a 2026-07-28 input request) with these
+	// directories or file:// URIs; Session.SetRoots changes them. Nil declares none.
+	Roots []string
+	// LogLevel, when set, is sent with logging/setLevel once connected, to a server
+	// that declares logging.
+	LogLevel string
+
 	// Procs, when set, registers the stdio server process so that Procs.Stop ends it
 	// whatever happens to this session; nil leaves stopping it to Close.
 	Procs *Procs
@@ -92,12 +100,14 @@ const (
 	EventProgress            EventKind = "progress"             // notifications/progress; ID is the token
 	EventElicitationComplete EventKind = "elicitation-complete" // ID is the elicitationId
 	EventCancelled           EventKind = "cancelled"            // the server cancelled its elicitation
-	EventLog                 EventKind = "log"                  // notifications/message
+	EventLog                 EventKind = "log"                  // notifications/message; ID is the level
 	EventExit                EventKind = "exit"                 // the stdio process ended
 	EventURLWait             EventKind = "url-wait"             // a -32042 call waits for completions
 	EventReconnected         EventKind = "reconnected"          // a new HTTP session replaced a lost one
 	EventRefused             EventKind = "refused"              // an elicitation refused unasked (URL mode undeclared)
 	EventTask                EventKind = "task"                 // a task changed status; ID is the taskId, Text the status and message
+	EventListChanged         EventKind = "list-changed"         // notifications/{tools,prompts,resources}/list_changed; ID is the list
+	EventResourceUpdated     EventKind = "resource-updated"     // notifications/resources/updated; ID is the URI as sent
 )
 
 // Round is one MRTR round or -32042 retry taken by a call.
@@ -152,6 +162,10 @@ type Session struct {
 	requested   map[string]*TaskInfo
 	taskSupport map[string]string
 	served      *taskServe
+	// rootsMu guards roots, the roots declared now (Options.Roots, then SetRoots), and
+	// the write of mcpClient that SetRoots reads.
+	rootsMu sync.Mutex
+	roots   []Root
 }
 
 // progressToken returns a progress token unique in this session (docs/protocol.md, "Timeouts and cancellation").

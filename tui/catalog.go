@@ -44,9 +44,10 @@ type catalogPane struct {
 	kind   catKind
 	items  []catItem
 	f      filterBox
-	only   string // the one server shown, or "" for all (key s)
-	view   []int  // indexes into items that pass the filter and only
-	cursor int    // index into view
+	only   string            // the one server shown, or "" for all (key s)
+	view   []int             // indexes into items that pass the filter and only
+	cursor int               // index into view
+	marks  map[string]string // resKey -> a mark before the name (Resources: * updated, + subscribed)
 	w, h   int
 	st     *styles
 }
@@ -201,11 +202,15 @@ func (c catalogPane) View() string {
 	}
 	for i := start; i < len(c.view) && len(lines) < c.h; i++ {
 		it := c.items[c.view[i]]
+		name := oneLine(it.name)
+		if mark := c.marks[resKey(it.server, it.name)]; mark != "" {
+			name = mark + " " + name
+		}
 		desc := oneLine(firstLine(it.desc))
 		if it.template {
 			desc = "template: " + desc
 		}
-		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), oneLine(it.name), desc), c.w)
+		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), name, desc), c.w)
 		if i == c.cursor {
 			line = c.st.Selected.Render(line)
 		}

@@ -254,7 +254,7 @@ func (m *Model) openArgs() tea.Cmd {
 		return m.openCompleteForm(kind, it)
 	}
 	if kind == catResources {
-		return m.startCall(kind, it, nil)
+		return m.readResource(it.server, it.name)
 	}
 	if kind == catPrompts && len(it.vars) > 0 && m.completer(kind, it) != nil {
 		return m.openCompleteForm(kind, it) // arguments typed with the server's suggestions
@@ -376,6 +376,8 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 		return m.autoRestart(msg.idx)
 	}
 	m.status = name + " ready"
+	m.live.forget(name) // subscriptions end with the session
+	m.markResources()
 	return tea.Batch(listCatalog(m.ctx, msg.sess, msg.caps), m.afterRestart(msg.idx))
 }
 
@@ -405,6 +407,9 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 		}
 		return tea.Batch(cmds...)
 	default:
+		if cmd, ok := m.onLiveEvent(msg); ok {
+			return cmd
+		}
 		m.status = msg.Server + ": " + msg.Text.Line()
 	}
 	return nil
@@ -425,6 +430,9 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	if m.active == nil && m.args == nil && m.onHelpKey(msg) {
 		return nil
+	}
+	if m.live.roots != nil && m.active == nil && m.args == nil {
+		return m.rootsKey(msg)
 	}
 	if m.active != nil || m.args != nil {
 		// An open screen gets every key but ctrl+b; its esc and ctrl+c cancel it.
@@ -529,6 +537,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.cancelFlow()
 	case key.Matches(msg, m.keys.CancelCall) && m.tab <= tabResources:
 		m.cancelCall()
+	case key.Matches(msg, m.keys.Subscribe) && m.tab == tabResources:
+		return m.toggleSubscribe()
+	case key.Matches(msg, m.keys.LogLevel):
+		return m.cycleLogLevel()
+	case key.Matches(msg, m.keys.Roots):
+		m.openRoots()
 	case key.Matches(msg, m.keys.Filter):
 		m.filter().edit()
 	case key.Matches(msg, m.keys.Follow) && m.tab == tabLog:

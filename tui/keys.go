@@ -24,6 +24,9 @@ type keyMap struct {
 	Describe         key.Binding
 	Tasks            key.Binding
 	Status           key.Binding
+	Subscribe        key.Binding
+	LogLevel         key.Binding
+	Roots            key.Binding
 }
 
 func defaultKeys() keyMap {
@@ -50,6 +53,9 @@ func defaultKeys() keyMap {
 		Follow:     key.NewBinding(key.WithKeys("f"), key.WithHelp("f", "follow")),
 		RetryNow:   key.NewBinding(key.WithKeys("n"), key.WithHelp("n", "retry flow now")),
 		CancelCall: key.NewBinding(key.WithKeys("x"), key.WithHelp("x", "cancel call/flow")),
+		Subscribe:  key.NewBinding(key.WithKeys("u"), key.WithHelp("u", "subscribe")),
+		LogLevel:   key.NewBinding(key.WithKeys("v"), key.WithHelp("v", "log level")),
+		Roots:      key.NewBinding(key.WithKeys("o"), key.WithHelp("o", "roots")),
 		Help:       key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
 		Quit:       key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Status:     key.NewBinding(key.WithKeys("ctrl+o"), key.WithHelp("ctrl+o", "full status")),
@@ -64,9 +70,9 @@ func (k keyMap) ShortHelp() []key.Binding {
 // FullHelp implements help.KeyMap.
 func (k keyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.NextTab, k.PrevTab, k.Up, k.Down, k.PageUp, k.PageDown},
+		{k.NextTab, k.PrevTab, k.Up, k.Down, k.PageUp, k.PageDown, k.Subscribe, k.LogLevel},
 		{k.Enter, k.Describe, k.Inbox, k.Aside, k.Copy, k.PrevCall, k.NextCall, k.RetryNow},
 		{k.Servers, k.Reconnect, k.Details, k.SignIn, k.Filter, k.Follow, k.CancelCall},
-		{k.Tasks, k.Help, k.Quit},
+		{k.Tasks, k.Roots, k.Status, k.Help, k.Quit},
 	}
 }

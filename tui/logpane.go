@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -167,6 +168,9 @@ func entryLine(e wire.Entry) string {
 	if e.ID != "" {
 		s += " #" + oneLine(e.ID)
 	}
+	if e.Method == "notifications/message" {
+		s += " " + logMessage(e.Raw)
+	}
 	s += fmt.Sprintf(" %dB", e.Size)
 	switch {
 	case e.Latency >= time.Millisecond:
@@ -229,3 +233,31 @@ func (l logPane) View() string {
 	lines = append(lines, detail...)
 	return fitLines(lines, l.h)
 }
+
+// logMessage is a server log message (notifications/message) as "level [logger] data",
+// sanitized and cut to maxLogLine; "" when raw does not hold one.
+func logMessage(raw json.RawMessage) string {
+	var m struct {
+		Params struct {
+			Level  string          `json:"level"`
+			Logger string          `json:"logger"`
+			Data   json.RawMessage `json:"data"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(raw, &m) != nil || m.Params.Level == "" {
+		return ""
+	}
+	data := string(m.Params.Data)
+	var text string
+	if json.Unmarshal(m.Params.Data, &text) == nil {
+		data = text
+	}
+	out := trunc(oneLine(m.Params.Level), 12)
+	if m.Params.Logger != "" {
+		out += " [" + trunc(oneLine(m.Params.Logger), 24) + "]"
+	}
+	return trunc(out+" "+oneLine(data), maxLogLine)
+}
+
+// maxLogLine bounds a log message in a Log tab line (the line is cut to the pane too).
+const maxLogLine = 400

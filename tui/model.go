@@ -82,6 +82,9 @@ type Model struct {
 	// confirm asks before a key throws work away (a typed form, pending requests);
 	// nil when nothing is being asked.
 	confirm *confirmPrompt
+	// live is what the TUI keeps of change notifications: subscriptions, refreshes,
+	// log levels and the roots screen (live.go).
+	live liveState
 
 	status     string
 	statusOpen bool // the status message is shown in full (keyMap.Status)
@@ -110,6 +113,7 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.cancelled = map[callID]bool{}
 	m.specs = map[callID]callSpec{}
 	m.lastArgs = map[string]map[string]any{}
+	m.live = newLiveState()
 	m.now = opts.Now()
 	m.status = fmt.Sprintf("connecting to %d server(s)", len(opts.Servers))
 	m.SetSize(80, 24)
@@ -162,6 +166,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case logEntriesMsg:
 		m.log.add(msg)
 		return m, m.logTick()
+	case refreshMsg, liveDoneMsg:
+		return m, m.onLive(msg)
 	case clockMsg:
 		m.now = time.Time(msg)
 		return m, m.clockTick()

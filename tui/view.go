@@ -38,6 +38,8 @@ func (m *Model) render() string {
 		main = m.screenView(mw, bodyH)
 	case m.watched() != nil:
 		main = m.watchView(mw, bodyH)
+	case m.live.roots != nil:
+		main = m.live.roots.View(&m.st, mw, bodyH)
 	case m.details:
 		main = m.detailsView(mw, bodyH)
 	case m.describing:
