@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -78,40 +79,95 @@ func idText(id jsonrpc.ID) string {
 }
 
 // out handles a message we are about to send; it returns the message to send, or nil
-// to send nothing.
+// to send nothing. It logs the message (encoding it): for connections whose bytes are
+// logged where they are written, see outState.
 func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
+	m := t.outState(msg)
+	if m == nil {
+		return nil
+	}
+	switch m := m.(type) {
+	case *jsonrpc.Request:
+		t.logMsg(wire.Out, m, m.Method, idText(m.ID), 0)
+	case *jsonrpc.Response:
+		t.logMsg(wire.Out, m, "", idText(m.ID), 0)
+	}
+	return m
+}
+
+// outState is out without the log entry: the bookkeeping of a message we are about to
+// send, and the requestState splice.
+func (t *tap) outState(msg jsonrpc.Message) jsonrpc.Message {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
 		if m.IsCall() {
-			name := paramName(m.Params)
 			t.mu.Lock()
-			t.inflight[idKey(m.ID)] = outReq{method: m.Method, name: name, start: time.Now()}
+			t.inflight[idKey(m.ID)] = outReq{method: m.Method, name: paramName(m.Params), start: time.Now()}
 			if len(m.Params) > 0 {
 				m.Params = t.spliceState(m.Params)
 			}
 			t.mu.Unlock()
-			if m.Method == "server/discover" && t.discover > 0 && t.injectFn != nil {
-				id := m.ID
-				time.AfterFunc(t.discover, func() { t.expireDiscover(id) })
-			}
+			t.watchDiscover(m.Method, m.ID)
 		}
-		t.logMsg(wire.Out, m, m.Method, idText(m.ID), 0)
 		return m
 	case *jsonrpc.Response:
-		key := idKey(m.ID)
-		t.mu.Lock()
-		drop := t.cancelled[key]
-		delete(t.cancelled, key)
-		t.settle(key)
-		t.mu.Unlock()
-		if drop {
-			t.log.Notef(t.server, "dropped our response to request %s: the server cancelled it", idText(m.ID))
+		if t.dropOurResponse(m.ID) {
 			return nil
 		}
-		t.logMsg(wire.Out, m, "", idText(m.ID), 0)
 		return m
 	}
 	return msg
+}
+
+// watchDiscover arms the server/discover deadline for a request we send.
+func (t *tap) watchDiscover(method string, id jsonrpc.ID) {
+	if method == "server/discover" && t.discover > 0 && t.injectFn != nil {
+		time.AfterFunc(t.discover, func() { t.expireDiscover(id) })
+	}
+}
+
+// dropOurResponse settles the server request id we answer and reports whether the
+// answer must be dropped (the server cancelled the request).
+func (t *tap) dropOurResponse(id jsonrpc.ID) bool {
+	key := idKey(id)
+	t.mu.Lock()
+	drop := t.cancelled[key]
+	delete(t.cancelled, key)
+	t.settle(key)
+	t.mu.Unlock()
+	if drop {
+		t.log.Notef(t.server, "dropped our response to request %s: the server cancelled it", idText(id))
+	}
+	return drop
+}
+
+// outRaw is out for a message we send as bytes (Streamable HTTP): it returns the bytes
+// to send (raw, or raw with the requestState spliced), or nil to send nothing.
+func (t *tap) outRaw(raw []byte, env *envelope) []byte {
+	if !env.isRequest() {
+		if t.dropOurResponse(env.id) {
+			return nil
+		}
+		t.logRaw(wire.Out, raw, "", idText(env.id), 0)
+		return raw
+	}
+	if env.isCall() {
+		t.mu.Lock()
+		t.inflight[idKey(env.id)] = outReq{method: env.method, name: paramName(env.params), start: time.Now()}
+		if len(env.params) > 0 {
+			if p := t.spliceState(env.params); &p[0] != &env.params[0] || len(p) != len(env.params) {
+				at := env.paramsEnd - len(env.params)
+				out := make([]byte, 0, len(raw)-len(env.params)+len(p))
+				out = append(out, raw[:at]...)
+				out = append(out, p...)
+				raw = append(out, raw[env.paramsEnd:]...)
+			}
+		}
+		t.mu.Unlock()
+		t.watchDiscover(env.method, env.id)
+	}
+	t.logRaw(wire.Out, raw, env.method, idText(env.id), 0)
+	return raw
 }
 
 // settle marks the server request key answered (or given up); t.mu is held.
@@ -143,17 +199,43 @@ func (t *tap) awaitAnswered(d time.Duration) {
 	}
 }
 
-// in handles a message that arrived; it returns the message to deliver, or nil to drop it.
+// in handles a message that arrived as a decoded message (in-memory and legacy HTTP+SSE
+// connections); it returns the message to deliver, or nil to drop it.
 func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
-	switch m := msg.(type) {
-	case *jsonrpc.Response:
-		key := idKey(m.ID)
+	raw, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return msg
+	}
+	env, err := parseEnvelope(raw)
+	if err != nil {
+		return msg
+	}
+	out := t.inRaw(raw, &env)
+	switch {
+	case out == nil:
+		return nil
+	case len(out) == len(raw) && &out[0] == &raw[0]:
+		return msg
+	}
+	m, err := jsonrpc.DecodeMessage(out)
+	if err != nil {
+		return msg
+	}
+	return m
+}
+
+// inRaw handles a message that arrived, as the bytes received and their envelope: it
+// returns the bytes to deliver (raw itself, or a local replacement), or nil to drop the
+// message. It decodes nothing but what it keeps: the message is decoded once, by go-sdk.
+func (t *tap) inRaw(raw []byte, env *envelope) []byte {
+	if !env.isRequest() {
+		key := idKey(env.id)
 		t.mu.Lock()
 		if t.answered[key] {
 			delete(t.answered, key)
 			t.mu.Unlock()
-			t.logMsg(wire.In, m, "", idText(m.ID), 0)
-			t.log.Notef(t.server, "dropped late response to request %s", idText(m.ID))
+			t.logRaw(wire.In, raw, "", idText(env.id), 0)
+			t.log.Notef(t.server, "dropped late response to request %s", idText(env.id))
 			return nil
 		}
 		req, ok := t.inflight[key]
@@ -163,52 +245,51 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 		if ok {
 			lat = time.Since(req.start)
 		}
-		t.logMsg(wire.In, m, req.method, idText(m.ID), lat)
-		if m.Error == nil && req.method == "tools/list" && t.toolsList != nil {
-			t.toolsList(m.Result)
+		t.logRaw(wire.In, raw, req.method, idText(env.id), lat)
+		if !env.isError() && req.method == "tools/list" && t.toolsList != nil {
+			t.toolsList(env.result)
 		}
-		if m.Error == nil && len(m.Result) > 0 {
-			if bad := t.noteResult(m.Result); bad != "" {
-				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(m.ID), bad)
-				return &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{
+		if !env.isError() && len(env.result) > 0 {
+			if bad := t.noteResult(env.result); bad != "" {
+				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(env.id), bad)
+				b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: env.id, Error: &jsonrpc.Error{
 					Code:    jsonrpc.CodeInternalError,
 					Message: "invalid result: unknown resultType " + bad,
-				}}
+				}})
+				return b
 			}
 		}
-		return m
-	case *jsonrpc.Request:
-		t.logMsg(wire.In, m, m.Method, idText(m.ID), 0)
-		if m.IsCall() {
-			t.mu.Lock()
-			if t.asked == nil {
-				t.asked = map[string]bool{}
-			}
-			if len(t.asked) == 0 {
-				t.askedDone = make(chan struct{})
-			}
-			t.asked[idKey(m.ID)] = true
-			t.mu.Unlock()
-		}
-		switch m.Method {
-		case "elicitation/create":
-			t.keepRaw(m.Params)
-		case "notifications/cancelled":
-			var p struct {
-				RequestID any `json:"requestId"`
-			}
-			if json.Unmarshal(m.Params, &p) == nil && p.RequestID != nil {
-				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
-					t.mu.Lock()
-					t.cancelled[idKey(id)] = true
-					t.settle(idKey(id))
-					t.mu.Unlock()
-				}
-			}
-		}
-		return m
+		return raw
 	}
-	return msg
+	t.logRaw(wire.In, raw, env.method, idText(env.id), 0)
+	if env.isCall() {
+		t.mu.Lock()
+		if t.asked == nil {
+			t.asked = map[string]bool{}
+		}
+		if len(t.asked) == 0 {
+			t.askedDone = make(chan struct{})
+		}
+		t.asked[idKey(env.id)] = true
+		t.mu.Unlock()
+	}
+	switch env.method {
+	case "elicitation/create":
+		t.keepRaw(env.params)
+	case "notifications/cancelled":
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(env.params, &p) == nil && p.RequestID != nil {
+			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+				t.mu.Lock()
+				t.cancelled[idKey(id)] = true
+				t.settle(idKey(id))
+				t.mu.Unlock()
+			}
+		}
+	}
+	return raw
 }
 
 // dropResponse fails the request id locally: its response arrived but was dropped unread
@@ -385,6 +466,14 @@ func (t *tap) logMsg(dir wire.Dir, msg jsonrpc.Message, method, id string, lat t
 		t.log.Notef(t.server, "cannot encode %s message: %v", dir, err)
 		return
 	}
+	t.logRaw(dir, raw, method, id, lat)
+}
+
+// logRaw logs a message as the bytes sent or received (the log copies them).
+func (t *tap) logRaw(dir wire.Dir, raw []byte, method, id string, lat time.Duration) {
+	if t.log == nil {
+		return
+	}
 	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
 }
 
@@ -450,10 +539,15 @@ func topFields(obj []byte) map[string]json.RawMessage {
 }
 
 // tapTransport wraps an mcp.Transport whose connections can be wrapped (stdio,
-// in-memory; not Streamable HTTP, which needs go-sdk's private session hooks).
+// in-memory, legacy HTTP+SSE; not Streamable HTTP, which needs go-sdk's private session
+// hooks).
 type tapTransport struct {
 	inner mcp.Transport
 	tap   *tap
+	// inject, when set, delivers a local message to the reader: then the tap already
+	// saw and logged every message as bytes on the wire (stdio: filterLines and
+	// tapWriter), and the connection only keeps the books of what we send.
+	inject func(jsonrpc.Message) bool
 }
 
 // Connect implements mcp.Transport.
@@ -461,6 +555,12 @@ func (tt *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := tt.inner.Connect(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if tt.inject != nil {
+		tt.tap.mu.Lock()
+		tt.tap.injectFn = tt.inject
+		tt.tap.mu.Unlock()
+		return &wireConn{Connection: c, tap: tt.tap}, nil
 	}
 	tc := &tapConn{inner: c, tap: tt.tap, msgs: make(chan readResult, 16), inject: make(chan jsonrpc.Message, 4), done: make(chan struct{})}
 	tt.tap.mu.Lock()
@@ -544,3 +644,39 @@ func (c *tapConn) Close() error {
 
 // SessionID implements mcp.Connection.
 func (c *tapConn) SessionID() string { return c.inner.SessionID() }
+
+// wireConn is the mcp.Connection of a transport whose bytes the tap sees on the wire
+// (stdio): reads go straight to go-sdk, writes only update the tap's books.
+type wireConn struct {
+	mcp.Connection
+	tap *tap
+}
+
+// Write implements mcp.Connection.
+func (c *wireConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if msg = c.tap.outState(msg); msg == nil {
+		return nil
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// tapWriter logs each message go-sdk writes (one whole message and its newline a
+// Write) as the bytes sent.
+type tapWriter struct {
+	w   io.WriteCloser
+	tap *tap
+}
+
+// Write implements io.Writer.
+func (w *tapWriter) Write(p []byte) (int, error) {
+	msg := bytes.TrimRight(p, "\n")
+	if env, err := parseEnvelope(msg); err == nil {
+		w.tap.logRaw(wire.Out, msg, env.method, idText(env.id), 0)
+	} else {
+		w.tap.logRaw(wire.Out, msg, "", "", 0)
+	}
+	return w.w.Write(p)
+}
+
+// Close implements io.Closer.
+func (w *tapWriter) Close() error { return w.w.Close() }

@@ -1,0 +1,125 @@
+package transport
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"testing"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/demo"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// benchForms is the number of forms one elicit_n call asks in the round-trip benchmarks.
+const benchForms = 20
+
+// runDemoStdio serves the demo server over stdio (serverModeEnv=demo).
+func runDemoStdio() int {
+	s, err := demo.New(nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer s.Close()
+	if err := s.MCP().Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		return 1
+	}
+	return 0
+}
+
+// benchTargets are the demo server over stdio (a child process, so only the client's
+// work is in this process) and over Streamable HTTP (in process).
+func benchTargets(b *testing.B) map[string]config.Server {
+	s, err := demo.New(nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return s.MCP() }, nil)
+	ts := httptest.NewServer(h)
+	b.Cleanup(ts.Close)
+	return map[string]config.Server{
+		"stdio": {Name: "demo", Command: os.Args[0], Args: []string{"-test.run=^$"}, Env: map[string]string{serverModeEnv: "demo"}},
+		"http":  {Name: "demo", URL: ts.URL},
+	}
+}
+
+// acceptAll is the answers file `- match: {}` / `action: accept`: every form accepted
+// with its schema defaults, parsed, linted and validated as the CLI does.
+func acceptAll(b *testing.B) elicit.Answerer {
+	sc, err := elicit.ParseScript([]byte("- match: {}\n  action: accept\n"), "answers.yaml")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return elicit.NewEngine(sc, nil)
+}
+
+// BenchmarkElicitRoundTrip is one elicitation round trip (elicitation/create in, the
+// answer out) through elicitty's Session, next to a bare go-sdk client doing the same
+// (its ElicitationHandler accepting with empty content): the go-sdk figure is the floor
+// elicitty's own work sits on. Each op is one elicit_n call of benchForms forms divided
+// by benchForms; over HTTP the server's work is in the figure too.
+func BenchmarkElicitRoundTrip(b *testing.B) {
+	ctx := context.Background()
+	for _, tr := range []string{"stdio", "http"} {
+		b.Run("elicitty/"+tr, func(b *testing.B) {
+			srv := benchTargets(b)[tr]
+			s, err := Connect(ctx, srv, Options{Answerer: acceptAll(b), Protocol: legacy, Log: wire.New(1000)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				res, _, err := s.CallTool(ctx, "elicit_n", map[string]any{"n": benchForms})
+				if err != nil || res.IsError {
+					b.Fatal(res, err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchForms), "ns/elicitation")
+		})
+		b.Run("gosdk/"+tr, func(b *testing.B) {
+			srv := benchTargets(b)[tr]
+			var t mcp.Transport
+			if tr == "stdio" {
+				t = newBareCommand(b, srv)
+			} else {
+				t = &mcp.StreamableClientTransport{Endpoint: srv.URL}
+			}
+			c := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, &mcp.ClientOptions{
+				ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					return &mcp.ElicitResult{Action: "accept", Content: map[string]any{}}, nil
+				},
+			})
+			cs, err := c.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "elicit_n", Arguments: map[string]any{"n": benchForms}})
+				if err != nil || res.IsError {
+					b.Fatal(res, err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*benchForms), "ns/elicitation")
+		})
+	}
+}
+
+// newBareCommand is go-sdk's own stdio transport for srv's command.
+func newBareCommand(b *testing.B, srv config.Server) mcp.Transport {
+	cmd := exec.Command(srv.Command, srv.Args...)
+	cmd.Env = os.Environ()
+	for k, v := range srv.Env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	return &mcp.CommandTransport{Command: cmd}
+}
