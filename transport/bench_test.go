@@ -136,3 +136,61 @@ func reportPerElicitation(b *testing.B, start time.Duration) {
 		b.ReportMetric(float64(d.Nanoseconds())/n, "cpu-ns/elicitation")
 	}
 }
+
+// BenchmarkListTools10k lists 10,000 tools (10 pages) in process: elicitty's Session
+// (which keeps each tool's raw input schema for the argument forms) next to go-sdk's own
+// paging iterator, the floor.
+func BenchmarkListTools10k(b *testing.B) {
+	srv := mcp.NewServer(&mcp.Implementation{Name: "many", Version: "0"}, nil)
+	schema := map[string]any{"type": "object", "properties": map[string]any{"text": map[string]any{"type": "string"}}}
+	for i := range 10_000 {
+		srv.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool-%d", i), Description: "A tool.", InputSchema: schema},
+			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) { return nil, nil })
+	}
+	ctx := context.Background()
+	b.Run("elicitty", func(b *testing.B) {
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := srv.Connect(ctx, st, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer ss.Close()
+		s, err := Connect(ctx, config.Server{Name: "mem"}, Options{transport: ct, Protocol: legacy, Log: wire.New(1000)})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer s.Close()
+		b.ReportAllocs()
+		for b.Loop() {
+			if tools, err := s.Tools(ctx); err != nil || len(tools) != 10_000 {
+				b.Fatal(len(tools), err)
+			}
+		}
+	})
+	b.Run("gosdk", func(b *testing.B) {
+		ct, st := mcp.NewInMemoryTransports()
+		ss, err := srv.Connect(ctx, st, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer ss.Close()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench", Version: "0"}, nil).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: legacy})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer cs.Close()
+		b.ReportAllocs()
+		for b.Loop() {
+			n := 0
+			for _, err := range cs.Tools(ctx, nil) {
+				if err != nil {
+					b.Fatal(err)
+				}
+				n++
+			}
+			if n != 10_000 {
+				b.Fatal(n)
+			}
+		}
+	})
+}

@@ -72,11 +72,14 @@ func run(args []string) error {
 	}
 	defer cs.Close()
 	if what == "list" {
-		res, err := cs.ListTools(ctx, nil)
-		if err != nil {
-			return err
+		n := 0
+		for _, err := range cs.Tools(ctx, nil) { // every page
+			if err != nil {
+				return err
+			}
+			n++
 		}
-		fmt.Printf("%d tools\n", len(res.Tools))
+		fmt.Printf("%d tools\n", n)
 		return nil
 	}
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "elicit_n", Arguments: map[string]any{"n": n}})
