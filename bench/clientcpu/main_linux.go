@@ -1,6 +1,5 @@
 //go:build linux
 
-
 // Command clientcpu runs a command and prints the CPU time (user + system, in
 // microseconds) and the peak RSS (KiB) of that process alone, not of the children it
 // started and reaped (a stdio client's server): it waits for the process to end without
