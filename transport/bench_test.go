@@ -194,3 +194,52 @@ func BenchmarkListTools10k(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkElicitBigEnum is one elicitation whose one field chooses among 50,000 and
+// 1,000,000 options, answered through the Engine with an answers-file pick, in process
+// (the server's share included): the work grows linearly with the options.
+func BenchmarkElicitBigEnum(b *testing.B) {
+	for _, n := range []int{50_000, 1_000_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			opts := make([]string, n)
+			for i := range opts {
+				opts[i] = fmt.Sprintf("option-%d", i)
+			}
+			sch := map[string]any{"type": "object", "properties": map[string]any{
+				"pick": map[string]any{"type": "string", "enum": opts},
+			}, "required": []string{"pick"}}
+			srv := mcp.NewServer(&mcp.Implementation{Name: "enum", Version: "0"}, nil)
+			srv.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}},
+				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Pick one", RequestedSchema: sch})
+					if err != nil {
+						return nil, err
+					}
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Action}}}, nil
+				})
+			ctx := context.Background()
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := srv.Connect(ctx, st, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer ss.Close()
+			sc, err := elicit.ParseScript([]byte("- match: {}\n  action: accept\n  content: {pick: option-7}\n"), "answers.yaml")
+			if err != nil {
+				b.Fatal(err)
+			}
+			s, err := Connect(ctx, config.Server{Name: "mem"}, Options{transport: ct, Protocol: legacy, Log: wire.New(100), Answerer: elicit.NewEngine(sc, nil)})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer s.Close()
+			b.ReportAllocs()
+			for b.Loop() {
+				res, _, err := s.CallTool(ctx, "pick", nil)
+				if err != nil || res.IsError {
+					b.Fatal(res, err)
+				}
+			}
+		})
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -252,4 +253,15 @@ func (s *scanner) skipValue() {
 			s.pos++
 		}
 	}
+}
+
+// jsonString decodes a raw JSON string (as encoding/json does: invalid UTF-8 becomes
+// U+FFFD); "" for anything else.
+func jsonString(raw []byte) string {
+	if len(raw) >= 2 && raw[0] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1])
+	}
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
 }

@@ -2,10 +2,12 @@ package transport
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // FuzzEnvelope checks the hand-read envelope against go-sdk's own decoder: whatever
@@ -80,6 +82,28 @@ func TestEnvelopeRefusesWhatGoSDKRefuses(t *testing.T) {
 		}
 		if env, err := parseEnvelope([]byte(in)); err == nil {
 			t.Errorf("parseEnvelope(%.60q) = %+v, want an error", in, env)
+		}
+	}
+}
+
+// TestRawParamsTellsSameMessagesApart: two kept requests with the same message but other
+// schemas each get their own raw params back (where the cheap key is not enough).
+func TestRawParamsTellsSameMessagesApart(t *testing.T) {
+	tp := newTap("x", nil, 0)
+	raws := []string{
+		`{"message":"Same","requestedSchema":{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}}}`,
+		`{"message":"Same","requestedSchema":{"type":"object","properties":{"z":{"type":"number"}}}}`,
+	}
+	for _, r := range raws {
+		tp.keepRaw(json.RawMessage(r))
+	}
+	for _, r := range raws {
+		var p mcp.ElicitParams
+		if err := json.Unmarshal([]byte(r), &p); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(tp.rawParams(&p)); got != r {
+			t.Errorf("rawParams = %s, want %s", got, r)
 		}
 	}
 }

@@ -28,7 +28,8 @@ type tap struct {
 	mu        sync.Mutex
 	inflight  map[string]outReq            // our request ids
 	cancelled map[string]bool              // server request ids the server cancelled
-	raws      map[string]json.RawMessage   // canonical elicit params -> raw params
+	raws      map[string][]json.RawMessage // elicitKey -> raw params
+	kept      int                          // raw params in raws
 	states    map[string]json.RawMessage   // decoded requestState -> raw JSON token
 	answered  map[string]bool              // request ids we answered locally (late replies dropped)
 	asked     map[string]bool              // server requests not yet answered
@@ -51,7 +52,7 @@ func newTap(server string, log *wire.Log, discover time.Duration) *tap {
 		discover:  discover,
 		inflight:  map[string]outReq{},
 		cancelled: map[string]bool{},
-		raws:      map[string]json.RawMessage{},
+		raws:      map[string][]json.RawMessage{},
 		states:    map[string]json.RawMessage{},
 		answered:  map[string]bool{},
 	}
@@ -420,27 +421,60 @@ func canonicalElicit(p *mcp.ElicitParams) string {
 	return string(b)
 }
 
-// keepRaw remembers raw elicitation params under their canonical form.
-func (t *tap) keepRaw(raw json.RawMessage) {
-	var p mcp.ElicitParams
-	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil {
-		return
-	}
-	key := canonicalElicit(&p)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.raws) >= maxKept {
-		clear(t.raws)
-	}
-	t.raws[key] = append(json.RawMessage(nil), raw...)
+// elicitKey is what tells elicitation params apart without decoding their schema: the
+// message, mode, elicitation id and URL.
+func elicitKey(message, mode, id, url string) string {
+	return message + "\x00" + mode + "\x00" + id + "\x00" + url
 }
 
-// rawParams returns the raw params go-sdk decoded into p, or nil when unknown.
-func (t *tap) rawParams(p *mcp.ElicitParams) json.RawMessage {
-	key := canonicalElicit(p)
+// keepRaw remembers raw elicitation params under their elicitKey, read from the raw
+// members without decoding the schema.
+func (t *tap) keepRaw(raw json.RawMessage) {
+	f := topSpans(raw)
+	if f == nil {
+		return
+	}
+	str := func(k string) string {
+		if sp, ok := f[k]; ok {
+			return jsonString(raw[sp.start:sp.end])
+		}
+		return ""
+	}
+	key := elicitKey(str("message"), str("mode"), str("elicitationId"), str("url"))
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.raws[key]
+	for _, r := range t.raws[key] {
+		if bytes.Equal(r, raw) {
+			return
+		}
+	}
+	if t.kept >= maxKept {
+		clear(t.raws)
+		t.kept = 0
+	}
+	t.raws[key] = append(t.raws[key], append(json.RawMessage(nil), raw...))
+	t.kept++
+}
+
+// rawParams returns the raw params go-sdk decoded into p, or nil when unknown. Only when
+// several kept params share p's message, mode, id and URL are their schemas compared,
+// in the form go-sdk re-encodes them.
+func (t *tap) rawParams(p *mcp.ElicitParams) json.RawMessage {
+	key := elicitKey(p.Message, p.Mode, p.ElicitationID, p.URL)
+	t.mu.Lock()
+	cands := t.raws[key]
+	t.mu.Unlock()
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	want := canonicalElicit(p)
+	for i := len(cands) - 1; i >= 0; i-- {
+		var q mcp.ElicitParams
+		if json.Unmarshal(cands[i], &q) == nil && canonicalElicit(&q) == want {
+			return cands[i]
+		}
+	}
+	return nil
 }
 
 // callsInFlight returns the tools/call, prompts/get and resources/read requests pending.
@@ -499,28 +533,31 @@ func paramName(params json.RawMessage) string {
 type span struct{ start, end int }
 
 // topSpans returns the byte ranges of the top-level members of a JSON object (nil when
-// obj is not an object). A repeated key keeps its last occurrence.
+// obj is not a valid JSON object). A repeated key keeps its last occurrence. It reads
+// the object in one pass without decoding the values.
 func topSpans(obj []byte) map[string]span {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	if !json.Valid(obj) {
+		return nil
+	}
+	s := scanner{b: obj}
+	s.space()
+	if !s.eat('{') {
 		return nil
 	}
 	out := map[string]span{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil
-		}
-		end := int(dec.InputOffset())
-		out[key] = span{end - len(v), end}
+	s.space()
+	for !s.eat('}') {
+		s.space()
+		ks := s.pos
+		key := jsonString(obj[ks:s.skipString()])
+		s.space()
+		s.eat(':')
+		s.space()
+		vs := s.pos
+		s.skipValue()
+		out[key] = span{vs, s.pos}
+		s.space()
+		s.eat(',')
 	}
 	return out
 }
