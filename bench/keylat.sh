@@ -13,6 +13,10 @@
 # tools (elicitty TUI, Down), and the inline form of one enum with 1,000, 50,000 and
 # 1,000,000 options (elicitty call pick, Down).
 #
+# Start-up with 30 configured servers, each 1 s slow to start: the time to the first frame
+# and until every server's tool is listed (connects run in parallel: about 1 s, not 30),
+# in a 120x80 terminal so that all 30 tools are on screen.
+#
 # Usage: bench/keylat.sh [KEYS]   (default 30)    Prerequisites: Linux, tmux, Go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -74,3 +78,25 @@ run "TUI, 10,000 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver
 for n in 1000 50000 1000000; do
   run "inline form, enum of $n options (Down)" "Pick one" Down ./bin/elicitty call pick -- ./bin/fakeserver -tools 0 -enum "$n"
 done
+
+# Start-up with 30 slow servers.
+cfg=$(mktemp -d)
+trap 'tm kill-server 2>/dev/null || true; rm -rf "$cfg"' EXIT
+{
+  echo "servers:"
+  for i in $(seq -w 0 29); do
+    printf '  s%s:\n    command: %s\n    args: [-tools, "1", -delay, 1s]\n' "$i" "$PWD/bin/fakeserver"
+  done
+} >"$cfg/elicitty.yaml"
+tm kill-server 2>/dev/null || true
+t0=$(now)
+tm new-session -d -s b -x 120 -y 80 "exec ./bin/elicitty --config $cfg/elicitty.yaml" # tall enough to list all 30
+first=0 all=0
+for _ in $(seq 30000); do
+  screen=$(tm capture-pane -p -t b 2>/dev/null || true)
+  if ((first == 0)) && [[ $screen == *Servers* ]]; then first=$(now); fi
+  if (($(grep -c ' tool-0 ' <<<"$screen") >= 30)); then all=$(now); break; fi
+done
+((all > 0)) || { echo "keylat.sh: not every server listed its tool" >&2; tm capture-pane -p -t b >&2; exit 1; }
+printf '\n| 30 servers, each 1 s slow to start | first frame | all 30 listed |\n|---|---|---|\n'
+awk -v a="$((first - t0))" -v b="$((all - t0))" 'BEGIN { printf "| elicitty TUI | %.2f s | %.2f s |\n", a / 1e6, b / 1e6 }'
