@@ -11,7 +11,8 @@
 #
 # Scenarios (fake servers from bench/fakeserver): the tools list with 100 and 10,000
 # tools (elicitty TUI, Down), and the inline form of one enum with 1,000, 50,000 and
-# 1,000,000 options (elicitty call pick, Down).
+# 1,000,000 options (elicitty call pick, Down), a form open with 999 more requests pending
+# in the inbox, and the log after 100,000 server stderr lines (elicitty TUI, Down).
 #
 # Start-up with 30 configured servers, each 1 s slow to start: the time to the first frame
 # and until every server's tool is listed (connects run in parallel: about 1 s, not 30),
@@ -42,6 +43,18 @@ run() {
   done
   t1=$(now)
   ((ready)) || { echo "keylat.sh: $name never showed \"$marker\"" >&2; tm capture-pane -p -t b >&2 || true; return 1; }
+  if [[ -n ${setup_keys:-} ]]; then # keys that bring the screen to measure, and its marker
+    local k
+    for k in $setup_keys; do
+      tm send-keys -t b "$k"
+      sleep 0.3
+    done
+    ready=0
+    for _ in $(seq 30000); do
+      if tm capture-pane -p -t b 2>/dev/null | grep -qF -- "$setup_marker"; then ready=1; break; fi
+    done
+    ((ready)) || { echo "keylat.sh: $name never showed \"$setup_marker\"" >&2; tm capture-pane -p -t b >&2 || true; return 1; }
+  fi
   local pid lat=() before after s e
   pid=$(tm list-panes -t b -F '#{pane_pid}')
   sleep 0.5 # let start-up work settle (listing, first frames)
@@ -78,6 +91,13 @@ run "TUI, 10,000 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver
 for n in 1000 50000 1000000; do
   run "inline form, enum of $n options (Down)" "Pick one" Down ./bin/elicitty call pick -- ./bin/fakeserver -tools 0 -enum "$n"
 done
+# The flood tool sends 1,000 elicitations at once: Enter calls it and the first one opens,
+# the other 999 wait in the inbox.
+setup_keys="Enter" setup_marker="999 more pending" \
+  run "TUI, a form with 999 more pending (Down)" " flood " Down ./bin/elicitty -- ./bin/fakeserver -tools 0 -pending 1000
+# 100,000 stderr lines fill the log; the Log tab is two tabs away (Tab Tab... from Tools).
+setup_keys="Tab Tab Tab" setup_marker="log line 100000" \
+  run "TUI, log after 100000 lines (Up)" "fakeserver" Up ./bin/elicitty -- ./bin/fakeserver -tools 1 -stderr 100000
 
 # Start-up with 30 slow servers.
 cfg=$(mktemp -d)

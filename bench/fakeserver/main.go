@@ -1,14 +1,16 @@
 // Command fakeserver is a stdio MCP server that scales what the bench scripts measure:
 //
-//	fakeserver [-tools N] [-delay D] [-enum N] [-pending N]
+//	fakeserver [-tools N] [-delay D] [-enum N] [-pending N] [-stderr N]
 //
 // -tools lists N tools (tool-0 ... tool-N-1, each with a small input schema); -delay
 // waits D before answering anything (a slow server); -enum adds the tool "pick" whose
 // elicitation chooses among N options; -pending adds the tool "flood" that sends N
-// elicitations at once and waits for all of them.
+// elicitations at once and waits for all of them; -stderr writes N lines on stderr
+// first (they fill the client's log).
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -25,7 +27,15 @@ func main() {
 	delay := flag.Duration("delay", 0, "wait this long before serving")
 	enum := flag.Int("enum", 0, "options of the pick tool's enum (0: no pick tool)")
 	pending := flag.Int("pending", 0, "elicitations the flood tool sends at once (0: no flood tool)")
+	stderr := flag.Int("stderr", 0, "lines to write on stderr before serving")
 	flag.Parse()
+	if *stderr > 0 {
+		w := bufio.NewWriter(os.Stderr)
+		for i := range *stderr {
+			fmt.Fprintf(w, "log line %d of %d: something happened\n", i+1, *stderr)
+		}
+		_ = w.Flush()
+	}
 	time.Sleep(*delay)
 	s := mcp.NewServer(&mcp.Implementation{Name: "fakeserver", Version: "0.0.0"}, nil)
 	schema := map[string]any{"type": "object", "properties": map[string]any{
