@@ -262,12 +262,11 @@ func (s *Session) restoreDropped(out []*mcp.Tool) []*mcp.Tool {
 	s.rawTools = nil
 	schemas := make(map[string]json.RawMessage, len(raws))
 	for _, raw := range raws {
-		var t struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		}
-		if json.Unmarshal(raw, &t) == nil && t.Name != "" && len(t.InputSchema) > 0 {
-			schemas[t.Name] = t.InputSchema
+		// Scanned, not decoded: go-sdk has just decoded every tool already.
+		f := topSpans(raw)
+		name, sc := f["name"], f["inputSchema"]
+		if n := jsonString(raw[name.start:name.end]); n != "" && sc.end > sc.start {
+			schemas[n] = raw[sc.start:sc.end]
 		}
 	}
 	s.schemas = schemas
