@@ -63,7 +63,7 @@ func (e *Engine) answerForm(ctx context.Context, req *Request) (Response, error)
 	if s := strings.TrimSpace(string(req.Schema)); s == "" || s == "null" {
 		return Response{}, &ProtocolError{Reason: "missing requestedSchema"}
 	}
-	form := Parse(req.Schema, req.Protocol)
+	form := req.ParsedForm() // the caller's parse, when it made one
 	if e.opts.Log != nil {
 		for _, f := range form.Findings {
 			fmt.Fprintf(e.opts.Log, "elicitty: %s: schema %s: %s\n", Sanitize(req.Server), f.Code, Sanitize(f.Message))

@@ -95,9 +95,9 @@ type Request struct {
 	Repeat int
 	// URLDeclared reports whether the client declared URL mode to this server.
 	URLDeclared bool
-	// Form is the parsed Schema of a form-mode request. The Engine sets it on the
-	// request it hands to its inner Answerer, so the schema is parsed once; nil
-	// elsewhere (ParsedForm then parses).
+	// Form is the parsed Schema of a form-mode request, set by whoever parses it first
+	// (the transport before it asks, else the Engine on the request it hands to its
+	// inner Answerer), so the schema is parsed once; nil before (ParsedForm then parses).
 	Form *Form
 	// NoValidate reports that content failing the schema is sent anyway (--no-validate,
 	// or validation: false for the server): a form lets the user accept it. The Engine
@@ -108,8 +108,8 @@ type Request struct {
 	Sampling *Sampling
 }
 
-// ParsedForm returns the form of a form-mode request: Form when the Engine set it,
-// else the Schema parsed now.
+// ParsedForm returns the form of a form-mode request: Form when set, else the Schema
+// parsed now.
 func (r *Request) ParsedForm() *Form {
 	if r.Form != nil {
 		return r.Form

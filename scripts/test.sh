@@ -64,6 +64,11 @@ done < <(grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do
   grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //' | while read -r t; do echo "./${d#./} $t"; done
 done | sort -u)
 
+echo "== bench smoke (a few benchmarks once, the bench programs built, the scripts parsed; no timing asserted)"
+go test -run '^$' -bench 'ElicitRoundTrip|Parse50$|View50$' -benchtime 1x ./transport ./elicit ./tui/form >/dev/null
+go build -o "${TMPDIR:-/tmp}" ./bench/...
+for f in bench/*.sh; do bash -n "$f"; done
+
 # A fresh clone has no folders beside it: copy what a commit would hold (tracked and new,
 # unignored files) into an empty temporary folder and run set-up, build, the
 # self-containment test and one conformance scenario there.

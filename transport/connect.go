@@ -114,7 +114,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
 	case s.kind == config.KindStdio:
-		p, t, err := startStdio(srv, opts.Log, opts.Procs, s.tap.dropResponse)
+		p, t, err := startStdio(srv, opts.Log, opts.Procs, s.tap)
 		if err != nil {
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
@@ -122,7 +122,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 		// The handshake is a request like any other: a server that never answers it
 		// must not hang the command past its timeout.
 		cctx, cancel := s.boundedContext(ctx, srv.HandshakeTimeout)
-		err = s.connect(cctx, &tapTransport{inner: t, tap: s.tap})
+		err = s.connect(cctx, t)
 		cause := context.Cause(cctx)
 		cancel()
 		if err != nil && errors.Is(cause, ErrTimeout) {

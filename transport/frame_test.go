@@ -114,7 +114,7 @@ func TestFilterLinesMemoryBounded(t *testing.T) {
 			}
 		}
 	}()
-	go filterLines(r, pw, "big", wire.New(10), func(id jsonrpc.ID, reason string) { drops <- idText(id) + " " + reason }, nil)
+	go filterLines(r, pw, "big", wire.New(10), func(id jsonrpc.ID, reason string) { drops <- idText(id) + " " + reason }, nil, nil)
 	out, _ := io.ReadAll(pr)
 	close(stop)
 	<-sampled

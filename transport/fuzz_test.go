@@ -81,7 +81,7 @@ func FuzzFilterLines(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		pr, pw := io.Pipe()
-		go filterLines(io.NopCloser(strings.NewReader(in)), pw, "f", wire.New(4), nil, nil)
+		go filterLines(io.NopCloser(strings.NewReader(in)), pw, "f", wire.New(4), nil, nil, nil)
 		out, err := io.ReadAll(pr)
 		if err != nil {
 			t.Fatal(err)

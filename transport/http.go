@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -88,24 +89,21 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		if msg, err := jsonrpc.DecodeMessage(body); err == nil {
-			if rq, ok := msg.(*jsonrpc.Request); ok {
-				method = rq.Method
-				callID = rq.ID
+		if env, err := parseEnvelope(body); err == nil {
+			if env.isRequest() {
+				method = env.method
+				callID = env.id
 			}
-			out := h.tap.out(msg)
-			if rq, ok := out.(*jsonrpc.Request); ok && rq.Method != method {
-				method = rq.Method // renamed by the tap (a task-augmented tools/call)
+			body = h.tap.outRaw(body, &env)
+			if env.method == methodTaskCall {
+				method = "tools/call" // renamed by the tap (a task-augmented tools/call)
 				if r.Header.Get("Mcp-Method") != "" {
 					r.Header.Set("Mcp-Method", method)
 				}
 			}
-			if out == nil {
+			if body == nil {
 				return &http.Response{StatusCode: http.StatusAccepted, Status: "202 Accepted", Header: http.Header{},
 					Body: io.NopCloser(bytes.NewReader(nil)), Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil
-			}
-			if b, err := jsonrpc.EncodeMessage(out); err == nil {
-				body = b
 			}
 		}
 		h.params.apply(r.Header, body)
@@ -177,24 +175,21 @@ func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method str
 		if err != nil {
 			return nil, err
 		}
-		msg, derr := jsonrpc.DecodeMessage(body)
+		env, derr := parseEnvelope(body)
 		if len(body) > maxFrame || (derr != nil && bytes.Contains(body[:min(len(body), 256)], []byte(`"jsonrpc"`))) {
 			reason := frameTooLarge()
 			if len(body) <= maxFrame {
 				reason = "not valid JSON-RPC: " + derr.Error()
 			}
 			body = h.droppedBody(callID, reason)
-			msg, derr = nil, errors.New("dropped")
+			derr = errors.New("dropped")
 			if body == nil {
 				resp.StatusCode, resp.Status = http.StatusAccepted, "202 Accepted"
 			}
 		}
 		if derr == nil {
-			if in := h.tap.in(msg); in == nil {
-				body = nil
+			if body = h.tap.inRaw(body, &env); body == nil {
 				resp.StatusCode, resp.Status = http.StatusAccepted, "202 Accepted"
-			} else if b, err := jsonrpc.EncodeMessage(in); err == nil {
-				body = b
 			}
 		}
 		resp.Body = io.NopCloser(bytes.NewReader(body))
@@ -272,8 +267,13 @@ type sseTap struct {
 // errLegacyEndpoint ends a stream that turned out to be legacy HTTP+SSE.
 var errLegacyEndpoint = errors.New("legacy HTTP+SSE endpoint event in a Streamable HTTP response")
 
+// sseReadBuffer is the read buffer of one SSE stream.
+const sseReadBuffer = 4 << 10
+
 func newSSETap(body io.ReadCloser, t *tap) *sseTap {
-	return &sseTap{lines: &frameReader{br: bufio.NewReaderSize(body, 64<<10), max: maxFrame}, body: body, tap: t}
+	// A small read buffer: a stream per POST is the common case, and a longer line is
+	// gathered by the frameReader anyway.
+	return &sseTap{lines: &frameReader{br: bufio.NewReaderSize(body, sseReadBuffer), max: maxFrame}, body: body, tap: t}
 }
 
 // Read implements io.Reader.
@@ -354,13 +354,17 @@ func (s *sseTap) writeData() {
 	var drop string
 	if s.over {
 		drop = frameTooLarge()
-	} else if msg, err := jsonrpc.DecodeMessage(data); err == nil {
-		if in := s.tap.in(msg); in != nil {
-			if b, err := jsonrpc.EncodeMessage(in); err == nil {
-				s.out.WriteString("data: ")
+	} else if env, err := parseEnvelope(data); err == nil {
+		if b := s.tap.inRaw(data, &env); b != nil {
+			s.out.WriteString("data: ")
+			if bytes.IndexByte(b, '\n') >= 0 {
+				// Sent over several data lines: on one line again (JSON strings hold no
+				// raw newline, so Compact removes them all).
+				_ = json.Compact(&s.out, b)
+			} else {
 				s.out.Write(b)
-				s.out.WriteByte('\n')
 			}
+			s.out.WriteByte('\n')
 		}
 		return
 	} else if bytes.Contains(data[:min(len(data), 256)], []byte(`"jsonrpc"`)) {

@@ -132,18 +132,18 @@ func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response
 	if s.opts.Answerer == nil {
 		return elicit.Response{Action: elicit.Cancel}, nil
 	}
+	if req.Form == nil && req.Mode != elicit.ModeURL && len(req.Schema) > 0 {
+		// Parsed once, here: the Engine and the answerers behind it use this parse, and
+		// the secret fields are found in it below.
+		req.Form = elicit.Parse(req.Schema, req.Protocol)
+	}
 	s.prompt.enter()
 	resp, err := s.opts.Answerer.Answer(ctx, req)
 	s.prompt.leave()
 	if err == nil && resp.Action == elicit.Accept && req.Mode != elicit.ModeURL && len(resp.Content) > 0 {
 		// What the user typed into a secret field goes on the wire only: the wire log
 		// (Log tab, --log file) masks it from the answer on.
-		// The Engine hands its parse to the answerer on a copy; the secret fields are
-		// found again here from the same schema.
-		form := req.Form
-		if form == nil {
-			form = elicit.Parse(req.Schema, req.Protocol)
-		}
+		form := req.ParsedForm()
 		for _, v := range form.SecretValues(resp.Content) {
 			s.tap.log.Redact(v)
 		}

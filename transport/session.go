@@ -289,18 +289,19 @@ func (s *Session) restoreDropped(out []*mcp.Tool) []*mcp.Tool {
 	schemas := make(map[string]json.RawMessage, len(raws))
 	support := map[string]string{}
 	for _, raw := range raws {
-		var t struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-			Execution   struct {
-				TaskSupport string `json:"taskSupport"`
-			} `json:"execution"`
+		// Scanned, not decoded: go-sdk has just decoded every tool already.
+		f := topSpans(raw)
+		name, sc := f["name"], f["inputSchema"]
+		n := jsonString(raw[name.start:name.end])
+		if n != "" && sc.end > sc.start {
+			schemas[n] = raw[sc.start:sc.end]
 		}
-		if json.Unmarshal(raw, &t) == nil && t.Name != "" && len(t.InputSchema) > 0 {
-			schemas[t.Name] = t.InputSchema
-		}
-		if t.Name != "" && t.Execution.TaskSupport != "" {
-			support[t.Name] = t.Execution.TaskSupport
+		if ex := f["execution"]; n != "" && ex.end > ex.start {
+			exec := raw[ex.start:ex.end]
+			ts := topSpans(exec)["taskSupport"]
+			if v := jsonString(exec[ts.start:ts.end]); v != "" {
+				support[n] = v
+			}
 		}
 	}
 	s.schemas = schemas

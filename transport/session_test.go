@@ -40,8 +40,12 @@ func TestPushElicitationKeepsServerOrder(t *testing.T) {
 	}
 	want := elicit.Request{Server: "mem", ServerInfo: "fixture", Origin: elicit.OriginPush, Call: "tools/call ask", Tool: "ask",
 		Protocol: legacy, Mode: elicit.ModeForm, Message: "Deploy where?", URLDeclared: true}
+	// The schema is parsed once, before asking: the answerer gets the parse.
+	if r.Form == nil || len(r.Form.Fields) != 3 || r.Form.Fields[0].Name != "zeta" {
+		t.Errorf("Form = %+v, want the parse of the schema in server order", r.Form)
+	}
 	got := *r
-	got.Schema, got.Params = nil, nil
+	got.Schema, got.Params, got.Form = nil, nil, nil
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("request (-want +got):\n%s", diff)
 	}

@@ -83,9 +83,10 @@ const lspHint = "the server frames its messages with Content-Length headers (LSP
 
 // startStdio starts srv's command with our pipes and returns the process and an
 // mcp.Transport reading its filtered stdout. The process is registered in procs (nil:
-// none) until it ends. drop is told about responses dropped unread (too large,
-// undecodable).
-func startStdio(srv config.Server, log *wire.Log, procs *Procs, drop func(jsonrpc.ID, string)) (*proc, mcp.Transport, error) {
+// none) until it ends. The tap sees every message as the bytes on the pipes, in the
+// goroutines that read and write them (no hop of its own), and is told about responses
+// dropped unread (too large, undecodable).
+func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc, mcp.Transport, error) {
 	if srv.Command == "" {
 		return nil, nil, errors.New("no command configured")
 	}
@@ -156,7 +157,7 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, drop func(jsonrp
 	pumps.Add(1)
 	go func() {
 		defer pumps.Done()
-		filterLines(outR, pw, srv.Name, log, drop, &p.lsp)
+		filterLines(outR, pw, srv.Name, log, tp.dropResponse, &p.lsp, tp.inRaw)
 	}()
 	go func() {
 		_ = cmd.Wait()
@@ -175,7 +176,16 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, drop func(jsonrp
 		procs.remove(p)
 	}()
 	// filterLines enforces maxFrame; go-sdk's own cap must not cut first.
-	return p, &mcp.IOTransport{Reader: pr, Writer: stdin, MaxLineLength: maxFrame + 64<<10}, nil
+	iot := &mcp.IOTransport{Reader: pr, Writer: &tapWriter{w: stdin, tap: tp}, MaxLineLength: maxFrame + 64<<10}
+	inject := func(m jsonrpc.Message) bool {
+		b, err := jsonrpc.EncodeMessage(m)
+		if err != nil {
+			return false
+		}
+		_, err = pw.Write(append(b, '\n')) // io.Pipe writes never interleave
+		return err == nil
+	}
+	return p, &tapTransport{inner: iot, tap: tp, inject: inject}, nil
 }
 
 // filterLines copies JSON-RPC lines from r to w and logs and skips every other line
@@ -183,7 +193,11 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, drop func(jsonrp
 // (docs/protocol.md, "Transports"). Every line is read in at most maxFrame bytes: a longer one,
 // or a JSON-RPC response that cannot be decoded (nested too deep), is dropped and its
 // request, when its id can be told, is failed through drop.
-func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(jsonrpc.ID, string), lsp *atomic.Bool) {
+//
+// in (nil: none) sees each JSON-RPC message as its bytes and envelope and returns the
+// bytes to pass on, or nil to drop it (the tap's inRaw); a batch is passed on as its
+// messages, one a line.
+func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(jsonrpc.ID, string), lsp *atomic.Bool, in func([]byte, *envelope) []byte) {
 	defer r.Close()
 	fr := &frameReader{br: bufio.NewReaderSize(r, 64<<10), max: maxFrame}
 	dropFrame := func(frame []byte, reason string) {
@@ -194,6 +208,20 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 		}
 		drop(id, reason)
 	}
+	// pass hands one message to in and writes what it returns; false when the reader
+	// is gone (then the rest is drained, so the server never blocks on stdout).
+	pass := func(msg []byte, env *envelope) bool {
+		if in != nil {
+			if msg = in(msg, env); msg == nil {
+				return true
+			}
+		}
+		if _, werr := w.Write(append(msg, '\n')); werr != nil {
+			_, _ = io.Copy(io.Discard, fr.br)
+			return false
+		}
+		return true
+	}
 	for {
 		line, tooLong, err := fr.next()
 		trimmed := bytes.TrimSpace(line)
@@ -201,20 +229,39 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 		case tooLong:
 			dropFrame(trimmed, frameTooLarge())
 		case len(trimmed) == 0:
-		case trimmed[0] == '{' || trimmed[0] == '[':
+		case trimmed[0] == '{':
+			env, derr := parseEnvelope(trimmed)
+			switch {
+			case derr == nil:
+				if !pass(trimmed, &env) {
+					return
+				}
+			case errors.Is(derr, errVersion):
+				log.Notef(server, "skipped non-JSON-RPC stdout line: %q", truncate(string(trimmed), 200))
+			case bytes.Contains(trimmed[:min(len(trimmed), 256)], []byte(`"jsonrpc"`)):
+				dropFrame(trimmed, "not valid JSON: "+derr.Error())
+			default:
+				log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
+			}
+		case trimmed[0] == '[':
 			rpc, derr := isJSONRPC(trimmed)
 			switch {
-			case derr != nil && trimmed[0] == '{' && bytes.Contains(trimmed[:min(len(trimmed), 256)], []byte(`"jsonrpc"`)):
-				dropFrame(trimmed, "not valid JSON: "+derr.Error())
 			case derr != nil:
 				log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
 			case !rpc:
 				log.Notef(server, "skipped non-JSON-RPC stdout line: %q", truncate(string(trimmed), 200))
 			default:
-				if _, werr := w.Write(append(trimmed, '\n')); werr != nil {
-					// The reader is gone: drain so the server never blocks on stdout.
-					_, _ = io.Copy(io.Discard, fr.br)
-					return
+				var batch []json.RawMessage
+				_ = json.Unmarshal(trimmed, &batch) // isJSONRPC decoded it
+				for _, m := range batch {
+					env, derr := parseEnvelope(m)
+					if derr != nil {
+						dropFrame(m, "not valid JSON: "+derr.Error())
+						continue
+					}
+					if !pass(m, &env) {
+						return
+					}
 				}
 			}
 		default:

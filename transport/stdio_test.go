@@ -34,6 +34,8 @@ func runFixtureServer(mode string) int {
 		return 2
 	case "modern-only":
 		return runModernOnlyServer()
+	case "demo":
+		return runDemoStdio()
 	case "serve":
 	case "raw", "raw-initerr", "raw-initdeep":
 		return runRawStdio(mode)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"sync"
 	"time"
 
@@ -27,7 +28,8 @@ type tap struct {
 	mu        sync.Mutex
 	inflight  map[string]outReq            // our request ids
 	cancelled map[string]bool              // server request ids the server cancelled
-	raws      map[string]json.RawMessage   // canonical elicit params -> raw params
+	raws      map[string][]json.RawMessage // elicitKey -> raw params
+	kept      int                          // raw params in raws
 	states    map[string]json.RawMessage   // decoded requestState -> raw JSON token
 	answered  map[string]bool              // request ids we answered locally (late replies dropped)
 	asked     map[string]bool              // server requests not yet answered
@@ -60,7 +62,7 @@ func newTap(server string, log *wire.Log, discover time.Duration) *tap {
 		discover:  discover,
 		inflight:  map[string]outReq{},
 		cancelled: map[string]bool{},
-		raws:      map[string]json.RawMessage{},
+		raws:      map[string][]json.RawMessage{},
 		states:    map[string]json.RawMessage{},
 		answered:  map[string]bool{},
 	}
@@ -88,15 +90,31 @@ func idText(id jsonrpc.ID) string {
 }
 
 // out handles a message we are about to send; it returns the message to send, or nil
-// to send nothing.
+// to send nothing. It logs the message (encoding it): for connections whose bytes are
+// logged where they are written, see outState.
 func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
+	m := t.outState(msg)
+	if m == nil {
+		return nil
+	}
+	switch m := m.(type) {
+	case *jsonrpc.Request:
+		t.logMsg(wire.Out, m, m.Method, idText(m.ID), 0)
+	case *jsonrpc.Response:
+		t.logMsg(wire.Out, m, "", idText(m.ID), 0)
+	}
+	return m
+}
+
+// outState is out without the log entry: the bookkeeping of a message we are about to
+// send, and the requestState splice.
+func (t *tap) outState(msg jsonrpc.Message) jsonrpc.Message {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
 		t.taskOut(m)
 		if m.IsCall() {
-			name := paramName(m.Params)
 			t.mu.Lock()
-			or := outReq{method: m.Method, name: name, start: time.Now()}
+			or := outReq{method: m.Method, name: paramName(m.Params), start: time.Now()}
 			if m.Method == "tools/call" {
 				or.token = progressTokenOf(m.Params)
 			}
@@ -105,28 +123,81 @@ func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
 				m.Params = t.spliceState(m.Params)
 			}
 			t.mu.Unlock()
-			if m.Method == "server/discover" && t.discover > 0 && t.injectFn != nil {
-				id := m.ID
-				time.AfterFunc(t.discover, func() { t.expireDiscover(id) })
-			}
+			t.watchDiscover(m.Method, m.ID)
 		}
-		t.logMsg(wire.Out, m, m.Method, idText(m.ID), 0)
 		return m
 	case *jsonrpc.Response:
-		key := idKey(m.ID)
-		t.mu.Lock()
-		drop := t.cancelled[key]
-		delete(t.cancelled, key)
-		t.settle(key)
-		t.mu.Unlock()
-		if drop {
-			t.log.Notef(t.server, "dropped our response to request %s: the server cancelled it", idText(m.ID))
+		if t.dropOurResponse(m.ID) {
 			return nil
 		}
-		t.logMsg(wire.Out, m, "", idText(m.ID), 0)
 		return m
 	}
 	return msg
+}
+
+// watchDiscover arms the server/discover deadline for a request we send.
+func (t *tap) watchDiscover(method string, id jsonrpc.ID) {
+	if method == "server/discover" && t.discover > 0 && t.injectFn != nil {
+		time.AfterFunc(t.discover, func() { t.expireDiscover(id) })
+	}
+}
+
+// dropOurResponse settles the server request id we answer and reports whether the
+// answer must be dropped (the server cancelled the request).
+func (t *tap) dropOurResponse(id jsonrpc.ID) bool {
+	key := idKey(id)
+	t.mu.Lock()
+	drop := t.cancelled[key]
+	delete(t.cancelled, key)
+	t.settle(key)
+	t.mu.Unlock()
+	if drop {
+		t.log.Notef(t.server, "dropped our response to request %s: the server cancelled it", idText(id))
+	}
+	return drop
+}
+
+// outRaw is out for a message we send as bytes (Streamable HTTP): it returns the bytes
+// to send (raw, or raw with the requestState spliced), or nil to send nothing.
+func (t *tap) outRaw(raw []byte, env *envelope) []byte {
+	if !env.isRequest() {
+		if t.dropOurResponse(env.id) {
+			return nil
+		}
+		t.logRaw(wire.Out, raw, "", idText(env.id), 0)
+		return raw
+	}
+	if env.method == methodTaskCall || env.method == "initialize" {
+		// Requests the tap edits for tasks (taskOut), rare: decoded, edited, encoded.
+		if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
+			if m := t.out(msg); m == nil {
+				return nil
+			} else if b, err := jsonrpc.EncodeMessage(m); err == nil {
+				return b
+			}
+		}
+	}
+	if env.isCall() {
+		t.mu.Lock()
+		or := outReq{method: env.method, name: paramName(env.params), start: time.Now()}
+		if env.method == "tools/call" {
+			or.token = progressTokenOf(env.params)
+		}
+		t.inflight[idKey(env.id)] = or
+		if len(env.params) > 0 {
+			if p := t.spliceState(env.params); &p[0] != &env.params[0] || len(p) != len(env.params) {
+				at := env.paramsEnd - len(env.params)
+				out := make([]byte, 0, len(raw)-len(env.params)+len(p))
+				out = append(out, raw[:at]...)
+				out = append(out, p...)
+				raw = append(out, raw[env.paramsEnd:]...)
+			}
+		}
+		t.mu.Unlock()
+		t.watchDiscover(env.method, env.id)
+	}
+	t.logRaw(wire.Out, raw, env.method, idText(env.id), 0)
+	return raw
 }
 
 // settle marks the server request key answered (or given up); t.mu is held.
@@ -158,17 +229,43 @@ func (t *tap) awaitAnswered(d time.Duration) {
 	}
 }
 
-// in handles a message that arrived; it returns the message to deliver, or nil to drop it.
+// in handles a message that arrived as a decoded message (in-memory and legacy HTTP+SSE
+// connections); it returns the message to deliver, or nil to drop it.
 func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
-	switch m := msg.(type) {
-	case *jsonrpc.Response:
-		key := idKey(m.ID)
+	raw, err := jsonrpc.EncodeMessage(msg)
+	if err != nil {
+		return msg
+	}
+	env, err := parseEnvelope(raw)
+	if err != nil {
+		return msg
+	}
+	out := t.inRaw(raw, &env)
+	switch {
+	case out == nil:
+		return nil
+	case len(out) == len(raw) && &out[0] == &raw[0]:
+		return msg
+	}
+	m, err := jsonrpc.DecodeMessage(out)
+	if err != nil {
+		return msg
+	}
+	return m
+}
+
+// inRaw handles a message that arrived, as the bytes received and their envelope: it
+// returns the bytes to deliver (raw itself, or a local replacement), or nil to drop the
+// message. It decodes nothing but what it keeps: the message is decoded once, by go-sdk.
+func (t *tap) inRaw(raw []byte, env *envelope) []byte {
+	if !env.isRequest() {
+		key := idKey(env.id)
 		t.mu.Lock()
 		if t.answered[key] {
 			delete(t.answered, key)
 			t.mu.Unlock()
-			t.logMsg(wire.In, m, "", idText(m.ID), 0)
-			t.log.Notef(t.server, "dropped late response to request %s", idText(m.ID))
+			t.logRaw(wire.In, raw, "", idText(env.id), 0)
+			t.log.Notef(t.server, "dropped late response to request %s", idText(env.id))
 			return nil
 		}
 		req, ok := t.inflight[key]
@@ -178,68 +275,70 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 		if ok {
 			lat = time.Since(req.start)
 		}
-		t.logMsg(wire.In, m, req.method, idText(m.ID), lat)
-		if m.Error == nil && req.method == "tools/list" && t.toolsList != nil {
-			t.toolsList(m.Result)
+		t.logRaw(wire.In, raw, req.method, idText(env.id), lat)
+		if !env.isError() && req.method == "tools/list" && t.toolsList != nil {
+			t.toolsList(env.result)
 		}
-		if m.Error == nil && req.method == "initialize" {
-			t.noteServerTasks(m.Result)
+		if !env.isError() && req.method == "initialize" {
+			t.noteServerTasks(env.result)
 		}
-		if m.Error == nil && len(m.Result) > 0 {
-			if bad := t.noteResult(m.Result); bad == `"task"` && req.method == "tools/call" {
+		if !env.isError() && len(env.result) > 0 {
+			if bad := t.noteResult(env.result); bad == `"task"` && req.method == "tools/call" {
 				// A 2026-07-28 tasks-extension CreateTaskResult: the call polls it.
 				t.mu.Lock()
-				t.keepCreatedTask(req.token, m.Result)
+				t.keepCreatedTask(req.token, env.result)
 				t.mu.Unlock()
 			} else if bad != "" {
-				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(m.ID), bad)
-				return &jsonrpc.Response{ID: m.ID, Error: &jsonrpc.Error{
+				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(env.id), bad)
+				b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: env.id, Error: &jsonrpc.Error{
 					Code:    jsonrpc.CodeInternalError,
 					Message: "invalid result: unknown resultType " + bad,
-				}}
+				}})
+				return b
 			}
 		}
-		return m
-	case *jsonrpc.Request:
-		t.logMsg(wire.In, m, m.Method, idText(m.ID), 0)
-		if m.IsCall() {
-			t.mu.Lock()
-			if t.asked == nil {
-				t.asked = map[string]bool{}
-			}
-			if len(t.asked) == 0 {
-				t.askedDone = make(chan struct{})
-			}
-			t.asked[idKey(m.ID)] = true
-			t.mu.Unlock()
+		return raw
+	}
+	t.logRaw(wire.In, raw, env.method, idText(env.id), 0)
+	if env.isCall() {
+		t.mu.Lock()
+		if t.asked == nil {
+			t.asked = map[string]bool{}
 		}
-		if m.IsCall() && servedTaskMethod(m.Method) {
-			t.mu.Lock()
-			serve := t.clientTasks != nil
-			t.mu.Unlock()
-			if serve {
-				return disguiseTaskRequest(m)
-			}
+		if len(t.asked) == 0 {
+			t.askedDone = make(chan struct{})
 		}
-		switch m.Method {
-		case "elicitation/create":
-			t.keepRaw(m.Params)
-		case "notifications/cancelled":
-			var p struct {
-				RequestID any `json:"requestId"`
-			}
-			if json.Unmarshal(m.Params, &p) == nil && p.RequestID != nil {
-				if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
-					t.mu.Lock()
-					t.cancelled[idKey(id)] = true
-					t.settle(idKey(id))
-					t.mu.Unlock()
+		t.asked[idKey(env.id)] = true
+		serve := t.clientTasks != nil
+		t.mu.Unlock()
+		if serve && servedTaskMethod(env.method) {
+			// A tasks/* request we serve: decoded and sent on as a ping (taskserve.go).
+			if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
+				if rq, ok := msg.(*jsonrpc.Request); ok {
+					if b, err := jsonrpc.EncodeMessage(disguiseTaskRequest(rq)); err == nil {
+						return b
+					}
 				}
 			}
 		}
-		return m
 	}
-	return msg
+	switch env.method {
+	case "elicitation/create":
+		t.keepRaw(env.params)
+	case "notifications/cancelled":
+		var p struct {
+			RequestID any `json:"requestId"`
+		}
+		if json.Unmarshal(env.params, &p) == nil && p.RequestID != nil {
+			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
+				t.mu.Lock()
+				t.cancelled[idKey(id)] = true
+				t.settle(idKey(id))
+				t.mu.Unlock()
+			}
+		}
+	}
+	return raw
 }
 
 // dropResponse fails the request id locally: its response arrived but was dropped unread
@@ -370,27 +469,60 @@ func canonicalElicit(p *mcp.ElicitParams) string {
 	return string(b)
 }
 
-// keepRaw remembers raw elicitation params under their canonical form.
-func (t *tap) keepRaw(raw json.RawMessage) {
-	var p mcp.ElicitParams
-	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil {
-		return
-	}
-	key := canonicalElicit(&p)
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.raws) >= maxKept {
-		clear(t.raws)
-	}
-	t.raws[key] = append(json.RawMessage(nil), raw...)
+// elicitKey is what tells elicitation params apart without decoding their schema: the
+// message, mode, elicitation id and URL.
+func elicitKey(message, mode, id, url string) string {
+	return message + "\x00" + mode + "\x00" + id + "\x00" + url
 }
 
-// rawParams returns the raw params go-sdk decoded into p, or nil when unknown.
-func (t *tap) rawParams(p *mcp.ElicitParams) json.RawMessage {
-	key := canonicalElicit(p)
+// keepRaw remembers raw elicitation params under their elicitKey, read from the raw
+// members without decoding the schema.
+func (t *tap) keepRaw(raw json.RawMessage) {
+	f := topSpans(raw)
+	if f == nil {
+		return
+	}
+	str := func(k string) string {
+		if sp, ok := f[k]; ok {
+			return jsonString(raw[sp.start:sp.end])
+		}
+		return ""
+	}
+	key := elicitKey(str("message"), str("mode"), str("elicitationId"), str("url"))
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.raws[key]
+	for _, r := range t.raws[key] {
+		if bytes.Equal(r, raw) {
+			return
+		}
+	}
+	if t.kept >= maxKept {
+		clear(t.raws)
+		t.kept = 0
+	}
+	t.raws[key] = append(t.raws[key], append(json.RawMessage(nil), raw...))
+	t.kept++
+}
+
+// rawParams returns the raw params go-sdk decoded into p, or nil when unknown. Only when
+// several kept params share p's message, mode, id and URL are their schemas compared,
+// in the form go-sdk re-encodes them.
+func (t *tap) rawParams(p *mcp.ElicitParams) json.RawMessage {
+	key := elicitKey(p.Message, p.Mode, p.ElicitationID, p.URL)
+	t.mu.Lock()
+	cands := t.raws[key]
+	t.mu.Unlock()
+	if len(cands) == 1 {
+		return cands[0]
+	}
+	want := canonicalElicit(p)
+	for i := len(cands) - 1; i >= 0; i-- {
+		var q mcp.ElicitParams
+		if json.Unmarshal(cands[i], &q) == nil && canonicalElicit(&q) == want {
+			return cands[i]
+		}
+	}
+	return nil
 }
 
 // callsInFlight returns the tools/call, prompts/get and resources/read requests pending.
@@ -414,6 +546,14 @@ func (t *tap) logMsg(dir wire.Dir, msg jsonrpc.Message, method, id string, lat t
 	raw, err := jsonrpc.EncodeMessage(msg)
 	if err != nil {
 		t.log.Notef(t.server, "cannot encode %s message: %v", dir, err)
+		return
+	}
+	t.logRaw(dir, raw, method, id, lat)
+}
+
+// logRaw logs a message as the bytes sent or received (the log copies them).
+func (t *tap) logRaw(dir wire.Dir, raw []byte, method, id string, lat time.Duration) {
+	if t.log == nil {
 		return
 	}
 	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
@@ -441,28 +581,31 @@ func paramName(params json.RawMessage) string {
 type span struct{ start, end int }
 
 // topSpans returns the byte ranges of the top-level members of a JSON object (nil when
-// obj is not an object). A repeated key keeps its last occurrence.
+// obj is not a valid JSON object). A repeated key keeps its last occurrence. It reads
+// the object in one pass without decoding the values.
 func topSpans(obj []byte) map[string]span {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	if !json.Valid(obj) {
+		return nil
+	}
+	s := scanner{b: obj}
+	s.space()
+	if !s.eat('{') {
 		return nil
 	}
 	out := map[string]span{}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil
-		}
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil
-		}
-		end := int(dec.InputOffset())
-		out[key] = span{end - len(v), end}
+	s.space()
+	for !s.eat('}') {
+		s.space()
+		ks := s.pos
+		key := jsonString(obj[ks:s.skipString()])
+		s.space()
+		s.eat(':')
+		s.space()
+		vs := s.pos
+		s.skipValue()
+		out[key] = span{vs, s.pos}
+		s.space()
+		s.eat(',')
 	}
 	return out
 }
@@ -481,10 +624,15 @@ func topFields(obj []byte) map[string]json.RawMessage {
 }
 
 // tapTransport wraps an mcp.Transport whose connections can be wrapped (stdio,
-// in-memory; not Streamable HTTP, which needs go-sdk's private session hooks).
+// in-memory, legacy HTTP+SSE; not Streamable HTTP, which needs go-sdk's private session
+// hooks).
 type tapTransport struct {
 	inner mcp.Transport
 	tap   *tap
+	// inject, when set, delivers a local message to the reader: then the tap already
+	// saw and logged every message as bytes on the wire (stdio: filterLines and
+	// tapWriter), and the connection only keeps the books of what we send.
+	inject func(jsonrpc.Message) bool
 }
 
 // Connect implements mcp.Transport.
@@ -492,6 +640,12 @@ func (tt *tapTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	c, err := tt.inner.Connect(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if tt.inject != nil {
+		tt.tap.mu.Lock()
+		tt.tap.injectFn = tt.inject
+		tt.tap.mu.Unlock()
+		return &wireConn{Connection: c, tap: tt.tap}, nil
 	}
 	tc := &tapConn{inner: c, tap: tt.tap, msgs: make(chan readResult, 16), inject: make(chan jsonrpc.Message, 4), done: make(chan struct{})}
 	tt.tap.mu.Lock()
@@ -576,3 +730,39 @@ func (c *tapConn) Close() error {
 
 // SessionID implements mcp.Connection.
 func (c *tapConn) SessionID() string { return c.inner.SessionID() }
+
+// wireConn is the mcp.Connection of a transport whose bytes the tap sees on the wire
+// (stdio): reads go straight to go-sdk, writes only update the tap's books.
+type wireConn struct {
+	mcp.Connection
+	tap *tap
+}
+
+// Write implements mcp.Connection.
+func (c *wireConn) Write(ctx context.Context, msg jsonrpc.Message) error {
+	if msg = c.tap.outState(msg); msg == nil {
+		return nil
+	}
+	return c.Connection.Write(ctx, msg)
+}
+
+// tapWriter logs each message go-sdk writes (one whole message and its newline a
+// Write) as the bytes sent.
+type tapWriter struct {
+	w   io.WriteCloser
+	tap *tap
+}
+
+// Write implements io.Writer.
+func (w *tapWriter) Write(p []byte) (int, error) {
+	msg := bytes.TrimRight(p, "\n")
+	if env, err := parseEnvelope(msg); err == nil {
+		w.tap.logRaw(wire.Out, msg, env.method, idText(env.id), 0)
+	} else {
+		w.tap.logRaw(wire.Out, msg, "", "", 0)
+	}
+	return w.w.Write(p)
+}
+
+// Close implements io.Closer.
+func (w *tapWriter) Close() error { return w.w.Close() }

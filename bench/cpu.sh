@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Client CPU per elicitation, side by side: elicitty, a bare go-sdk client (bench/gosdkclient:
+# go-sdk alone, the floor under elicitty) and the official TypeScript SDK client
+# (bench/ts-client), each calling the demo server's elicit_n and accepting every form,
+# over stdio and over Streamable HTTP on 127.0.0.1, protocol 2025-11-25.
+#
+# CPU is the client process's own user + system time (bench/clientcpu: /proc/PID/stat of
+# the ended process, so a stdio server it started is not counted; 10 ms ticks). Per
+# elicitation = (median CPU of n=FORMS − median CPU of n=1) / (FORMS − 1), so start-up
+# cancels out. Peak RSS is the client's VmHWM during the n=FORMS run, median. Runs of
+# the three clients alternate, so drift in load hits them alike.
+#
+# Usage: bench/cpu.sh [RUNS [FORMS]]   (defaults: 5 runs, 400 forms)
+# Environment and prerequisites: as bench/compare.sh (Linux, bash 5, Go, Node >= 18, npm).
+set -euo pipefail
+die() {
+  printf 'cpu.sh: %s\n' "$*" >&2
+  exit 1
+}
+cd "$(dirname "$0")/.."
+root=$PWD
+runs=${1:-5}
+forms=${2:-400}
+[[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer"
+[[ $forms =~ ^[0-9]+$ ]] && ((forms >= 2)) || die "FORMS must be an integer >= 2"
+protocol=2025-11-25
+command -v node >/dev/null || die "node not found"
+command -v npm >/dev/null || die "npm not found"
+
+mkdir -p bin
+go build -o bin/elicitty . && go build -o bin/ ./bench/gosdkclient ./bench/clientcpu || die "go build failed"
+elicitty=$root/bin/elicitty
+
+# The TS client, installed as bench/compare.sh installs it (same cache).
+cache=${ELICITTY_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/elicitty-bench}/ts-client
+src=$root/bench/ts-client
+mkdir -p "$cache"
+stamp=$(cat "$src/package.json" "$src/package-lock.json" | cksum)
+if [[ ! -f $cache/.stamp || $(cat "$cache/.stamp") != "$stamp" || ! -d $cache/node_modules/@modelcontextprotocol/sdk ]]; then
+  cp "$src/package.json" "$src/package-lock.json" "$cache/"
+  rm -f "$cache/.stamp"
+  npm ci --prefix "$cache" --no-audit --no-fund --loglevel=error >&2 || die "npm ci of bench/ts-client failed"
+  printf '%s' "$stamp" >"$cache/.stamp"
+fi
+cp "$src/client.mjs" "$cache/client.mjs"
+sdk_version=$(node -p "require('$cache/node_modules/@modelcontextprotocol/sdk/package.json').version")
+
+tmp=$(mktemp -d)
+server_pid=
+cleanup() {
+  if [[ -n $server_pid ]]; then
+    kill "$server_pid" 2>/dev/null || true
+    wait "$server_pid" 2>/dev/null || true
+  fi
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+printf -- '- match: {}\n  action: accept\n' >"$tmp/answers.yaml"
+
+"$elicitty" serve-demo --http 127.0.0.1:0 2>"$tmp/server.err" &
+server_pid=$!
+url=
+for _ in $(seq 100); do
+  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$tmp/server.err" | head -1) || true
+  [[ -n $url ]] && break
+  kill -0 "$server_pid" 2>/dev/null || die "the demo server did not start"
+  sleep 0.05
+done
+[[ -n $url ]] || die "the demo server printed no endpoint"
+
+# one CLIENT N TRANSPORT: one measured run, "cpu_us rss_kib" appended to its file.
+one() {
+  local client=$1 n=$2 tr=$3 out
+  local -a target argv
+  if [[ $tr == stdio ]]; then target=(-- "$elicitty" serve-demo); else target=("$url"); fi
+  case $client in
+  elicitty)
+    if [[ $tr == stdio ]]; then
+      argv=("$elicitty" call --protocol "$protocol" --answers "$tmp/answers.yaml" elicit_n "n=$n" "${target[@]}")
+    else
+      argv=("$elicitty" call --protocol "$protocol" --answers "$tmp/answers.yaml" "${target[@]}" elicit_n "n=$n")
+    fi
+    ;;
+  gosdk) argv=("$root/bin/gosdkclient" elicit "$n" "${target[@]}") ;;
+  ts) argv=(node "$cache/client.mjs" elicit "$n" "${target[@]}") ;;
+  esac
+  out=$("$root/bin/clientcpu" "$tmp/$client-$n-$tr" "${argv[@]}" 2>"$tmp/err") || die "run failed: ${argv[*]}: $(tail -3 "$tmp/err")"
+  [[ $out == "answered $n forms" ]] || die "unexpected result from ${argv[*]}: $out"
+}
+
+clients=(elicitty gosdk ts)
+for tr in stdio http; do
+  printf 'cpu.sh: %s, %d runs of n=1 and n=%d per client...\n' "$tr" "$runs" "$forms" >&2
+  for c in "${clients[@]}"; do one "$c" 1 "$tr"; done # warm-up, not counted
+  rm -f "$tmp"/*-"$tr"
+  for _ in $(seq "$runs"); do
+    for c in "${clients[@]}"; do
+      one "$c" 1 "$tr"
+      one "$c" "$forms" "$tr"
+    done
+  done
+done
+
+median() { # median FILE COLUMN
+  awk -v c="$2" '{ print $c }' "$1" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
+printf '\nelicitty %s, go-sdk %s, @modelcontextprotocol/sdk %s on node %s; protocol %s; server: elicitty serve-demo\n' \
+  "$("$elicitty" --version | awk '{print $NF}')" "$(go list -m -f '{{.Version}}' github.com/modelcontextprotocol/go-sdk)" \
+  "$sdk_version" "$(node --version)" "$protocol"
+printf '%s, %d CPUs; medians of %d runs; CPU of the client process alone\n\n' "$(uname -sr)" "$(nproc)" "$runs"
+printf '| transport | measure | elicitty | bare go-sdk client (floor) | TS SDK client | TS / elicitty | elicitty / go-sdk |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for tr in stdio http; do
+  name=$tr
+  [[ $tr == http ]] && name='Streamable HTTP'
+  declare -A per rss one
+  for c in "${clients[@]}"; do
+    a=$(median "$tmp/$c-$forms-$tr" 1)
+    b=$(median "$tmp/$c-1-$tr" 1)
+    per[$c]=$(awk -v a="$a" -v b="$b" -v n="$forms" 'BEGIN { printf "%.0f", (a - b) / (n - 1) }')
+    one[$c]=$(awk -v b="$b" 'BEGIN { printf "%.0f", b / 1000 }')
+    rss[$c]=$(awk -v k="$(median "$tmp/$c-$forms-$tr" 2)" 'BEGIN { printf "%.1f", k / 1024 }')
+  done
+  r() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.1f×", b / a; else printf "–" }'; }
+  printf '| %s | client CPU per elicitation | %s µs | %s µs | %s µs | %s | %s |\n' "$name" \
+    "${per[elicitty]}" "${per[gosdk]}" "${per[ts]}" "$(r "${per[elicitty]}" "${per[ts]}")" "$(r "${per[gosdk]}" "${per[elicitty]}")"
+  printf '| %s | client CPU of a whole n=1 run (start-up, connect, 1 form, close) | %s ms | %s ms | %s ms | %s | %s |\n' "$name" \
+    "${one[elicitty]}" "${one[gosdk]}" "${one[ts]}" "$(r "${one[elicitty]}" "${one[ts]}")" "$(r "${one[gosdk]}" "${one[elicitty]}")"
+  printf '| %s | peak RSS of the client, n=%d | %s MiB | %s MiB | %s MiB | %s | %s |\n' "$name" "$forms" \
+    "${rss[elicitty]}" "${rss[gosdk]}" "${rss[ts]}" "$(r "${rss[elicitty]}" "${rss[ts]}")" "$(r "${rss[gosdk]}" "${rss[elicitty]}")"
+done

@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# Whole-process measurements in a real terminal (tmux, 120x40): time to content, key-to-
+# screen latency and peak RSS of elicitty at scale, next to a bare bubbletea program
+# (bench/baseline), which is the floor of what any bubbletea TUI can do here.
+#
+#   time to content: from starting the program until the screen shows MARKER;
+#   key latency: from `tmux send-keys KEY` until capture-pane shows a changed screen,
+#     KEYS presses, median and p90 (the polling of capture-pane is in every figure, the
+#     baseline's included: compare the rows, not the absolute numbers);
+#   peak RSS: VmHWM of the program at the end.
+#
+# Scenarios (fake servers from bench/fakeserver): the tools list with 100 and 10,000
+# tools (elicitty TUI, Down), and the inline form of one enum with 1,000, 50,000 and
+# 1,000,000 options (elicitty call pick, Down), a form open with 999 more requests pending
+# in the inbox, and the log after 100,000 server stderr lines (elicitty TUI, Down).
+#
+# Start-up with 30 configured servers, each 1 s slow to start: the time to the first frame
+# and until every server's tool is listed (connects run in parallel: about 1 s, not 30),
+# in a 120x80 terminal so that all 30 tools are on screen.
+#
+# Usage: bench/keylat.sh [KEYS]   (default 30)    Prerequisites: Linux, tmux, Go.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+keys=${1:-30}
+command -v tmux >/dev/null || { echo "keylat.sh: tmux not found" >&2; exit 1; }
+mkdir -p bin
+go build -o bin/elicitty . && go build -o bin/ ./bench/fakeserver ./bench/baseline
+sock=elicitty-keylat-$$
+tm() { tmux -L "$sock" "$@"; }
+trap 'tm kill-server 2>/dev/null || true' EXIT
+now() { echo "${EPOCHREALTIME/./}"; }
+
+# run NAME MARKER KEY CMD...: one scenario, one Markdown row.
+run() {
+  local name=$1 marker=$2 key=$3
+  shift 3
+  tm kill-server 2>/dev/null || true
+  local t0 t1 ready=0
+  t0=$(now)
+  tm new-session -d -s b -x 120 -y 40 "exec $*"
+  for _ in $(seq 30000); do
+    if tm capture-pane -p -t b 2>/dev/null | grep -qF -- "$marker"; then ready=1; break; fi
+  done
+  t1=$(now)
+  ((ready)) || { echo "keylat.sh: $name never showed \"$marker\"" >&2; tm capture-pane -p -t b >&2 || true; return 1; }
+  if [[ -n ${setup_keys:-} ]]; then # keys that bring the screen to measure, and its marker
+    local k
+    for k in $setup_keys; do
+      tm send-keys -t b "$k"
+      sleep 0.3
+    done
+    ready=0
+    for _ in $(seq 30000); do
+      if tm capture-pane -p -t b 2>/dev/null | grep -qF -- "$setup_marker"; then ready=1; break; fi
+    done
+    ((ready)) || { echo "keylat.sh: $name never showed \"$setup_marker\"" >&2; tm capture-pane -p -t b >&2 || true; return 1; }
+  fi
+  local pid lat=() before after s e
+  pid=$(tm list-panes -t b -F '#{pane_pid}')
+  sleep 0.5 # let start-up work settle (listing, first frames)
+  for _ in $(seq "$keys"); do
+    before=$(tm capture-pane -p -e -t b)
+    s=$(now)
+    tm send-keys -t b "$key"
+    while :; do
+      after=$(tm capture-pane -p -e -t b)
+      [[ $after != "$before" ]] && break
+      (($(now) - s > 5000000)) && { echo "keylat.sh: $name: no change within 5 s of $key" >&2; break; }
+    done
+    e=$(now)
+    lat+=($((e - s)))
+    sleep 0.05
+  done
+  local hwm
+  hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
+  printf '%s\n' "${lat[@]}" | sort -n | awk -v name="$name" -v ttc="$((t1 - t0))" -v hwm="$hwm" '
+    { v[NR] = $1 }
+    END {
+      med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+      p = int(NR * 0.9); if (p < NR * 0.9) p++
+      printf "| %s | %.2f s | %.1f / %.1f ms | %.1f MiB |\n", name, ttc / 1e6, med / 1000, v[p] / 1000, hwm / 1024
+    }'
+  tm kill-server 2>/dev/null || true
+}
+
+printf '%s, %d CPUs; tmux 120x40; %d keys per row\n\n' "$(uname -sr)" "$(nproc)" "$keys"
+printf '| scenario | time to content | key latency, median / p90 | peak RSS |\n|---|---|---|---|\n'
+run "bare bubbletea (floor)" "baseline ready" x ./bin/baseline
+run "TUI, 100 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver -tools 100
+run "TUI, 10,000 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver -tools 10000
+for n in 1000 50000 1000000; do
+  run "inline form, enum of $n options (Down)" "Pick one" Down ./bin/elicitty call pick -- ./bin/fakeserver -tools 0 -enum "$n"
+done
+# The flood tool sends 1,000 elicitations at once: Enter calls it and the first one opens,
+# the other 999 wait in the inbox.
+setup_keys="Enter" setup_marker="999 more pending" \
+  run "TUI, a form with 999 more pending (Down)" " flood " Down ./bin/elicitty -- ./bin/fakeserver -tools 0 -pending 1000
+# 100,000 stderr lines fill the log; the Log tab is two tabs away (Tab Tab... from Tools).
+setup_keys="Tab Tab Tab" setup_marker="log line 100000" \
+  run "TUI, log after 100000 lines (Up)" "fakeserver" Up ./bin/elicitty -- ./bin/fakeserver -tools 1 -stderr 100000
+
+# Start-up with 30 slow servers.
+cfg=$(mktemp -d)
+trap 'tm kill-server 2>/dev/null || true; rm -rf "$cfg"' EXIT
+{
+  echo "servers:"
+  for i in $(seq -w 0 29); do
+    printf '  s%s:\n    command: %s\n    args: [-tools, "1", -delay, 1s]\n' "$i" "$PWD/bin/fakeserver"
+  done
+} >"$cfg/elicitty.yaml"
+tm kill-server 2>/dev/null || true
+t0=$(now)
+tm new-session -d -s b -x 120 -y 80 "exec ./bin/elicitty --config $cfg/elicitty.yaml" # tall enough to list all 30
+first=0 all=0
+for _ in $(seq 30000); do
+  screen=$(tm capture-pane -p -t b 2>/dev/null || true)
+  if ((first == 0)) && [[ $screen == *Servers* ]]; then first=$(now); fi
+  if (($(grep -c ' tool-0 ' <<<"$screen") >= 30)); then all=$(now); break; fi
+done
+((all > 0)) || { echo "keylat.sh: not every server listed its tool" >&2; tm capture-pane -p -t b >&2; exit 1; }
+printf '\n| 30 servers, each 1 s slow to start | first frame | all 30 listed |\n|---|---|---|\n'
+awk -v a="$((first - t0))" -v b="$((all - t0))" 'BEGIN { printf "| elicitty TUI | %.2f s | %.2f s |\n", a / 1e6, b / 1e6 }'

@@ -1,0 +1,109 @@
+package transport
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// FuzzEnvelope checks the hand-read envelope against go-sdk's own decoder: whatever
+// go-sdk accepts, parseEnvelope reads with the same kind, method, id, params and result,
+// so the tap keeps its books on what go-sdk will see.
+func FuzzEnvelope(f *testing.F) {
+	for _, s := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"hi","requestedSchema":{}}}`,
+		`{"jsonrpc":"2.0","id":"a\"b","result":{"content":[]}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}`,
+		`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"no"}}`,
+		`{"jsonrpc":"2.0","id":1.5,"result":null}`,
+		`{"jsonrpc":"2.0","id":1e3,"result":{}}`,
+		`{"jsonrpc":"2.0","met\u0068od":"x","id":null}`,
+		`{"jsonrpc":"2.0","method":"a\/b","id":2, "params" : [ 1 , {"x":"}"} ] }`,
+		`{"jsonrpc":"1.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":true,"result":{}}`,
+		`{"jsonrpc":"2.0","method":3}`,
+		`{"jsonrpc":"2.0","id":1,"id":2,"result":{}}`,
+		`{}`, `[]`, `{"jsonrpc":"2.0"`, `  {"jsonrpc":"2.0","id":1,"result":{}}  `,
+		`{"jsonrpc":"2.0","id":1,"result":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		env, err := parseEnvelope(data)
+		msg, derr := jsonrpc.DecodeMessage(data)
+		if derr != nil {
+			return // parseEnvelope may be stricter or not: go-sdk refuses the message either way
+		}
+		if err != nil {
+			t.Fatalf("go-sdk decodes %q, parseEnvelope fails: %v", data, err)
+		}
+		switch m := msg.(type) {
+		case *jsonrpc.Request:
+			if !env.isRequest() || env.method != m.Method || env.id != m.ID || !sameRaw(env.params, m.Params) {
+				t.Fatalf("%q: envelope %+v, go-sdk %+v", data, env, m)
+			}
+		case *jsonrpc.Response:
+			if env.isRequest() || env.id != m.ID || !sameRaw(env.result, m.Result) || env.isError() != (m.Error != nil) {
+				t.Fatalf("%q: envelope %+v, go-sdk %+v", data, env, m)
+			}
+		}
+	})
+}
+
+// sameRaw compares raw JSON values, null and absent alike.
+func sameRaw(a, b []byte) bool {
+	norm := func(v []byte) []byte {
+		if string(v) == "null" {
+			return nil
+		}
+		return v
+	}
+	return bytes.Equal(norm(a), norm(b))
+}
+
+// TestEnvelopeRefusesWhatGoSDKRefuses: a message go-sdk would refuse is refused before
+// it, so the tap can drop it and fail its request with the cause named.
+func TestEnvelopeRefusesWhatGoSDKRefuses(t *testing.T) {
+	for _, in := range []string{
+		`{"jsonrpc":"1.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","id":true,"result":{}}`,
+		`{"jsonrpc":"2.0","method":3,"id":1}`,
+		`{"jsonrpc":"2.0","result":{}}`,
+		`{"jsonrpc":"2.0","id":1,"result":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`,
+		`{"jsonrpc":"2.0","id":1,"result":{}`,
+		`[{"jsonrpc":"2.0","id":1,"result":{}}]`,
+	} {
+		if _, err := jsonrpc.DecodeMessage([]byte(in)); err == nil {
+			t.Errorf("go-sdk decodes %.60q: the case is wrong", in)
+		}
+		if env, err := parseEnvelope([]byte(in)); err == nil {
+			t.Errorf("parseEnvelope(%.60q) = %+v, want an error", in, env)
+		}
+	}
+}
+
+// TestRawParamsTellsSameMessagesApart: two kept requests with the same message but other
+// schemas each get their own raw params back (where the cheap key is not enough).
+func TestRawParamsTellsSameMessagesApart(t *testing.T) {
+	tp := newTap("x", nil, 0)
+	raws := []string{
+		`{"message":"Same","requestedSchema":{"type":"object","properties":{"b":{"type":"string"},"a":{"type":"string"}}}}`,
+		`{"message":"Same","requestedSchema":{"type":"object","properties":{"z":{"type":"number"}}}}`,
+	}
+	for _, r := range raws {
+		tp.keepRaw(json.RawMessage(r))
+	}
+	for _, r := range raws {
+		var p mcp.ElicitParams
+		if err := json.Unmarshal([]byte(r), &p); err != nil {
+			t.Fatal(err)
+		}
+		if got := string(tp.rawParams(&p)); got != r {
+			t.Errorf("rawParams = %s, want %s", got, r)
+		}
+	}
+}
