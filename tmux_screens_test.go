@@ -107,7 +107,7 @@ func TestTmuxSmallTerminal(t *testing.T) {
 
 			filterTool(tm, "needs_link")
 			tm.keys("Enter")
-			tm.waitFor(`"demo" asks you to open a link`, "Open in browser", "Copy link only", "Decline", "Cancel", "Nothing")
+			tm.waitFor(`"demo" asks you to open a link`, "Link (shown in full):", "Open in browser", "Copy", "Decline", "Cancel")
 			tm.keys("Escape")
 			tm.waitFor("0 in flight · 0 pending")
 		})

@@ -329,12 +329,16 @@ func selectTool(t *testing.T, tm *tmuxTerm, name string) {
 	t.Fatalf("tool %q not found in the Tools list:\n%s", name, tm.screen())
 }
 
-// mainPane returns the text right of the TUI's servers pane, line by line.
+// mainPane returns the text right of the TUI's servers pane (the whole line when no pane is
+// shown), line by line.
 func mainPane(screen string) []string {
 	var out []string
+	pane := strings.Contains(screen, "│")
 	for _, line := range strings.Split(screen, "\n") {
 		if _, main, ok := strings.Cut(line, "│"); ok {
 			out = append(out, main)
+		} else if !pane {
+			out = append(out, line) // under 100 columns a screen has the whole width
 		}
 	}
 	return out

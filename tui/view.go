@@ -137,13 +137,22 @@ func (m *Model) describeView(w, h int) string {
 	}
 	title := what + " " + oneLine(elicit.Sanitize(it.name)) + " on " + oneLine(elicit.Sanitize(it.server))
 	lines := []string{m.st.Title.Render(trunc(title, w))}
+	// quoted marks the lines of a server's free text with a bar, so that none of
+	// them can pass for a line of ours.
+	quoted := m.st.Dim.Render("┆") + " "
 	para := func(head, body string) {
 		if strings.TrimSpace(body) == "" {
 			return
 		}
+		lead := "  "
+		if head == "Description" {
+			lead = quoted
+		}
 		lines = append(lines, "", m.st.Dim.Render(head))
 		for _, l := range strings.Split(body, "\n") {
-			lines = append(lines, wrapHard(l, max(w-1, 1))...)
+			for _, wl := range wrapHard(l, max(w-3, 1)) {
+				lines = append(lines, lead+wl)
+			}
 		}
 	}
 	if it.title != "" {
