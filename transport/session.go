@@ -431,6 +431,12 @@ func (s *Session) ReadResource(ctx context.Context, uri string) (*mcp.ReadResour
 	}, func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
+// AwaitAnswered waits until every request the server sent has been answered (or
+// withdrawn by the server), at most d: a front end that cancels its open forms as it
+// quits calls it before it cancels the calls those forms belong to, so that the
+// server hears the forms' answers before the calls' cancellation withdraws them.
+func (s *Session) AwaitAnswered(d time.Duration) { s.tap.awaitAnswered(d) }
+
 // Close ends the session: DELETE for HTTP sessions; close stdin, SIGTERM, SIGKILL for stdio.
 func (s *Session) Close() error {
 	var err error

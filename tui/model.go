@@ -241,6 +241,17 @@ func (m *Model) closeAll() {
 		p.answer(elicit.Response{Action: elicit.Cancel})
 	}
 	m.inbox.items = nil
+	var answers sync.WaitGroup // written before any call is cancelled
+	for _, r := range m.servers.rows {
+		if a, ok := r.sess.(interface{ AwaitAnswered(time.Duration) }); ok {
+			answers.Add(1)
+			go func() {
+				defer answers.Done()
+				a.AwaitAnswered(closeBudget / 4)
+			}()
+		}
+	}
+	answers.Wait()
 	m.stop()
 	m.bridge.Detach()
 	deadline := time.Now().Add(closeBudget)
