@@ -6,7 +6,9 @@ import (
 )
 
 // TestEverythingSampling answers trigger-sampling-request from an answers file over
-// stdio and HTTP: the server echoes the CreateMessageResult it received.
+// stdio and HTTP: the server echoes the CreateMessageResult it received. Its async
+// variant asks the same as a task (tasks.requests.sampling.createMessage): elicitty
+// creates the task, and the server polls it and fetches the reply.
 func TestEverythingSampling(t *testing.T) {
 	reply := writeFile(t, "reply.txt", "Read from a file.\n")
 	answers := writeFile(t, "sampling.yaml", `
@@ -18,6 +20,10 @@ func TestEverythingSampling(t *testing.T) {
   match: {tool: trigger-sampling-request, message: "*file*"}
   action: accept
   reply: {file: `+reply+`}
+- kind: sampling
+  match: {tool: trigger-sampling-request-async}
+  action: accept
+  reply: {text: "Answered in a task."}
 - kind: sampling
   action: decline
 `)
@@ -38,6 +44,18 @@ func TestEverythingSampling(t *testing.T) {
 			r = runArgv(t, target("call", "trigger-sampling-request", "prompt=a file", "--answers", answers))
 			if r.code != 0 || !strings.Contains(r.stdout, `"text": "Read from a file.\n"`) || !strings.Contains(r.stdout, `"model": "human"`) {
 				t.Errorf("reply file: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+			}
+			r = runArgv(t, target("call", "trigger-sampling-request-async", "prompt=later", "--answers", answers))
+			if r.code != 0 {
+				t.Fatalf("async: exit %d: %s", r.code, r.stderr)
+			}
+			for _, want := range []string{"[COMPLETED]", "Task created:", "Answered in a task.", `"model": "human"`} {
+				if !strings.Contains(r.stdout, want) {
+					t.Errorf("async: the server's report lacks %s:\n%s", want, r.stdout)
+				}
+			}
+			if strings.Contains(r.stdout, "[SYNC]") {
+				t.Errorf("async: answered directly, not as a task:\n%s", r.stdout)
 			}
 			r = runArgv(t, target("call", "trigger-sampling-request", "prompt=anything", "--answers", answers))
 			if r.code != 1 || !strings.Contains(r.stdout+r.stderr, "User rejected sampling request") {

@@ -14,9 +14,9 @@
 // In 2025-11-25 a tool whose execution.taskSupport is required runs as a task
 // (CallToolTask): tasks/get is polled, tasks/result fetched, and the questions the task
 // asks arrive as pushed elicitation/create like any other. We declare
-// tasks.requests.elicitation.create and serve tasks/get, tasks/result, tasks/list and
-// tasks/cancel for the elicitations a server makes tasks of (taskserve.go, with the seam
-// for other task-augmented requests). In 2026-07-28 the tasks extension lets a server
+// tasks.requests.elicitation.create (and sampling.createMessage with sampling) and serve
+// tasks/get, tasks/result, tasks/list and tasks/cancel for the requests a server makes
+// tasks of (taskserve.go). In 2026-07-28 the tasks extension lets a server
 // turn a tools/call into a task, polled by CallTool (tasks26.go).
 //
 // # Timeouts

@@ -189,38 +189,42 @@ func TestSamplingInputUndeclaredIsAnError(t *testing.T) {
 	}
 }
 
-// TestSamplingPushWithTaskAnsweredDirectly: a task-augmented sampling request
-// (params.task) is answered with the result itself, and the raw response carries the
-// person's reply.
-func TestSamplingPushWithTaskAnsweredDirectly(t *testing.T) {
-	answered := make(chan rawMsg, 1)
-	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if string(m.ID) == `"s1"` && m.Method == "" {
-			answered <- m
-			return
+// TestSamplingTask: with sampling declared, a task-augmented sampling/createMessage
+// (params.task; tasks.requests.sampling.createMessage is declared) is answered at once
+// with a CreateTaskResult, and tasks/result later carries the person's reply with the
+// related-task _meta.
+func TestSamplingTask(t *testing.T) {
+	rs, responses, tr := taskServer(t, serverTaskCaps, func(rs *rawServer, m rawMsg) {})
+	release := make(chan struct{})
+	a := newAnswerer(func(ctx context.Context, _ *elicit.Request) (elicit.Response, error) {
+		select {
+		case <-release:
+			return elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "Hello"}}, nil
+		case <-ctx.Done():
+			return elicit.Response{}, ctx.Err()
 		}
-		if handshake(rs, m, false) || m.Method != "tools/call" {
-			return
+	})
+	connectRaw(t, tr, Options{Answerer: elicit.NewEngine(a, nil), Protocol: "2025-11-25", Sampling: true})
+	init := rs.received("initialize")
+	if len(init) != 1 || !strings.Contains(string(init[0].Params), `"sampling":{"createMessage":{}}`) {
+		t.Fatalf("initialize does not declare sampling tasks: %v", init)
+	}
+	created := ask(t, rs, responses, "s1", "sampling/createMessage", `{"task":{"ttl":60000},`+
+		`"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":5}`)
+	var cr struct {
+		Result struct {
+			Task Task `json:"task"`
+		} `json:"result"`
+	}
+	if err := json.Unmarshal([]byte(created.raw), &cr); err != nil || cr.Result.Task.TaskID == "" || cr.Result.Task.Status != TaskWorking {
+		t.Fatalf("sampling/createMessage with a task got %s, want a CreateTaskResult (working)", created.raw)
+	}
+	id := cr.Result.Task.TaskID
+	close(release)
+	got := ask(t, rs, responses, "r1", "tasks/result", `{"taskId":"`+id+`"}`)
+	for _, want := range []string{`"model":"human"`, `"text":"Hello"`, `"role":"assistant"`, `"io.modelcontextprotocol/related-task":{"taskId":"` + id + `"}`} {
+		if !strings.Contains(got.raw, want) {
+			t.Errorf("tasks/result lacks %s: %s", want, got.raw)
 		}
-		rs.send(`{"jsonrpc":"2.0","id":"s1","method":"sampling/createMessage","params":{"task":{"ttl":300000},` +
-			`"messages":[{"role":"user","content":{"type":"text","text":"Hi"}}],"maxTokens":5}}`)
-		answered <- <-answered // the call ends only after the answer came
-		rs.reply(m.ID, `{"content":[{"type":"text","text":"ok"}]}`)
-	})
-	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
-		return elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "Hello"}}, nil
-	})
-	s := connectRaw(t, tr, Options{Answerer: elicit.NewEngine(a, nil), Protocol: legacy, Sampling: true})
-	if _, _, err := s.CallTool(context.Background(), "t", nil); err != nil {
-		t.Fatal(err)
-	}
-	m := <-answered
-	var res map[string]any
-	if err := json.Unmarshal(m.Result, &res); err != nil {
-		t.Fatalf("response %s: %v", m.raw, err)
-	}
-	want := map[string]any{"role": "assistant", "model": "human", "stopReason": "endTurn", "content": map[string]any{"type": "text", "text": "Hello"}}
-	if diff := cmp.Diff(want, res); diff != "" {
-		t.Errorf("response (-want +got):\n%s", diff)
 	}
 }

@@ -26,6 +26,13 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}
 		if method == methodSampling && s.opts.Sampling {
+			if ttl, asTask := samplingTask(req); asTask {
+				// Task-augmented (declared with tasks.requests.sampling.createMessage):
+				// the server polls the task while the person writes the reply.
+				return s.startTask(method, ttl, func(ctx context.Context) (mcp.Result, error) {
+					return s.samplingPush(ctx, req)
+				})
+			}
 			return s.samplingPush(ctx, req)
 		}
 		if method != "elicitation/create" {

@@ -300,6 +300,9 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 		return raw
 	}
 	t.logRaw(wire.In, raw, env.method, idText(env.id), 0)
+	t.mu.Lock()
+	serve := t.clientTasks != nil // we run tasks for the server (taskserve.go)
+	t.mu.Unlock()
 	if env.isCall() {
 		t.mu.Lock()
 		if t.asked == nil {
@@ -309,7 +312,6 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 			t.askedDone = make(chan struct{})
 		}
 		t.asked[idKey(env.id)] = true
-		serve := t.clientTasks != nil
 		t.mu.Unlock()
 		if serve && servedTaskMethod(env.method) {
 			// A tasks/* request we serve: decoded and sent on as a ping (taskserve.go).
@@ -325,6 +327,12 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 	switch env.method {
 	case "elicitation/create":
 		t.keepRaw(env.params)
+	case methodSampling:
+		if serve && env.isCall() {
+			if b := carrySamplingTask(raw, env); b != nil {
+				return b
+			}
+		}
 	case "notifications/cancelled":
 		var p struct {
 			RequestID any `json:"requestId"`

@@ -17,8 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// The receiving side of tasks: a server may send elicitation/create with a task field
-// (when we declare tasks.requests.elicitation.create); we answer at once with a
+// The receiving side of tasks: a server may send elicitation/create (and, with sampling
+// declared, sampling/createMessage) with a task field (tasks.requests declares them); we answer at once with a
 // CreateTaskResult, keep the task while a person answers, and serve tasks/get,
 // tasks/result, tasks/list and tasks/cancel for it.
 //
@@ -27,14 +27,14 @@ import (
 // disguised as a ping whose _meta carries the real method and params (servedTaskKey);
 // go-sdk then writes our answer on the right stream (stdio, the POST's SSE stream).
 //
-// # Seam for other task-augmented requests
+// # Task-augmented requests
 //
 // Session.startTask runs any request as a task: a receiving middleware that finds
 // params.task calls it with the method and the work that produces the request's result,
-// and returns what it returns. To offer task-augmented sampling/createMessage, call
-// startTask from the sampling middleware and add the method to Session.taskRequests,
-// which is what capabilities.tasks.requests declares (nothing is declared that does not
-// run).
+// and returns what it returns. Session.taskRequests lists the methods that do, which is
+// what capabilities.tasks.requests declares (nothing is declared that does not run).
+// go-sdk's sampling params have no task field, so the tap moves a sampling request's
+// params.task into its _meta (carrySamplingTask) for the middleware to find.
 
 // servedTaskKey is the _meta key of the ping that carries a server's tasks/* request.
 const servedTaskKey = "elicitty/served-task-request"
@@ -381,7 +381,73 @@ func withRelatedTask(res json.RawMessage, id string) (mcp.Result, error) {
 // capabilities.tasks.requests declares. Add a method here only together with a
 // middleware that calls startTask for it.
 func (s *Session) taskRequests() []string {
+	if s.opts.Sampling {
+		return []string{"elicitation/create", methodSampling}
+	}
 	return []string{"elicitation/create"}
+}
+
+// samplingTaskKey carries a sampling/createMessage's params.task in its _meta:
+// go-sdk's CreateMessageParams has no task field and would drop it.
+const samplingTaskKey = "elicitty/sampling-task"
+
+// carrySamplingTask returns the sampling request raw with params.task moved to
+// params._meta[samplingTaskKey], or nil when it has no task (or cannot be read).
+func carrySamplingTask(raw []byte, env *envelope) []byte {
+	if _, asTask := requestedTTL(env.params); !asTask {
+		return nil
+	}
+	var msg map[string]json.RawMessage
+	if json.Unmarshal(raw, &msg) != nil {
+		return nil
+	}
+	var params map[string]json.RawMessage
+	if json.Unmarshal(env.params, &params) != nil || params == nil {
+		return nil
+	}
+	meta := map[string]json.RawMessage{}
+	if m, ok := params["_meta"]; ok && json.Unmarshal(m, &meta) != nil {
+		return nil
+	}
+	if meta == nil {
+		meta = map[string]json.RawMessage{}
+	}
+	meta[samplingTaskKey] = params["task"]
+	delete(params, "task")
+	var err error
+	if params["_meta"], err = json.Marshal(meta); err != nil {
+		return nil
+	}
+	if msg["params"], err = json.Marshal(params); err != nil {
+		return nil
+	}
+	b, err := json.Marshal(msg)
+	if err != nil {
+		return nil
+	}
+	return b
+}
+
+// samplingTask reports whether a sampling request was task-augmented
+// (carrySamplingTask), and the ttl asked.
+func samplingTask(req mcp.Request) (ttl time.Duration, ok bool) {
+	p := req.GetParams() // *mcp.CreateMessageWithToolsParams in go-sdk v1.8.0
+	if p == nil {
+		return 0, false
+	}
+	meta := p.GetMeta()
+	if meta == nil {
+		return 0, false
+	}
+	v, has := meta[samplingTaskKey]
+	if !has {
+		return 0, false
+	}
+	task, err := json.Marshal(map[string]any{"task": v})
+	if err != nil {
+		return 0, false
+	}
+	return requestedTTL(task)
 }
 
 // clientTaskCaps is our capabilities.tasks (2025-11-25), or nil in another era.
