@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -87,5 +88,37 @@ func TestEverythingSamplingDeclaredOnlyWhenAnswerable(t *testing.T) {
 		if got := strings.Contains(r.stdout, "trigger-sampling-request"); got != tt.offered {
 			t.Errorf("answers %q: trigger-sampling-request offered = %v, want %v", tt.answers, got, tt.offered)
 		}
+	}
+}
+
+// TestEverythingOffersEveryTool: with an answers file that can answer sampling,
+// server-everything offers elicitty every tool it has (one per file in its dist/tools),
+// over stdio and HTTP: elicitation, URL mode, roots, sampling and tasks, async ones
+// included, are all declared.
+func TestEverythingOffersEveryTool(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(filepath.Dir(everythingJS(t)), "tools", "*.js"))
+	if err != nil || len(files) < 15 {
+		t.Fatalf("server-everything's tools: %v (%d files)", err, len(files))
+	}
+	answers := writeFile(t, "sample.yaml", "- kind: sampling\n  action: decline\n")
+	for name, target := range everythingTargets(t) {
+		t.Run(name, func(t *testing.T) {
+			r := runArgv(t, target("tools", "--answers", answers))
+			if r.code != 0 {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
+			}
+			offered := map[string]bool{}
+			for _, line := range strings.Split(r.stdout, "\n") {
+				if f := strings.Fields(line); len(f) > 0 {
+					offered[f[0]] = true
+				}
+			}
+			for _, f := range files {
+				tool := strings.TrimSuffix(filepath.Base(f), ".js")
+				if tool != "index" && !offered[tool] {
+					t.Errorf("server-everything does not offer %s to elicitty:\n%s", tool, r.stdout)
+				}
+			}
+		})
 	}
 }
