@@ -111,7 +111,16 @@ func TestFieldTypeScriptTaskExamples(t *testing.T) {
 				t.Errorf("%s: the server answered %q, want %q", action, got, want)
 			}
 		}
-		r := runBin(t, nil, "tasks", url)
+		// A sampling request raised inside the task, answered from the file.
+		out, r := callWithAnswers(t, "- kind: sampling\n  match: {tool: write_haiku, message: \"*haiku about tea*\"}\n  action: accept\n  reply: {text: \"Steam over the cup\"}\n",
+			url, "write_haiku", "topic=tea")
+		if r.code != 0 {
+			t.Fatalf("write_haiku: exit %d\n%s", r.code, r.stderr)
+		}
+		if got := resultText(out); got != "Haiku:\nSteam over the cup" {
+			t.Errorf("write_haiku: the server answered %q", got)
+		}
+		r = runBin(t, nil, "tasks", url)
 		if r.code != exitConn || !strings.Contains(r.stderr, "does not declare tasks.list") {
 			t.Errorf("tasks on a server without tasks/list: exit %d, stderr %s", r.code, r.stderr)
 		}
