@@ -15,8 +15,8 @@ func TestTmuxTUITaskWithElicitation(t *testing.T) {
 	js := everythingJS(t)
 	t.Parallel()
 	tm := startTerm(t, termOptions{cols: 100, rows: 30}, "--", "node", js, "stdio")
-	tm.waitFor("ready 2025-11-25", "simulate-research-query")
-	selectTool(t, tm, "simulate-research-query")
+	tm.waitFor("ready 2025-11-25", "get-sum")
+	selectTool(t, tm, "simulate-research-query") // scrolls to it
 	tm.keys("Enter")
 	tm.waitFocus("topic *")
 	for i, r := range "python" {
