@@ -89,11 +89,7 @@ func parseEnvelope(data []byte) (envelope, error) {
 			if v[0] != '"' {
 				return env, errors.New("method is not a string")
 			}
-			m := string(v[1 : len(v)-1])
-			if bytes.IndexByte(v, '\\') >= 0 {
-				_ = json.Unmarshal(v, &m)
-			}
-			env.method, env.hasMethod = m, true
+			env.method, env.hasMethod = jsonString(v), true // as go-sdk reads it
 		case "id":
 			env.idRaw = v
 		case "params":
