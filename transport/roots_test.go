@@ -122,7 +122,7 @@ func TestMRTRAnswersRootsInput(t *testing.T) {
 		})
 		opts := Options{Protocol: modern}
 		if declared {
-			opts.Roots = []string{"file:///work/space"}
+			opts.Roots = []string{"file:///home/ada/space"}
 		}
 		s := connectRaw(t, tr, opts)
 		_, _, err := s.CallTool(context.Background(), "t", nil)
@@ -147,7 +147,7 @@ func TestMRTRAnswersRootsInput(t *testing.T) {
 		if err := json.Unmarshal(p.InputResponses["r"], &res); err != nil {
 			t.Fatalf("roots input response %s: %v", p.InputResponses["r"], err)
 		}
-		if diff := cmp.Diff([]*mcp.Root{{URI: "file:///work/space", Name: "space"}}, res.Roots); diff != "" {
+		if diff := cmp.Diff([]*mcp.Root{{URI: "file:///home/ada/space", Name: "space"}}, res.Roots); diff != "" {
 			t.Errorf("roots input response (-want +got):\n%s", diff)
 		}
 		if caps := string(p.Meta["io.modelcontextprotocol/clientCapabilities"]); !strings.Contains(caps, `"roots":{"listChanged":true}`) {
