@@ -38,11 +38,8 @@ func (s *Session) samplingPush(ctx context.Context, req mcp.Request) (mcp.Result
 	if p := req.GetParams(); p != nil {
 		meta = p.GetMeta()
 	}
-	if taskID, taskTool := s.relatedTool(meta); taskTool != "" {
-		// Asked inside a task: the call waiting on it (its tasks/result) is the one that asks.
-		er.Call, er.Tool = "tools/call "+taskTool, taskTool
-	} else if calls := s.tap.callsInFlight(); len(calls) == 1 && taskID == "" {
-		er.Call, er.Tool = calls[0].method+" "+calls[0].name, calls[0].name
+	if call, tool, _ := s.askingCall(meta); call != "" {
+		er.Call, er.Tool = call, tool
 	}
 	resp, err := s.ask(ctx, er)
 	if err != nil {

@@ -59,12 +59,9 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 func (s *Session) answerPush(ctx context.Context, p *mcp.ElicitParams, raw json.RawMessage, asTask bool) (mcp.Result, error) {
 	{
 		er := s.newRequest(elicit.OriginPush, p, raw)
-		taskID, taskTool := s.relatedTool(p.Meta)
-		if calls := s.tap.callsInFlight(); len(calls) == 1 && taskID == "" {
-			er.Call, er.Tool = calls[0].method+" "+calls[0].name, calls[0].name
-		} else if taskTool != "" {
-			// The call waiting on the task (its tasks/result) is the one that asks.
-			er.Call, er.Tool = "tools/call "+taskTool, taskTool
+		call, tool, taskID := s.askingCall(p.Meta)
+		if call != "" {
+			er.Call, er.Tool = call, tool
 		} else if asTask {
 			er.Call = "elicitation/create as a task (the server polls for the answer)"
 		}

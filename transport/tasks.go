@@ -250,6 +250,40 @@ func (s *Session) relatedTool(meta map[string]any) (taskID, tool string) {
 	return id, ""
 }
 
+// askingCall returns the call a server request belongs to, for the request's Call and
+// Tool: the task of ours its related-task _meta names; else the one call in flight;
+// else, with no call in flight, the one task of ours still running (servers may ask
+// inside a task without naming it, as the TypeScript SDK's elicitInputStream does).
+// relatedTask is the task the _meta names, even one we did not create.
+func (s *Session) askingCall(meta map[string]any) (call, tool, relatedTask string) {
+	relatedTask, tool = s.relatedTool(meta)
+	if tool != "" {
+		return "tools/call " + tool, tool, relatedTask
+	}
+	calls := s.tap.callsInFlight()
+	if len(calls) == 1 && relatedTask == "" {
+		return calls[0].method + " " + calls[0].name, calls[0].name, ""
+	}
+	if len(calls) > 0 || relatedTask != "" {
+		return "", "", relatedTask
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, ti := range s.requested {
+		if !ti.Mine || ti.Tool == "" || ti.Status.Terminal() {
+			continue
+		}
+		if tool != "" {
+			return "", "", "" // two tasks of ours run: which one asks is unknown
+		}
+		tool = ti.Tool
+	}
+	if tool == "" {
+		return "", "", ""
+	}
+	return "tools/call " + tool, tool, ""
+}
+
 // decodeTask reads a Task and checks what the rest of the code relies on.
 func decodeTask(raw json.RawMessage) (Task, error) {
 	var t Task
