@@ -463,16 +463,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return m.filterKey(msg)
 	}
 	if m.describing {
-		switch {
-		case key.Matches(msg, m.keys.Up):
-			m.describeOff--
-		case key.Matches(msg, m.keys.Down):
-			m.describeOff++
-		case key.Matches(msg, m.keys.PageUp):
-			m.describeOff -= m.bodyHeight() - 2
-		case key.Matches(msg, m.keys.PageDown):
-			m.describeOff += m.bodyHeight() - 2
-		default:
+		if !m.scrollKey(msg, &m.describeOff) {
 			m.describing = false // any other key closes the description
 		}
 		return nil

@@ -74,16 +74,7 @@ func (m *Model) onHelpKey(msg tea.KeyPressMsg) bool {
 	if !m.helpAsScreen() {
 		return false
 	}
-	switch {
-	case key.Matches(msg, m.keys.Up):
-		m.helpOff--
-	case key.Matches(msg, m.keys.Down):
-		m.helpOff++
-	case key.Matches(msg, m.keys.PageUp):
-		m.helpOff -= m.bodyHeight() - 2
-	case key.Matches(msg, m.keys.PageDown):
-		m.helpOff += m.bodyHeight() - 2
-	default:
+	if !m.scrollKey(msg, &m.helpOff) {
 		m.help.ShowAll = false
 		m.SetSize(m.w, m.h)
 	}
@@ -108,4 +99,23 @@ func (m *Model) shortHelp() string {
 		v = m.help.View(narrowHelp{m.keys})
 	}
 	return v
+}
+
+// scrollKey moves *off, the first line shown of a screen that scrolls (the full help,
+// a description), for ↑/↓ and pgup/pgdn; it reports whether msg was one of them. The
+// view clamps *off.
+func (m *Model) scrollKey(msg tea.KeyPressMsg, off *int) bool {
+	switch {
+	case key.Matches(msg, m.keys.Up):
+		*off--
+	case key.Matches(msg, m.keys.Down):
+		*off++
+	case key.Matches(msg, m.keys.PageUp):
+		*off -= m.bodyHeight() - 2
+	case key.Matches(msg, m.keys.PageDown):
+		*off += m.bodyHeight() - 2
+	default:
+		return false
+	}
+	return true
 }
