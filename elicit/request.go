@@ -58,6 +58,10 @@ func (o Origin) String() string {
 type Request struct {
 	// Server is the configured name of the asking server.
 	Server string
+	// Host is the MCP host (its clientInfo.name as sent, sanitize before display) whose
+	// requests an `elicitty proxy` forwards to the asking server; "" when elicitty itself
+	// is the server's client.
+	Host string
 	// ServerInfo is the asking server's own name (serverInfo.name from its handshake,
 	// sanitized), the same over every transport; "" when it gave none.
 	ServerInfo string
