@@ -93,53 +93,14 @@ type importFile struct {
 	f    format
 }
 
-// imports lists other clients' config files in layering order: user-wide before project,
-// and within Claude Code user, then project (.mcp.json), then local scope.
+// imports lists other clients' config files in layering order (see hostFiles).
 func (o LoadOptions) imports() []importFile {
-	var files []importFile
-	add := func(f format, parts ...string) {
-		files = append(files, importFile{filepath.Join(parts...), f})
+	hfs := o.hostFiles()
+	files := make([]importFile, len(hfs))
+	for i, hf := range hfs {
+		files[i] = importFile{hf.Path, hf.f}
 	}
-	appData := o.Getenv("APPDATA")
-	macSupport := filepath.Join(o.HomeDir, "Library", "Application Support")
-	claudeCode := filepath.Join(o.HomeDir, ".claude.json")
-	add(formatMCPServers, o.ConfigDir, "Claude", "claude_desktop_config.json")
-	add(formatMCPServers, macSupport, "Claude", "claude_desktop_config.json")
-	if appData != "" {
-		add(formatMCPServers, appData, "Claude", "claude_desktop_config.json")
-	}
-	add(formatMCPServers, claudeCode)
-	add(formatMCPServers, o.HomeDir, ".cursor", "mcp.json")
-	add(formatVSCode, o.ConfigDir, "Code", "User", "mcp.json")
-	add(formatVSCode, macSupport, "Code", "User", "mcp.json")
-	if appData != "" {
-		add(formatVSCode, appData, "Code", "User", "mcp.json")
-	}
-	add(formatWindsurf, o.HomeDir, ".codeium", "windsurf", "mcp_config.json")
-	add(formatGemini, o.HomeDir, ".gemini", "settings.json")
-	if codexHome := o.Getenv("CODEX_HOME"); codexHome != "" {
-		add(formatCodex, codexHome, "config.toml")
-	} else {
-		add(formatCodex, o.HomeDir, ".codex", "config.toml")
-	}
-	if o.WorkDir != "" {
-		add(formatMCPServers, o.WorkDir, ".cursor", "mcp.json")
-		add(formatMCPServers, o.WorkDir, ".mcp.json")
-		add(formatClaudeLocal, claudeCode)
-		add(formatVSCode, o.WorkDir, ".vscode", "mcp.json")
-		add(formatGemini, o.WorkDir, ".gemini", "settings.json")
-	}
-	// The same file twice (a home directory that is also the project, XDG_CONFIG_HOME
-	// under the macOS folder) is read once, at its first place.
-	seen := map[importFile]bool{}
-	out := files[:0]
-	for _, f := range files {
-		if !seen[f] {
-			seen[f] = true
-			out = append(out, f)
-		}
-	}
-	return out
+	return files
 }
 
 func (o LoadOptions) withDefaults() LoadOptions {
