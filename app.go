@@ -152,8 +152,9 @@ func (a *app) isTTY() bool {
 	return ok && term.IsTerminal(errf.Fd())
 }
 
-// loadConfig loads the server catalog.
-func (a *app) loadConfig() (config.Config, error) {
+// loadOptions says where the server catalog and other clients' configs are: the
+// process's environment and working directory, and the --config and --no-imports flags.
+func (a *app) loadOptions() config.LoadOptions {
 	home, _ := os.UserHomeDir()
 	wd, _ := os.Getwd()
 	cfgDir := os.Getenv("XDG_CONFIG_HOME")
@@ -164,7 +165,7 @@ func (a *app) loadConfig() (config.Config, error) {
 	if demo, err := demoServer(); err == nil {
 		builtin = append(builtin, demo)
 	}
-	cfg, err := config.Load(config.LoadOptions{
+	return config.LoadOptions{
 		Path:      a.configPath,
 		Getenv:    os.Getenv,
 		HomeDir:   home,
@@ -172,7 +173,12 @@ func (a *app) loadConfig() (config.Config, error) {
 		WorkDir:   wd,
 		NoImports: a.noImports,
 		Builtin:   builtin,
-	})
+	}
+}
+
+// loadConfig loads the server catalog.
+func (a *app) loadConfig() (config.Config, error) {
+	cfg, err := config.Load(a.loadOptions())
 	if err != nil {
 		return config.Config{}, &usageError{err: err}
 	}

@@ -18,9 +18,22 @@ import (
 	"github.com/elicitty/elicitty/tree"
 )
 
-// ErrNoEntry is wrapped by PlanInstall's error when the server is neither in the host's
+// NoEntryError is PlanInstall's error for a server that is neither in the host's
 // config files nor elicitty's own.
-var ErrNoEntry = errors.New("no such server")
+type NoEntryError struct {
+	Host  Host
+	Name  string
+	Files []string // the host's files, whether they exist or not
+	Known []string // the servers the host's files have, sorted
+}
+
+func (e *NoEntryError) Error() string {
+	msg := fmt.Sprintf("server %q is in neither %s's config (%s) nor elicitty's own", e.Name, e.Host.Title(), strings.Join(e.Files, ", "))
+	if len(e.Known) > 0 {
+		msg += fmt.Sprintf("; %s has %s", e.Host.Title(), strings.Join(e.Known, ", "))
+	}
+	return msg
+}
 
 // InstallOptions says which entry PlanInstall puts into which host's config.
 type InstallOptions struct {
@@ -109,16 +122,13 @@ func (o LoadOptions) PlanInstall(opts InstallOptions) (*Install, error) {
 		}
 	}
 	if !opts.Own {
-		var where []string
+		e := &NoEntryError{Host: opts.Host, Name: opts.Name}
 		for _, hf := range files {
-			where = append(where, hf.Path)
+			e.Files = append(e.Files, hf.Path)
 		}
-		msg := fmt.Sprintf("server %q is in neither %s's config (%s) nor elicitty's own", opts.Name, opts.Host.Title(), strings.Join(where, ", "))
-		if len(known) > 0 {
-			slices.Sort(known)
-			msg += fmt.Sprintf("; %s has %s", opts.Host.Title(), strings.Join(slices.Compact(known), ", "))
-		}
-		return nil, fmt.Errorf("%s: %w", msg, ErrNoEntry)
+		slices.Sort(known)
+		e.Known = slices.Compact(known)
+		return nil, e
 	}
 	hf := o.defaultFile(opts.Host, files, opts.GOOS)
 	doc, err := readHostFile(hf, o.WorkDir)

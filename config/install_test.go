@@ -291,8 +291,9 @@ func TestInstallRefuses(t *testing.T) {
 	t.Run("unknown server", func(t *testing.T) {
 		o, _, _ := installFixture(t, "cursor_inline")
 		_, err := o.PlanInstall(InstallOptions{Host: HostCursor, Name: "nope", Command: "elicitty"})
-		if !errors.Is(err, ErrNoEntry) || !strings.Contains(err.Error(), "linear, shared") {
-			t.Errorf("err = %v, want ErrNoEntry naming the host's servers", err)
+		var ne *NoEntryError
+		if !errors.As(err, &ne) || !strings.Contains(err.Error(), "linear, shared") {
+			t.Errorf("err = %v, want a NoEntryError naming the host's servers", err)
 		}
 	})
 	t.Run("headers", func(t *testing.T) {
