@@ -29,7 +29,7 @@ func (a *app) proxyInstall(host string, args []string, write bool) error {
 	}
 	name := args[0]
 	opts := a.loadOptions()
-	command, note := proxyCommand(os.Executable, exec.LookPath, os.TempDir())
+	command, note := launchCommand(os.Executable, exec.LookPath, os.TempDir())
 	in := config.InstallOptions{Host: h, Name: name, Command: command}
 	if err := a.ownServer(opts, &in); err != nil {
 		return err
@@ -87,10 +87,10 @@ func (a *app) importedHint(opts config.LoadOptions, name string, err error) erro
 	return err
 }
 
-// proxyCommand is how a host should start this elicitty: "elicitty" when that name on
+// launchCommand is how a host should start this elicitty: "elicitty" when that name on
 // PATH is this very file, else its absolute path; for a binary that `go run` built in a
 // temporary directory, "elicitty" with a note that it must be installed.
-func proxyCommand(executable func() (string, error), lookPath func(string) (string, error), tmp string) (command, note string) {
+func launchCommand(executable func() (string, error), lookPath func(string) (string, error), tmp string) (command, note string) {
 	exe, err := executable()
 	if err != nil {
 		return "elicitty", fmt.Sprintf("the running elicitty could not be located (%v): the entry runs \"elicitty\" from PATH", err)

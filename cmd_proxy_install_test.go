@@ -65,7 +65,7 @@ func install(t *testing.T, host, server string, write bool, setup ...func(*app))
 
 // elicittyCommand is the command an entry runs for this test binary.
 func elicittyCommand() string {
-	cmd, _ := proxyCommand(os.Executable, exec.LookPath, os.TempDir())
+	cmd, _ := launchCommand(os.Executable, exec.LookPath, os.TempDir())
 	return cmd
 }
 
@@ -306,7 +306,7 @@ func TestProxyInstallJSON(t *testing.T) {
 	}
 }
 
-func TestProxyCommand(t *testing.T) {
+func TestLaunchCommand(t *testing.T) {
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "bin", "elicitty")
 	other := filepath.Join(dir, "other", "elicitty")
@@ -344,9 +344,9 @@ func TestProxyCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, note := proxyCommand(tt.exe, tt.look, tmp)
+			got, note := launchCommand(tt.exe, tt.look, tmp)
 			if got != tt.want || (note != "") != tt.wantNote {
-				t.Errorf("proxyCommand = %q, note %q; want %q, a note: %v", got, note, tt.want, tt.wantNote)
+				t.Errorf("launchCommand = %q, note %q; want %q, a note: %v", got, note, tt.want, tt.wantNote)
 			}
 		})
 	}
