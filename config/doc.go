@@ -70,6 +70,13 @@
 // elicitty's own file that error fails Load; in an imported file it only makes that server
 // unusable (Config.Problems), and naming the server as a TARGET reports it.
 //
+// # Installing into a host
+//
+// PlanInstall plans the entry of a host's config (Claude Desktop, Claude Code, Cursor,
+// VS Code, Windsurf, Gemini CLI: the files listed above) that starts a server through
+// `elicitty proxy`, and Install.Write applies it after a backup, keeping the file's other
+// keys, comments and layout. Both read the same list of host files as Load.
+//
 // # Secrets
 //
 // Env values and header values never appear in errors, in String, GoString or Describe
