@@ -206,6 +206,20 @@ func TestProxyInstallConfigFlag(t *testing.T) {
 	}
 }
 
+func TestProxyInstallEnvConfig(t *testing.T) {
+	e := newInstallEnv(t)
+	cfgFile := e.write(t, filepath.Join(e.home, "elicitty.yaml"), "servers:\n  mine:\n    command: my-server\n")
+	t.Setenv("ELICITTY_CONFIG", cfgFile)
+	out, err := install(t, "windsurf", "mine", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The host does not pass ELICITTY_CONFIG on: the entry names the file.
+	if !strings.Contains(out, `"--config",`) || !strings.Contains(out, quoteJSON(cfgFile)) {
+		t.Errorf("output lacks --config %s:\n%s", cfgFile, out)
+	}
+}
+
 func TestProxyInstallBuiltinDemo(t *testing.T) {
 	newInstallEnv(t)
 	out, err := install(t, "claude-code", "demo", false)

@@ -56,6 +56,8 @@ func TestPlanInstallWritesEachHostsFormat(t *testing.T) {
 		{"claude_code_add", HostClaudeCode, "demo", true, "", InstallAdd, []string{"mcpServers"}},
 		{"windsurf", HostWindsurf, "figma", false, "", InstallWrap, []string{"mcpServers"}},
 		{"gemini", HostGeminiCLI, "api", false, "", InstallWrap, []string{"mcpServers"}},
+		{"gemini_trailing", HostGeminiCLI, "demo", true, "", InstallAdd, []string{"mcpServers"}},
+		{"cursor_comments", HostCursor, "api", false, "", InstallWrap, []string{"mcpServers"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.fixture, func(t *testing.T) {
@@ -267,6 +269,24 @@ func TestInstallCreatesMissingFile(t *testing.T) {
 				t.Errorf("the new file does not load: %+v %v", s, cfg.Problems)
 			}
 		})
+	}
+}
+
+func TestInstallWindowsUserFile(t *testing.T) {
+	o, root := layout(t, nil, nil)
+	appData := filepath.Join(root, "home", "AppData", "Roaming")
+	o.Getenv = mapEnv(map[string]string{"APPDATA": appData})
+	for host, want := range map[Host]string{
+		HostClaudeDesktop: filepath.Join(appData, "Claude", "claude_desktop_config.json"),
+		HostVSCode:        filepath.Join(appData, "Code", "User", "mcp.json"),
+	} {
+		in, err := o.PlanInstall(InstallOptions{Host: host, Name: "demo", Command: "elicitty", Own: true, GOOS: "windows"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if in.File.Path != want {
+			t.Errorf("%s on Windows: file %s, want %s", host, in.File.Path, want)
+		}
 	}
 }
 

@@ -119,23 +119,23 @@ func (e *editor) set(obj *hujson.Object, closing, key string, val any, at int) {
 	if at < 0 || at > n {
 		at = n
 	}
-	if at == n {
-		if n == 0 {
-			if multiline && len(bytes.TrimSpace(obj.AfterExtra)) == 0 {
-				obj.AfterExtra = []byte("\n" + closing)
-			}
-		} else {
-			// The last member keeps (or goes without) its trailing comma.
-			last := &obj.Members[n-1].Value
-			if last.AfterExtra != nil {
-				nm.Value.AfterExtra = []byte{}
-			}
-			// A comment at the end of the last member's line stays on that line.
-			if i := bytes.IndexByte(obj.AfterExtra, '\n'); i > 0 && hasComment(obj.AfterExtra[:i]) {
-				nm.Name.BeforeExtra = append(append([]byte{}, obj.AfterExtra[:i]...), nm.Name.BeforeExtra...)
-				obj.AfterExtra = obj.AfterExtra[i:]
-			}
+	// What follows the new member: the next member's name, or the closing brace.
+	following := &obj.AfterExtra
+	if at < n {
+		following = &obj.Members[at].Name.BeforeExtra
+	}
+	switch {
+	case n == 0:
+		if multiline && len(bytes.TrimSpace(obj.AfterExtra)) == 0 {
+			obj.AfterExtra = []byte("\n" + closing)
 		}
+	case at == n && obj.Members[n-1].Value.AfterExtra != nil:
+		nm.Value.AfterExtra = []byte{} // the last member keeps its trailing comma
+	}
+	// A comment at the end of the previous member's line stays on that line.
+	if i := bytes.IndexByte(*following, '\n'); at > 0 && i > 0 && hasComment((*following)[:i]) {
+		nm.Name.BeforeExtra = append(append([]byte{}, (*following)[:i]...), nm.Name.BeforeExtra...)
+		*following = (*following)[i:]
 	}
 	obj.Members = append(obj.Members[:at], append([]hujson.ObjectMember{nm}, obj.Members[at:]...)...)
 }
