@@ -413,7 +413,7 @@ func (d *hostDoc) plan(opts InstallOptions, action InstallAction, edit *entryEdi
 	if err != nil {
 		return nil, fmt.Errorf("cannot parse %s, so it is left alone: %w", d.file.Path, err)
 	}
-	ed := &editor{unit: indentUnit(&v)}
+	ed := newEditor(&v)
 	obj, indent := ed.object(&v, "", path)
 	if edit != nil {
 		ed.apply(obj, indent, opts, edit)

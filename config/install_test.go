@@ -428,3 +428,94 @@ func TestIsProxy(t *testing.T) {
 		}
 	}
 }
+
+func TestInstallKeepsCRLF(t *testing.T) {
+	for _, tt := range []struct {
+		fixture string
+		opts    InstallOptions
+	}{
+		{"claude_desktop", InstallOptions{Host: HostClaudeDesktop, Name: "weather"}},
+		{"vscode_add", InstallOptions{Host: HostVSCode, Name: "demo", Own: true}},
+		{"gemini_trailing", InstallOptions{Host: HostGeminiCLI, Name: "demo", Own: true}},
+	} {
+		t.Run(tt.fixture, func(t *testing.T) {
+			o, root, want := installFixture(t, tt.fixture)
+			crlf := func(s string) string { return strings.ReplaceAll(s, "\n", "\r\n") }
+			var file, wantFile string
+			for p, w := range want {
+				if p != "entry" {
+					file, wantFile = filepath.Join(root, p), crlf(w)
+				}
+			}
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(file, []byte(crlf(string(data))), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			tt.opts.Command = "elicitty"
+			in, err := o.PlanInstall(tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := in.Write(time.Now()); err != nil {
+				t.Fatal(err)
+			}
+			got, _ := os.ReadFile(file)
+			if diff := cmp.Diff(wantFile, string(got)); diff != "" {
+				t.Errorf("CRLF file (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// FuzzInstall: whatever the host's file holds, an install that is planned leaves a file
+// the loader parses, with the entry in it and every other server as it was.
+func FuzzInstall(f *testing.F) {
+	entries, err := os.ReadDir(filepath.Join("testdata", "install"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range entries {
+		for name, body := range txtar(f, filepath.Join("testdata", "install", e.Name())) {
+			if strings.HasSuffix(name, ".json") && !strings.HasPrefix(name, "want ") {
+				f.Add(body, "demo")
+				f.Add(body, "a")
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, body, name string) {
+		if name == "" {
+			return
+		}
+		o, _ := layout(t, map[string]string{"home/.gemini/settings.json": body}, nil)
+		in, err := o.PlanInstall(InstallOptions{Host: HostGeminiCLI, Name: name, Command: "elicitty", Own: true})
+		if err != nil {
+			return
+		}
+		before, _ := parse("x", []byte(body), formatGemini)
+		after, err := parse("x", in.after, formatGemini)
+		if err != nil {
+			t.Fatalf("the edited file does not parse: %v\n%s", err, in.after)
+		}
+		afterServers := after.At("mcpServers")
+		if afterServers == nil || !afterServers.Has(name) {
+			t.Fatalf("entry %q missing after the edit:\n%s", name, in.after)
+		}
+		if before == nil || before.Kind != 5 {
+			return
+		}
+		if bs := before.At("mcpServers"); bs != nil && bs.Kind == afterServers.Kind {
+			for i, k := range bs.Keys {
+				if k == name {
+					continue
+				}
+				got := afterServers.At(k)
+				if got == nil || string(got.Raw) != string(bs.Values[i].Raw) && got.Str != bs.Values[i].Str {
+					t.Fatalf("server %q changed or went:\n%s", k, in.after)
+				}
+			}
+		}
+	})
+}

@@ -13,6 +13,16 @@ import (
 // comma stays or stays away.
 type editor struct {
 	unit string // one level of indentation in the file
+	nl   string // the file's line ending: "\n" or "\r\n"
+}
+
+// newEditor returns an editor for the parsed file v.
+func newEditor(v *hujson.Value) *editor {
+	e := &editor{unit: indentUnit(v), nl: "\n"}
+	if bytes.Contains(v.Pack(), []byte("\r\n")) {
+		e.nl = "\r\n"
+	}
+	return e
 }
 
 // indentUnit is one level of indentation of the file v: that of its first top-level
@@ -65,14 +75,14 @@ func (e *editor) layoutOf(obj *hujson.Object, closing string) (sep string, multi
 	if n := len(obj.Members); n > 0 {
 		before := obj.Members[n-1].Name.BeforeExtra
 		if ind, ok := lineIndent(before); ok {
-			return "\n" + ind, true
+			return e.nl + ind, true
 		}
 		if len(bytes.TrimSpace(before)) == 0 && n > 1 {
 			return string(before), false
 		}
 		return " ", false
 	}
-	return "\n" + closing + e.unit, true
+	return e.nl + closing + e.unit, true
 }
 
 // object walks path from the top of v, making objects where members are missing or
@@ -92,7 +102,7 @@ func (e *editor) object(v *hujson.Value, closing string, path []string) (*hujson
 		}
 		inner := m.Value.Value.(*hujson.Object)
 		if multiline {
-			closing = strings.TrimPrefix(sep, "\n")
+			closing = strings.TrimPrefix(sep, e.nl)
 		}
 		obj = inner
 	}
@@ -103,13 +113,13 @@ func (e *editor) object(v *hujson.Value, closing string, path []string) (*hujson
 // member at index at (-1: last). obj's closing brace is indented by closing.
 func (e *editor) set(obj *hujson.Object, closing, key string, val any, at int) {
 	sep, multiline := e.layoutOf(obj, closing)
-	indent := strings.TrimPrefix(sep, "\n")
+	indent := strings.TrimPrefix(sep, e.nl)
 	if m := member(obj, key); m != nil {
 		pretty := multiline && bytes.ContainsRune(m.Value.Pack(), '\n')
-		m.Value.Value = encode(val, indent, e.unit, pretty).Value
+		m.Value.Value = e.encode(val, indent, pretty).Value
 		return
 	}
-	nv := encode(val, indent, e.unit, multiline)
+	nv := e.encode(val, indent, multiline)
 	nv.BeforeExtra = []byte(" ")
 	nm := hujson.ObjectMember{
 		Name:  hujson.Value{BeforeExtra: []byte(sep), Value: hujson.String(key)},
@@ -127,13 +137,13 @@ func (e *editor) set(obj *hujson.Object, closing, key string, val any, at int) {
 	switch {
 	case n == 0:
 		if multiline && len(bytes.TrimSpace(obj.AfterExtra)) == 0 {
-			obj.AfterExtra = []byte("\n" + closing)
+			obj.AfterExtra = []byte(e.nl + closing)
 		}
 	case at == n && obj.Members[n-1].Value.AfterExtra != nil:
 		nm.Value.AfterExtra = []byte{} // the last member keeps its trailing comma
 	}
 	// A comment at the end of the previous member's line stays on that line.
-	if i := bytes.IndexByte(*following, '\n'); at > 0 && i > 0 && hasComment((*following)[:i]) {
+	if i := lineEnd(*following); at > 0 && i > 0 && hasComment((*following)[:i]) {
 		nm.Name.BeforeExtra = append(append([]byte{}, (*following)[:i]...), nm.Name.BeforeExtra...)
 		*following = (*following)[i:]
 	}
@@ -146,7 +156,7 @@ func (e *editor) rename(obj *hujson.Object, closing string, i int, key string, v
 	sep, multiline := e.layoutOf(obj, closing)
 	m := &obj.Members[i]
 	m.Name.Value = hujson.String(key)
-	m.Value.Value = encode(val, strings.TrimPrefix(sep, "\n"), e.unit, multiline).Value
+	m.Value.Value = e.encode(val, strings.TrimPrefix(sep, e.nl), multiline).Value
 }
 
 // remove deletes obj's member key, if any; a comment at the end of the line before it
@@ -159,7 +169,7 @@ func (e *editor) remove(obj *hujson.Object, key string) {
 	gone := obj.Members[i]
 	obj.Members = append(obj.Members[:i], obj.Members[i+1:]...)
 	var trailing []byte
-	if j := bytes.IndexByte(gone.Name.BeforeExtra, '\n'); j > 0 && hasComment(gone.Name.BeforeExtra[:j]) {
+	if j := lineEnd(gone.Name.BeforeExtra); j > 0 && hasComment(gone.Name.BeforeExtra[:j]) {
 		trailing = gone.Name.BeforeExtra[:j]
 	}
 	switch {
@@ -174,19 +184,28 @@ func (e *editor) remove(obj *hujson.Object, key string) {
 	}
 }
 
+// lineEnd is the index of the first line break (\n or \r\n) in extra, -1 when none.
+func lineEnd(extra []byte) int {
+	i := bytes.IndexByte(extra, '\n')
+	if i > 0 && extra[i-1] == '\r' {
+		i--
+	}
+	return i
+}
+
 // hasComment reports whether extra (whitespace and comments) has a comment.
 func hasComment(extra []byte) bool {
 	return bytes.Contains(extra, []byte("//")) || bytes.Contains(extra, []byte("/*"))
 }
 
-// encode turns val into a JSON value: indented under indent by unit when pretty, else on
-// one line with a space after each comma.
-func encode(val any, indent, unit string, pretty bool) hujson.Value {
+// encode turns val into a JSON value: indented under indent by the file's unit, on lines
+// ending as the file's do, when pretty, else on one line with a space after each comma.
+func (e *editor) encode(val any, indent string, pretty bool) hujson.Value {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if pretty {
-		enc.SetIndent(indent, unit)
+		enc.SetIndent(indent, e.unit)
 	}
 	if err := enc.Encode(val); err != nil {
 		panic("config: encode " + err.Error()) // only strings, lists and objects of them
@@ -194,6 +213,8 @@ func encode(val any, indent, unit string, pretty bool) hujson.Value {
 	b := bytes.TrimRight(buf.Bytes(), "\n")
 	if !pretty {
 		b = spaced(b)
+	} else if e.nl != "\n" {
+		b = bytes.ReplaceAll(b, []byte("\n"), []byte(e.nl))
 	}
 	v, err := hujson.Parse(b)
 	if err != nil {
@@ -232,7 +253,7 @@ func (e *editor) apply(servers *hujson.Object, closing string, opts InstallOptio
 	sep, multiline := e.layoutOf(servers, closing)
 	entryClosing := closing
 	if multiline {
-		entryClosing = strings.TrimPrefix(sep, "\n")
+		entryClosing = strings.TrimPrefix(sep, e.nl)
 	}
 	entry := member(servers, opts.Name).Value.Value.(*hujson.Object)
 	if i := memberIndex(entry, edit.at); edit.at != "" && i >= 0 {
