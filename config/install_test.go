@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/tree"
 )
 
 // installFixture lays out testdata/install/NAME.txtar: its "want PATH" sections are the
@@ -503,7 +505,7 @@ func FuzzInstall(f *testing.F) {
 		if afterServers == nil || !afterServers.Has(name) {
 			t.Fatalf("entry %q missing after the edit:\n%s", name, in.after)
 		}
-		if before == nil || before.Kind != 5 {
+		if before == nil || before.Kind != tree.KindObject {
 			return
 		}
 		if bs := before.At("mcpServers"); bs != nil && bs.Kind == afterServers.Kind {
@@ -512,7 +514,12 @@ func FuzzInstall(f *testing.F) {
 					continue
 				}
 				got := afterServers.At(k)
-				if got == nil || string(got.Raw) != string(bs.Values[i].Raw) && got.Str != bs.Values[i].Str {
+				if got == nil {
+					t.Fatalf("server %q went:\n%s", k, in.after)
+				}
+				a, _ := got.MarshalJSON()
+				b, _ := bs.Values[i].MarshalJSON()
+				if string(a) != string(b) {
 					t.Fatalf("server %q changed or went:\n%s", k, in.after)
 				}
 			}
