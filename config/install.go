@@ -297,7 +297,7 @@ func isProxy(command string, args []string, self string) bool {
 	return false
 }
 
-// entryStrings reads the raw (unexpanded) string values of an entry's key.
+// entryString reads the raw (unexpanded) string value of an entry's key.
 func entryString(e *tree.Node, key string) (string, bool) {
 	n := e.At(key)
 	if n == nil || n.Kind != tree.KindString {
