@@ -635,7 +635,7 @@ func claudeProject(root *tree.Node, work string) (*tree.Node, string, bool) {
 	if work == "" || projects == nil || projects.Kind != tree.KindObject {
 		return nil, "", false
 	}
-	for _, key := range []string{work, filepath.Clean(work), filepath.ToSlash(filepath.Clean(work))} {
+	for _, key := range claudeProjectKeys(work) {
 		if p, ok := projects.Get(key); ok && p.Kind == tree.KindObject {
 			return p, "mcpServers", true
 		}
