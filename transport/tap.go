@@ -36,7 +36,9 @@ type tap struct {
 	askedDone chan struct{}                // closed when asked becomes empty; nil while it is
 	injectFn  func(jsonrpc.Message) bool   // delivers a local message to the reader, when possible
 	discover  time.Duration                // server/discover deadline (0: none)
-	toolsList func(result json.RawMessage) // sees raw tools/list results (HTTP param headers)
+	// toolsList sees each raw tools/list result with the cursor its request sent and
+	// returns the result to hand go-sdk instead (nil: the result as sent); see tools.go.
+	toolsList func(cursor string, result json.RawMessage) json.RawMessage
 
 	// Tasks (tasks.go, taskserve.go): clientTasks is added to initialize as
 	// capabilities.tasks (nil: none), serverTasks is the server's, as sent; the server's
@@ -53,6 +55,19 @@ type outReq struct {
 	method, name string
 	start        time.Time
 	token        string // params._meta.progressToken of a tools/call
+	cursor       string // params.cursor of a tools/list
+}
+
+// newOutReq is the record of a request we send with method and params.
+func newOutReq(method string, params json.RawMessage) outReq {
+	or := outReq{method: method, name: paramName(params), start: time.Now()}
+	switch method {
+	case "tools/call":
+		or.token = progressTokenOf(params)
+	case "tools/list":
+		or.cursor = paramCursor(params)
+	}
+	return or
 }
 
 func newTap(server string, log *wire.Log, discover time.Duration) *tap {
@@ -114,11 +129,7 @@ func (t *tap) outState(msg jsonrpc.Message) jsonrpc.Message {
 		t.taskOut(m)
 		if m.IsCall() {
 			t.mu.Lock()
-			or := outReq{method: m.Method, name: paramName(m.Params), start: time.Now()}
-			if m.Method == "tools/call" {
-				or.token = progressTokenOf(m.Params)
-			}
-			t.inflight[idKey(m.ID)] = or
+			t.inflight[idKey(m.ID)] = newOutReq(m.Method, m.Params)
 			if len(m.Params) > 0 {
 				m.Params = t.spliceState(m.Params)
 			}
@@ -179,11 +190,7 @@ func (t *tap) outRaw(raw []byte, env *envelope) []byte {
 	}
 	if env.isCall() {
 		t.mu.Lock()
-		or := outReq{method: env.method, name: paramName(env.params), start: time.Now()}
-		if env.method == "tools/call" {
-			or.token = progressTokenOf(env.params)
-		}
-		t.inflight[idKey(env.id)] = or
+		t.inflight[idKey(env.id)] = newOutReq(env.method, env.params)
 		if len(env.params) > 0 {
 			if p := t.spliceState(env.params); &p[0] != &env.params[0] || len(p) != len(env.params) {
 				at := env.paramsEnd - len(env.params)
@@ -276,8 +283,16 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 			lat = time.Since(req.start)
 		}
 		t.logRaw(wire.In, raw, req.method, idText(env.id), lat)
-		if !env.isError() && req.method == "tools/list" && t.toolsList != nil {
-			t.toolsList(env.result)
+		if !env.isError() && req.method == "tools/list" && t.toolsList != nil && len(env.result) > 0 {
+			if light := t.toolsList(req.cursor, env.result); light != nil {
+				// go-sdk gets the light result; the wire log above keeps what was sent.
+				at := env.resultEnd - len(env.result)
+				out := make([]byte, 0, at+len(light)+len(raw)-env.resultEnd)
+				out = append(out, raw[:at]...)
+				out = append(out, light...)
+				raw = append(out, raw[env.resultEnd:]...)
+				env.result, env.resultEnd = raw[at:at+len(light)], at+len(light)
+			}
 		}
 		if !env.isError() && req.method == "initialize" {
 			t.noteServerTasks(env.result)
@@ -565,6 +580,18 @@ func (t *tap) logRaw(dir wire.Dir, raw []byte, method, id string, lat time.Durat
 		return
 	}
 	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
+}
+
+// paramCursor returns params.cursor ("" when absent or not a string).
+func paramCursor(params json.RawMessage) string {
+	if len(params) == 0 || !bytes.Contains(params, []byte(`"cursor"`)) {
+		return ""
+	}
+	sp, ok := topSpans(params)["cursor"]
+	if !ok {
+		return ""
+	}
+	return jsonString(params[sp.start:sp.end])
 }
 
 // paramName returns params.name or params.uri, for the log and for elicit.Request.Tool.
