@@ -108,10 +108,7 @@ func firstLine(s string) string {
 // execution.taskSupport, shown in front of the description when the tool runs as a task.
 func (a *app) printTools(tools []*mcp.Tool, taskSupport func(string) string) error {
 	if a.jsonOut {
-		if tools == nil {
-			tools = []*mcp.Tool{}
-		}
-		return a.printJSON(tools)
+		return a.printJSON(decodedSchemas(tools))
 	}
 	return printTable(a.stdout, len(tools), func(i int) (string, string) {
 		desc := firstLine(tools[i].Description)
@@ -121,6 +118,32 @@ func (a *app) printTools(tools []*mcp.Tool, taskSupport func(string) string) err
 		}
 		return safe.Line(tools[i].Name), desc
 	})
+}
+
+// decodedSchemas returns copies of tools whose input and output schemas, which the
+// listing keeps as the server sent them, are decoded: --json prints each schema's
+// members sorted by name, as it always has. A schema that does not decode is printed
+// as sent.
+func decodedSchemas(tools []*mcp.Tool) []*mcp.Tool {
+	out := make([]*mcp.Tool, 0, len(tools))
+	for _, t := range tools {
+		c := *t
+		c.InputSchema, c.OutputSchema = decodedSchema(t.InputSchema), decodedSchema(t.OutputSchema)
+		out = append(out, &c)
+	}
+	return out
+}
+
+func decodedSchema(schema any) any {
+	raw, ok := schema.(json.RawMessage)
+	if !ok {
+		return schema
+	}
+	var v any
+	if json.Unmarshal(raw, &v) != nil {
+		return raw
+	}
+	return v
 }
 
 func (a *app) printPrompts(prompts []*mcp.Prompt) error {

@@ -29,13 +29,9 @@
 # Prerequisites: bash 5, Linux /proc, Go (unless ELICITTY is set), Node >= 18 and npm
 # (Debian: `apt-get install nodejs npm`), the npm registry reachable on the first run.
 set -euo pipefail
-
-die() {
-  printf 'compare.sh: %s\n' "$*" >&2
-  exit 1
-}
-
 cd "$(dirname "$0")/.."
+me=compare.sh
+. bench/lib.sh
 root=$PWD
 runs=${1:-20}
 forms=${2:-50}
@@ -64,36 +60,12 @@ else
   elicitty=$root/bin/elicitty
 fi
 
-# The TS client is installed outside the repository, from the pinned package.json and
-# package-lock.json; it is reinstalled when either changes.
-cache=${ELICITTY_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/elicitty-bench}/ts-client
-src=$root/bench/ts-client
-mkdir -p "$cache"
-stamp=$(cat "$src/package.json" "$src/package-lock.json" | cksum)
-if [[ ! -f $cache/.stamp || $(cat "$cache/.stamp") != "$stamp" || ! -d $cache/node_modules/@modelcontextprotocol/sdk ]]; then
-  cp "$src/package.json" "$src/package-lock.json" "$cache/"
-  rm -f "$cache/.stamp"
-  npm ci --prefix "$cache" --no-audit --no-fund --loglevel=error >&2 ||
-    die "npm ci of bench/ts-client failed (is the npm registry reachable?)"
-  printf '%s' "$stamp" >"$cache/.stamp"
-fi
-cp "$src/client.mjs" "$cache/client.mjs"
-sdk_version=$(node -p "require('$cache/node_modules/@modelcontextprotocol/sdk/package.json').version") ||
-  die "cannot read the installed @modelcontextprotocol/sdk version"
+# The TS client is installed outside the repository (bench/lib.sh).
+install_ts_client
 sdk_engines=$(node -p "require('$cache/node_modules/@modelcontextprotocol/sdk/package.json').engines?.node ?? ''")
 elicitty_version=$("$elicitty" --version) || die "$elicitty --version failed"
 
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [[ -n $server_pid ]]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-printf -- '- match: {}\n  action: accept\n' >"$tmp/answers.yaml"
+make_tmp
 mkfifo "$tmp/never"
 exec {never}<>"$tmp/never" # never readable: `read -t` on it sleeps without a fork
 
@@ -126,7 +98,7 @@ check() {
     die "warm-up failed: ${argv[*]}: $(tail -5 "$tmp/err")"
   fi
   case $2 in
-  list) [[ $out == *elicit_n* || $out == "15 tools" ]] || die "unexpected tools output from ${argv[*]}: $out" ;;
+  list) [[ $out == *elicit_n* || $out =~ ^[1-9][0-9]*\ tools$ ]] || die "unexpected tools output from ${argv[*]}: $out" ;;
   elicit) [[ $out == "answered $3 forms" ]] || die "unexpected elicit_n result from ${argv[*]}: $out" ;;
   esac
   if [[ $1 == ts ]]; then
@@ -198,16 +170,7 @@ printf 'compare.sh: stdio, %d runs each...\n' "$runs" >&2
 measure stdio
 
 printf 'compare.sh: Streamable HTTP, %d runs each...\n' "$runs" >&2
-"$elicitty" serve-demo --http 127.0.0.1:0 2>"$tmp/server.err" &
-server_pid=$!
-url=
-for _ in $(seq 100); do
-  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$tmp/server.err" | head -1) || true
-  [[ -n $url ]] && break
-  kill -0 "$server_pid" 2>/dev/null || die "the demo server did not start: $(cat "$tmp/server.err")"
-  read -t 0.05 -u "$never" _ || true
-done
-[[ -n $url ]] || die "the demo server printed no endpoint within 5 s"
+start_demo_http "$elicitty"
 measure http
 
 # The table.

@@ -13,60 +13,23 @@
 # Usage: bench/cpu.sh [RUNS [FORMS]]   (defaults: 5 runs, 400 forms)
 # Environment and prerequisites: as bench/compare.sh (Linux, bash 5, Go, Node >= 18, npm).
 set -euo pipefail
-die() {
-  printf 'cpu.sh: %s\n' "$*" >&2
-  exit 1
-}
 cd "$(dirname "$0")/.."
+me=cpu.sh
+. bench/lib.sh
 root=$PWD
 runs=${1:-5}
 forms=${2:-400}
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer"
 [[ $forms =~ ^[0-9]+$ ]] && ((forms >= 2)) || die "FORMS must be an integer >= 2"
 protocol=2025-11-25
-command -v node >/dev/null || die "node not found"
-command -v npm >/dev/null || die "npm not found"
 
 mkdir -p bin
 go build -o bin/elicitty . && go build -o bin/ ./bench/gosdkclient ./bench/clientcpu || die "go build failed"
 elicitty=$root/bin/elicitty
 
-# The TS client, installed as bench/compare.sh installs it (same cache).
-cache=${ELICITTY_BENCH_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/elicitty-bench}/ts-client
-src=$root/bench/ts-client
-mkdir -p "$cache"
-stamp=$(cat "$src/package.json" "$src/package-lock.json" | cksum)
-if [[ ! -f $cache/.stamp || $(cat "$cache/.stamp") != "$stamp" || ! -d $cache/node_modules/@modelcontextprotocol/sdk ]]; then
-  cp "$src/package.json" "$src/package-lock.json" "$cache/"
-  rm -f "$cache/.stamp"
-  npm ci --prefix "$cache" --no-audit --no-fund --loglevel=error >&2 || die "npm ci of bench/ts-client failed"
-  printf '%s' "$stamp" >"$cache/.stamp"
-fi
-cp "$src/client.mjs" "$cache/client.mjs"
-sdk_version=$(node -p "require('$cache/node_modules/@modelcontextprotocol/sdk/package.json').version")
-
-tmp=$(mktemp -d)
-server_pid=
-cleanup() {
-  if [[ -n $server_pid ]]; then
-    kill "$server_pid" 2>/dev/null || true
-    wait "$server_pid" 2>/dev/null || true
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-printf -- '- match: {}\n  action: accept\n' >"$tmp/answers.yaml"
-
-"$elicitty" serve-demo --http 127.0.0.1:0 2>"$tmp/server.err" &
-server_pid=$!
-url=
-for _ in $(seq 100); do
-  url=$(grep -o 'http://127\.0\.0\.1:[0-9]*/mcp' "$tmp/server.err" | head -1) || true
-  [[ -n $url ]] && break
-  kill -0 "$server_pid" 2>/dev/null || die "the demo server did not start"
-  sleep 0.05
-done
-[[ -n $url ]] || die "the demo server printed no endpoint"
+install_ts_client # as bench/compare.sh installs it (same cache)
+make_tmp
+start_demo_http "$elicitty"
 
 # one CLIENT N TRANSPORT: one measured run, "cpu_us rss_kib" appended to its file.
 one() {

@@ -18,10 +18,13 @@
 # and until every server's tool is listed (connects run in parallel: about 1 s, not 30),
 # in a 120x80 terminal so that all 30 tools are on screen.
 #
-# Usage: bench/keylat.sh [KEYS]   (default 30)    Prerequisites: Linux, tmux, Go.
+# Usage: bench/keylat.sh [KEYS [PATTERN]]   (default 30 keys; PATTERN, an extended regular
+# expression, runs only the scenarios whose name matches it, e.g. 'tools|1000000 options')
+# Prerequisites: Linux, tmux, Go.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 keys=${1:-30}
+only=${2:-}
 command -v tmux >/dev/null || { echo "keylat.sh: tmux not found" >&2; exit 1; }
 mkdir -p bin
 go build -o bin/elicitty . && go build -o bin/ ./bench/fakeserver ./bench/baseline
@@ -34,6 +37,7 @@ now() { echo "${EPOCHREALTIME/./}"; }
 run() {
   local name=$1 marker=$2 key=$3
   shift 3
+  if [[ -n $only ]] && ! grep -qE -- "$only" <<<"$name"; then return 0; fi
   tm kill-server 2>/dev/null || true
   local t0 t1 ready=0
   t0=$(now)
@@ -100,6 +104,7 @@ setup_keys="Tab Tab Tab" setup_marker="log line 100000" \
   run "TUI, log after 100000 lines (Up)" "fakeserver" Up ./bin/elicitty -- ./bin/fakeserver -tools 1 -stderr 100000
 
 # Start-up with 30 slow servers.
+if [[ -n $only ]] && ! grep -qE -- "$only" <<<"30 servers"; then exit 0; fi
 cfg=$(mktemp -d)
 trap 'tm kill-server 2>/dev/null || true; rm -rf "$cfg"' EXIT
 {

@@ -315,17 +315,16 @@ func (b *builder) labelFromNames(fld *Field, enum, names *tree.Node, path string
 // enumOptions turns enum members into options, skipping non-strings and duplicates.
 func (b *builder) enumOptions(enum *tree.Node, path string) []Option {
 	opts := make([]Option, 0, len(enum.Items))
-	seen := make(map[string]bool, len(enum.Items))
+	seen := newStrSet(len(enum.Items))
 	for i, it := range enum.Items {
 		if it.Kind != tree.KindString {
 			b.warn(itemPath(path, i), CodeBadChoice, "choice is a JSON %s, not a string; it is skipped", it.Kind)
 			continue
 		}
-		if seen[it.Str] {
+		if !seen.add(it.Str) {
 			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", it.Str)
 			continue
 		}
-		seen[it.Str] = true
 		opts = append(opts, Option{Value: it.Str, Label: Sanitize(it.Str)})
 	}
 	return opts
@@ -343,7 +342,7 @@ func (b *builder) constOptions(list *tree.Node, path string) ([]Option, bool) {
 		return nil, false
 	}
 	opts := make([]Option, 0, len(list.Items))
-	seen := make(map[string]bool, len(list.Items))
+	seen := newStrSet(len(list.Items))
 	for i, it := range list.Items {
 		c := it.At("const")
 		if it.Kind != tree.KindObject || c == nil {
@@ -366,11 +365,10 @@ func (b *builder) constOptions(list *tree.Node, path string) ([]Option, bool) {
 				b.warn(itemPath(path, i)+"/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q in a choice is ignored", k)
 			}
 		}
-		if seen[c.Str] {
+		if !seen.add(c.Str) {
 			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", c.Str)
 			continue
 		}
-		seen[c.Str] = true
 		opts = append(opts, Option{Value: c.Str, Label: Sanitize(label)})
 	}
 	return opts, true

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"testing"
 	"time"
 
@@ -195,51 +196,85 @@ func BenchmarkListTools10k(b *testing.B) {
 	})
 }
 
+// enumServer is a go-sdk server with the tool "pick", whose elicitation chooses among
+// n options.
+func enumServer(n int) *mcp.Server {
+	opts := make([]string, n)
+	for i := range opts {
+		opts[i] = fmt.Sprintf("option-%d", i)
+	}
+	sch := map[string]any{"type": "object", "properties": map[string]any{
+		"pick": map[string]any{"type": "string", "enum": opts},
+	}, "required": []string{"pick"}}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "enum", Version: "0"}, nil)
+	srv.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Pick one", RequestedSchema: sch})
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Action}}}, nil
+		})
+	return srv
+}
+
+// enumEnv names the options of the stdio enum server (serverModeEnv "enum").
+const enumEnv = "ELICITTY_BENCH_ENUM"
+
+// runEnumStdio serves enumServer over stdio (serverModeEnv=enum, enumEnv options).
+func runEnumStdio() int {
+	n, err := strconv.Atoi(os.Getenv(enumEnv))
+	if err != nil {
+		return 1
+	}
+	if err := enumServer(n).Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+		return 1
+	}
+	return 0
+}
+
 // BenchmarkElicitBigEnum is one elicitation whose one field chooses among 50,000 and
-// 1,000,000 options, answered through the Engine with an answers-file pick, in process
-// (the server's share included): the work grows linearly with the options.
+// 1,000,000 options, answered through the Engine with an answers-file pick: in process
+// (the server's share included: go-sdk's server validates the schema it sends) and over
+// stdio with the server in a child process, so that this process's CPU (cpu-ns/op) and
+// profile are the client's alone. The work grows linearly with the options.
 func BenchmarkElicitBigEnum(b *testing.B) {
 	for _, n := range []int{50_000, 1_000_000} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			opts := make([]string, n)
-			for i := range opts {
-				opts[i] = fmt.Sprintf("option-%d", i)
-			}
-			sch := map[string]any{"type": "object", "properties": map[string]any{
-				"pick": map[string]any{"type": "string", "enum": opts},
-			}, "required": []string{"pick"}}
-			srv := mcp.NewServer(&mcp.Implementation{Name: "enum", Version: "0"}, nil)
-			srv.AddTool(&mcp.Tool{Name: "pick", InputSchema: map[string]any{"type": "object"}},
-				func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-					res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Pick one", RequestedSchema: sch})
-					if err != nil {
-						return nil, err
-					}
-					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Action}}}, nil
-				})
-			ctx := context.Background()
-			ct, st := mcp.NewInMemoryTransports()
-			ss, err := srv.Connect(ctx, st, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer ss.Close()
-			sc, err := elicit.ParseScript([]byte("- match: {}\n  action: accept\n  content: {pick: option-7}\n"), "answers.yaml")
-			if err != nil {
-				b.Fatal(err)
-			}
-			s, err := Connect(ctx, config.Server{Name: "mem"}, Options{transport: ct, Protocol: legacy, Log: wire.New(100), Answerer: elicit.NewEngine(sc, nil)})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer s.Close()
-			b.ReportAllocs()
-			for b.Loop() {
-				res, _, err := s.CallTool(ctx, "pick", nil)
-				if err != nil || res.IsError {
-					b.Fatal(res, err)
+		for _, tr := range []string{"mem", "stdio"} {
+			b.Run(fmt.Sprintf("%s/%d", tr, n), func(b *testing.B) {
+				ctx := context.Background()
+				sc, err := elicit.ParseScript([]byte("- match: {}\n  action: accept\n  content: {pick: option-7}\n"), "answers.yaml")
+				if err != nil {
+					b.Fatal(err)
 				}
-			}
-		})
+				opts := Options{Protocol: legacy, Log: wire.New(100), Answerer: elicit.NewEngine(sc, nil)}
+				srv := config.Server{Name: "enum", Command: os.Args[0], Args: []string{"-test.run=^$"}, Env: map[string]string{serverModeEnv: "enum", enumEnv: fmt.Sprint(n)}}
+				if tr == "mem" {
+					ct, st := mcp.NewInMemoryTransports()
+					ss, err := enumServer(n).Connect(ctx, st, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					defer ss.Close()
+					srv, opts.transport = config.Server{Name: "mem"}, ct
+				}
+				s, err := Connect(ctx, srv, opts)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer s.Close()
+				b.ReportAllocs()
+				start := cpuTime()
+				for b.Loop() {
+					res, _, err := s.CallTool(ctx, "pick", nil)
+					if err != nil || res.IsError {
+						b.Fatal(res, err)
+					}
+				}
+				if d := cpuTime() - start; d > 0 {
+					b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
+				}
+			})
+		}
 	}
 }

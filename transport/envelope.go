@@ -27,6 +27,7 @@ type envelope struct {
 	params    []byte
 	paramsEnd int // offset just past params in the message
 	result    []byte
+	resultEnd int    // offset just past result in the message
 	errRaw    []byte // raw "error" value
 }
 
@@ -95,7 +96,7 @@ func parseEnvelope(data []byte) (envelope, error) {
 		case "params":
 			env.params, env.paramsEnd = v, s.pos
 		case "result":
-			env.result = v
+			env.result, env.resultEnd = v, s.pos
 		case "error":
 			env.errRaw = v
 		}

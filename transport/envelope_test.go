@@ -104,7 +104,7 @@ func TestRawParamsTellsSameMessagesApart(t *testing.T) {
 		`{"message":"Same","requestedSchema":{"type":"object","properties":{"z":{"type":"number"}}}}`,
 	}
 	for _, r := range raws {
-		tp.keepRaw(json.RawMessage(r))
+		tp.keepRaw(json.RawMessage(r), true)
 	}
 	for _, r := range raws {
 		var p mcp.ElicitParams
@@ -114,5 +114,44 @@ func TestRawParamsTellsSameMessagesApart(t *testing.T) {
 		if got := string(tp.rawParams(&p)); got != r {
 			t.Errorf("rawParams = %s, want %s", got, r)
 		}
+	}
+}
+
+// TestBigParamsReachGoSDKLight: elicitation params over lightParams reach go-sdk with a
+// placeholder schema (it would decode every option into maps), and the middleware gets
+// the params as sent back from the placeholder, even for two requests with the same
+// message; the same params inside an MRTR result are kept whole (go-sdk decodes those).
+func TestBigParamsReachGoSDKLight(t *testing.T) {
+	tp := newTap("x", nil, 0)
+	big := func(opt string) string {
+		opts := strings.Repeat(`"`+opt+`",`, lightParams/len(opt))
+		return `{"message":"Same","requestedSchema":{"type":"object","properties":{"p":{"type":"string","enum":[` + opts + `"last"]}}}}`
+	}
+	for _, r := range []string{big("one"), big("two")} {
+		light := tp.keepRaw(json.RawMessage(r), true)
+		if light == nil || len(light) > 200 || !strings.Contains(string(light), lightKey) {
+			t.Fatalf("light params = %.200s", light)
+		}
+		var p mcp.ElicitParams
+		if err := json.Unmarshal(light, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Message != "Same" {
+			t.Errorf("light message = %q", p.Message)
+		}
+		if got := string(tp.rawParams(&p)); got != r {
+			t.Errorf("rawParams = %.80s..., want the params as sent", got)
+		}
+	}
+	r := big("three")
+	if light := tp.keepRaw(json.RawMessage(r), false); light != nil {
+		t.Fatalf("params kept whole came back light: %.80s", light)
+	}
+	var p mcp.ElicitParams
+	if err := json.Unmarshal([]byte(r), &p); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(tp.rawParams(&p)); got != r {
+		t.Errorf("rawParams of the whole params = %.80s...", got)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/elicitty/elicitty/protocol"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // paramHeaders mirrors x-mcp-header tool arguments into Mcp-Param-NAME headers
@@ -20,25 +21,17 @@ type paramHeaders struct {
 	tools map[string]map[string]string // tool -> argument -> header name
 }
 
-// noteToolsList records the x-mcp-header annotations of a raw tools/list result. It
-// reads the raw result because go-sdk drops the tools whose annotations it rejects.
-func (p *paramHeaders) noteToolsList(result json.RawMessage) {
-	var res struct {
-		Tools []struct {
-			Name        string          `json:"name"`
-			InputSchema json.RawMessage `json:"inputSchema"`
-		} `json:"tools"`
-	}
-	if json.Unmarshal(result, &res) != nil {
-		return
-	}
+// noteTools records the x-mcp-header annotations of the tools of one tools/list page,
+// as elicitty decoded them (go-sdk drops the tools whose annotations it rejects).
+func (p *paramHeaders) noteTools(tools []*mcp.Tool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.tools == nil {
 		p.tools = map[string]map[string]string{}
 	}
-	for _, t := range res.Tools {
-		if ann := annotations(t.InputSchema); ann != nil {
+	for _, t := range tools {
+		raw, _ := t.InputSchema.(json.RawMessage)
+		if ann := annotations(raw); ann != nil {
 			p.tools[t.Name] = ann
 		} else {
 			delete(p.tools, t.Name)
@@ -48,6 +41,9 @@ func (p *paramHeaders) noteToolsList(result json.RawMessage) {
 
 // annotations returns argument -> header name for a tool's input schema.
 func annotations(raw json.RawMessage) map[string]string {
+	if !mayHaveHeader(raw) {
+		return nil
+	}
 	var m map[string]string
 	{
 		var schema struct {

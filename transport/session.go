@@ -150,7 +150,10 @@ type Session struct {
 	mu          sync.Mutex
 	calls       map[*callTrack]struct{}
 	toolsListed atomic.Bool
-	rawTools    []json.RawMessage // tools of the listing in progress, as sent
+	// listMu serializes Tools; listed holds the last tools/list page received for each
+	// cursor, decoded by elicitty (tools.go).
+	listMu sync.Mutex
+	listed map[string]*toolPage
 	// schemas are the input schemas of the last tools listing, as sent (property order kept).
 	schemas    map[string]json.RawMessage
 	badHeaders map[string]string // tool -> why its x-mcp-header annotations are invalid
@@ -238,92 +241,6 @@ func (s *Session) Instructions() string {
 		return r.Instructions
 	}
 	return ""
-}
-
-// Tools lists every tool (all pages).
-func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) {
-	if c := s.Capabilities(); c != nil && c.Tools == nil {
-		return nil, nil
-	}
-	ctx, cancel := s.requestContext(ctx)
-	defer cancel()
-	s.mu.Lock()
-	s.rawTools = nil
-	s.mu.Unlock()
-	var out []*mcp.Tool
-	for t, err := range s.client().Tools(ctx, nil) {
-		if err != nil {
-			return out, s.wrap(ctx, "tools/list", err)
-		}
-		out = append(out, t)
-	}
-	s.toolsListed.Store(true)
-	out = s.restoreDropped(out)
-	s.noteHeaderProblems(out)
-	return out, nil
-}
-
-// noteToolsList sees every raw tools/list result (from the tap).
-func (s *Session) noteToolsList(result json.RawMessage) {
-	if s.http != nil {
-		s.http.params.noteToolsList(result)
-	}
-	var res struct {
-		Tools []json.RawMessage `json:"tools"`
-	}
-	if json.Unmarshal(result, &res) != nil {
-		return
-	}
-	s.mu.Lock()
-	s.rawTools = append(s.rawTools, res.Tools...)
-	s.mu.Unlock()
-}
-
-// restoreDropped adds back the tools go-sdk silently dropped from a listing (it drops
-// tools whose x-mcp-header annotations it rejects); a client that inspects servers must
-// show every tool the server sent.
-func (s *Session) restoreDropped(out []*mcp.Tool) []*mcp.Tool {
-	s.mu.Lock()
-	raws := s.rawTools
-	s.rawTools = nil
-	schemas := make(map[string]json.RawMessage, len(raws))
-	support := map[string]string{}
-	for _, raw := range raws {
-		// Scanned, not decoded: go-sdk has just decoded every tool already.
-		f := topSpans(raw)
-		name, sc := f["name"], f["inputSchema"]
-		n := jsonString(raw[name.start:name.end])
-		if n != "" && sc.end > sc.start {
-			schemas[n] = raw[sc.start:sc.end]
-		}
-		if ex := f["execution"]; n != "" && ex.end > ex.start {
-			exec := raw[ex.start:ex.end]
-			ts := topSpans(exec)["taskSupport"]
-			if v := jsonString(exec[ts.start:ts.end]); v != "" {
-				support[n] = v
-			}
-		}
-	}
-	s.schemas = schemas
-	s.taskSupport = support
-	s.mu.Unlock()
-	if len(raws) <= len(out) {
-		return out
-	}
-	have := map[string]bool{}
-	for _, t := range out {
-		have[t.Name] = true
-	}
-	for _, raw := range raws {
-		var t mcp.Tool
-		if json.Unmarshal(raw, &t) != nil || t.Name == "" || have[t.Name] {
-			continue
-		}
-		s.tap.log.Notef(s.server.Name, "tool %q has x-mcp-header annotations go-sdk rejects; listed anyway", t.Name)
-		have[t.Name] = true
-		out = append(out, &t)
-	}
-	return out
 }
 
 // InputSchemas returns the input schema of each tool of the last Tools listing, by tool

@@ -36,6 +36,8 @@ func runFixtureServer(mode string) int {
 		return runModernOnlyServer()
 	case "demo":
 		return runDemoStdio()
+	case "enum":
+		return runEnumStdio()
 	case "serve":
 	case "raw", "raw-initerr", "raw-initdeep":
 		return runRawStdio(mode)

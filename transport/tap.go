@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"sync"
 	"time"
 
@@ -29,14 +30,18 @@ type tap struct {
 	inflight  map[string]outReq            // our request ids
 	cancelled map[string]bool              // server request ids the server cancelled
 	raws      map[string][]json.RawMessage // elicitKey -> raw params
-	kept      int                          // raw params in raws
+	light     map[string]json.RawMessage   // token -> raw params handed to go-sdk light (keepRaw)
+	lightSeq  uint64                       // the last token
+	kept      int                          // raw params in raws and light
 	states    map[string]json.RawMessage   // decoded requestState -> raw JSON token
 	answered  map[string]bool              // request ids we answered locally (late replies dropped)
 	asked     map[string]bool              // server requests not yet answered
 	askedDone chan struct{}                // closed when asked becomes empty; nil while it is
 	injectFn  func(jsonrpc.Message) bool   // delivers a local message to the reader, when possible
 	discover  time.Duration                // server/discover deadline (0: none)
-	toolsList func(result json.RawMessage) // sees raw tools/list results (HTTP param headers)
+	// toolsList sees each raw tools/list result with the cursor its request sent and
+	// returns the result to hand go-sdk instead (nil: the result as sent); see tools.go.
+	toolsList func(cursor string, result json.RawMessage) json.RawMessage
 
 	// Tasks (tasks.go, taskserve.go): clientTasks is added to initialize as
 	// capabilities.tasks (nil: none), serverTasks is the server's, as sent; the server's
@@ -53,6 +58,19 @@ type outReq struct {
 	method, name string
 	start        time.Time
 	token        string // params._meta.progressToken of a tools/call
+	cursor       string // params.cursor of a tools/list
+}
+
+// newOutReq is the record of a request we send with method and params.
+func newOutReq(method string, params json.RawMessage) outReq {
+	or := outReq{method: method, name: paramName(params), start: time.Now()}
+	switch method {
+	case "tools/call":
+		or.token = progressTokenOf(params)
+	case "tools/list":
+		or.cursor = paramCursor(params)
+	}
+	return or
 }
 
 func newTap(server string, log *wire.Log, discover time.Duration) *tap {
@@ -63,6 +81,7 @@ func newTap(server string, log *wire.Log, discover time.Duration) *tap {
 		inflight:  map[string]outReq{},
 		cancelled: map[string]bool{},
 		raws:      map[string][]json.RawMessage{},
+		light:     map[string]json.RawMessage{},
 		states:    map[string]json.RawMessage{},
 		answered:  map[string]bool{},
 	}
@@ -114,11 +133,7 @@ func (t *tap) outState(msg jsonrpc.Message) jsonrpc.Message {
 		t.taskOut(m)
 		if m.IsCall() {
 			t.mu.Lock()
-			or := outReq{method: m.Method, name: paramName(m.Params), start: time.Now()}
-			if m.Method == "tools/call" {
-				or.token = progressTokenOf(m.Params)
-			}
-			t.inflight[idKey(m.ID)] = or
+			t.inflight[idKey(m.ID)] = newOutReq(m.Method, m.Params)
 			if len(m.Params) > 0 {
 				m.Params = t.spliceState(m.Params)
 			}
@@ -179,11 +194,7 @@ func (t *tap) outRaw(raw []byte, env *envelope) []byte {
 	}
 	if env.isCall() {
 		t.mu.Lock()
-		or := outReq{method: env.method, name: paramName(env.params), start: time.Now()}
-		if env.method == "tools/call" {
-			or.token = progressTokenOf(env.params)
-		}
-		t.inflight[idKey(env.id)] = or
+		t.inflight[idKey(env.id)] = newOutReq(env.method, env.params)
 		if len(env.params) > 0 {
 			if p := t.spliceState(env.params); &p[0] != &env.params[0] || len(p) != len(env.params) {
 				at := env.paramsEnd - len(env.params)
@@ -276,8 +287,16 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 			lat = time.Since(req.start)
 		}
 		t.logRaw(wire.In, raw, req.method, idText(env.id), lat)
-		if !env.isError() && req.method == "tools/list" && t.toolsList != nil {
-			t.toolsList(env.result)
+		if !env.isError() && req.method == "tools/list" && t.toolsList != nil && len(env.result) > 0 {
+			if light := t.toolsList(req.cursor, env.result); light != nil {
+				// go-sdk gets the light result; the wire log above keeps what was sent.
+				at := env.resultEnd - len(env.result)
+				out := make([]byte, 0, at+len(light)+len(raw)-env.resultEnd)
+				out = append(out, raw[:at]...)
+				out = append(out, light...)
+				raw = append(out, raw[env.resultEnd:]...)
+				env.result, env.resultEnd = raw[at:at+len(light)], at+len(light)
+			}
 		}
 		if !env.isError() && req.method == "initialize" {
 			t.noteServerTasks(env.result)
@@ -326,7 +345,14 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 	}
 	switch env.method {
 	case "elicitation/create":
-		t.keepRaw(env.params)
+		if light := t.keepRaw(env.params, true); light != nil {
+			// go-sdk decodes the light params; the middleware answers with the kept ones.
+			at := env.paramsEnd - len(env.params)
+			out := make([]byte, 0, at+len(light)+len(raw)-env.paramsEnd)
+			out = append(out, raw[:at]...)
+			out = append(out, light...)
+			return append(out, raw[env.paramsEnd:]...)
+		}
 	case methodSampling:
 		if serve && env.isCall() {
 			if b := carrySamplingTask(raw, env); b != nil {
@@ -435,7 +461,7 @@ func (t *tap) noteResult(result json.RawMessage) (badType string) {
 		if json.Unmarshal(ir, &entries) == nil {
 			for _, e := range entries {
 				if e.Method == "elicitation/create" {
-					t.keepRaw(e.Params)
+					t.keepRaw(e.Params, false)
 				}
 			}
 		}
@@ -483,12 +509,25 @@ func elicitKey(message, mode, id, url string) string {
 	return message + "\x00" + mode + "\x00" + id + "\x00" + url
 }
 
+// lightParams is the size of elicitation params above which go-sdk gets light params
+// (keepRaw): their schema is read from the bytes received, by elicit.Parse, and go-sdk's
+// decoding of it into maps (a million-option enum: a million interface values) would only
+// be thrown away.
+const lightParams = 64 << 10
+
+// lightKey is the member of the placeholder schema of light params that names the kept
+// params (tap.light).
+const lightKey = "x-elicitty-params"
+
 // keepRaw remembers raw elicitation params under their elicitKey, read from the raw
-// members without decoding the schema.
-func (t *tap) keepRaw(raw json.RawMessage) {
-	f := topSpans(raw)
+// members without decoding the schema. With lighten, params over lightParams are kept
+// under a token instead, and keepRaw returns them with the requestedSchema replaced by a placeholder
+// object naming the token (nil for params kept as they are): go-sdk decodes those.
+// raw is valid JSON (a member of a message parseEnvelope or json.Unmarshal read).
+func (t *tap) keepRaw(raw json.RawMessage, lighten bool) json.RawMessage {
+	f := spansOf(raw)
 	if f == nil {
-		return
+		return nil
 	}
 	str := func(k string) string {
 		if sp, ok := f[k]; ok {
@@ -499,23 +538,55 @@ func (t *tap) keepRaw(raw json.RawMessage) {
 	key := elicitKey(str("message"), str("mode"), str("elicitationId"), str("url"))
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if sc, ok := f["requestedSchema"]; ok && lighten && len(raw) > lightParams && raw[sc.start] == '{' {
+		if t.kept >= maxKept || t.light == nil {
+			t.clearKept()
+		}
+		t.lightSeq++
+		tok := strconv.FormatUint(t.lightSeq, 10)
+		t.light[tok] = append(json.RawMessage(nil), raw...)
+		t.kept++
+		ph := `{"type":"object","` + lightKey + `":"` + tok + `"}`
+		out := make(json.RawMessage, 0, len(raw)-(sc.end-sc.start)+len(ph))
+		out = append(out, raw[:sc.start]...)
+		out = append(out, ph...)
+		return append(out, raw[sc.end:]...)
+	}
 	for _, r := range t.raws[key] {
 		if bytes.Equal(r, raw) {
-			return
+			return nil
 		}
 	}
 	if t.kept >= maxKept {
-		clear(t.raws)
-		t.kept = 0
+		t.clearKept()
 	}
 	t.raws[key] = append(t.raws[key], append(json.RawMessage(nil), raw...))
 	t.kept++
+	return nil
 }
 
-// rawParams returns the raw params go-sdk decoded into p, or nil when unknown. Only when
-// several kept params share p's message, mode, id and URL are their schemas compared,
-// in the form go-sdk re-encodes them.
+// clearKept forgets every kept params; t.mu is held.
+func (t *tap) clearKept() {
+	clear(t.raws)
+	t.light = map[string]json.RawMessage{}
+	t.kept = 0
+}
+
+// rawParams returns the raw params go-sdk decoded into p, or nil when unknown. Light
+// params (keepRaw) name theirs; otherwise, only when several kept params share p's
+// message, mode, id and URL are their schemas compared, in the form go-sdk re-encodes
+// them.
 func (t *tap) rawParams(p *mcp.ElicitParams) json.RawMessage {
+	if sc, ok := p.RequestedSchema.(map[string]any); ok && len(sc) == 2 {
+		if tok, ok := sc[lightKey].(string); ok {
+			t.mu.Lock()
+			r := t.light[tok]
+			t.mu.Unlock()
+			if r != nil {
+				return r
+			}
+		}
+	}
 	key := elicitKey(p.Message, p.Mode, p.ElicitationID, p.URL)
 	t.mu.Lock()
 	cands := t.raws[key]
@@ -567,6 +638,18 @@ func (t *tap) logRaw(dir wire.Dir, raw []byte, method, id string, lat time.Durat
 	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
 }
 
+// paramCursor returns params.cursor ("" when absent or not a string).
+func paramCursor(params json.RawMessage) string {
+	if len(params) == 0 || !bytes.Contains(params, []byte(`"cursor"`)) {
+		return ""
+	}
+	sp, ok := topSpans(params)["cursor"]
+	if !ok {
+		return ""
+	}
+	return jsonString(params[sp.start:sp.end])
+}
+
 // paramName returns params.name or params.uri, for the log and for elicit.Request.Tool.
 func paramName(params json.RawMessage) string {
 	if len(params) == 0 {
@@ -595,6 +678,11 @@ func topSpans(obj []byte) map[string]span {
 	if !json.Valid(obj) {
 		return nil
 	}
+	return spansOf(obj)
+}
+
+// spansOf is topSpans for JSON known to be valid.
+func spansOf(obj []byte) map[string]span {
 	s := scanner{b: obj}
 	s.space()
 	if !s.eat('{') {

@@ -119,6 +119,9 @@ type TaskWork func(ctx context.Context) (mcp.Result, error)
 
 // requestedTTL reads params.task.ttl (milliseconds); ok is false without a task field.
 func requestedTTL(raw json.RawMessage) (ttl time.Duration, ok bool) {
+	if !bytes.Contains(raw, []byte("task")) && !bytes.Contains(raw, []byte(`\u`)) {
+		return 0, false // no "task" member, even escaped: nothing to read (params may be megabytes)
+	}
 	f := topFields(raw)
 	tr, has := f["task"]
 	if !has || string(tr) == "null" {

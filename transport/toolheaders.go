@@ -15,6 +15,9 @@ import (
 // properties regardless of case.
 func headerProblem(schema any) string {
 	raw, ok := schema.(json.RawMessage)
+	if ok && !mayHaveHeader(raw) {
+		return ""
+	}
 	if !ok {
 		b, err := json.Marshal(schema)
 		if err != nil {

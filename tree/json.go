@@ -207,7 +207,23 @@ type jsonParser struct {
 	nodes    int
 	loc      locator
 	dups     []string
+	slab     []Node // nodes not yet handed out (newNode)
 }
+
+// newNode returns n moved into the parser's slab: nodes are allocated in blocks that
+// grow to maxSlab, not one by one (a million-item array is a million nodes).
+func (p *jsonParser) newNode(n Node) *Node {
+	if len(p.slab) == 0 {
+		p.slab = make([]Node, min(maxSlab, max(16, p.nodes/2)))
+	}
+	m := &p.slab[0]
+	*m = n
+	p.slab = p.slab[1:]
+	return m
+}
+
+// maxSlab is the most nodes newNode allocates at once.
+const maxSlab = 1024
 
 func (p *jsonParser) locAt(off int) Location { return p.loc.at(p.data, off) }
 
@@ -269,15 +285,15 @@ func (p *jsonParser) bare(depth int) (*Node, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Node{Kind: KindString, Str: s, Loc: p.locAt(start)}, nil
+		return p.newNode(Node{Kind: KindString, Str: s, Loc: p.locAt(start)}), nil
 	case c == '-' || c >= '0' && c <= '9':
 		return p.number()
 	case c == 't':
-		return p.literal("true", &Node{Kind: KindBool, Bool: true})
+		return p.literal("true", p.newNode(Node{Kind: KindBool, Bool: true}))
 	case c == 'f':
-		return p.literal("false", &Node{Kind: KindBool})
+		return p.literal("false", p.newNode(Node{Kind: KindBool}))
 	case c == 'n':
-		return p.literal("null", &Node{Kind: KindNull})
+		return p.literal("null", p.newNode(Node{Kind: KindNull}))
 	}
 	return nil, p.unexpected()
 }
@@ -292,7 +308,7 @@ func (p *jsonParser) literal(word string, n *Node) (*Node, error) {
 }
 
 func (p *jsonParser) object(depth int) (*Node, error) {
-	n := &Node{Kind: KindObject, Loc: p.locAt(p.pos)}
+	n := p.newNode(Node{Kind: KindObject, Loc: p.locAt(p.pos)})
 	p.pos++ // {
 	p.ws()
 	if p.pos < len(p.data) && p.data[p.pos] == '}' {
@@ -360,7 +376,7 @@ func (p *jsonParser) after(close byte) (end bool, err error) {
 }
 
 func (p *jsonParser) array(depth int) (*Node, error) {
-	n := &Node{Kind: KindArray, Loc: p.locAt(p.pos)}
+	n := p.newNode(Node{Kind: KindArray, Loc: p.locAt(p.pos)})
 	p.pos++ // [
 	p.ws()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
@@ -459,5 +475,5 @@ func (p *jsonParser) number() (*Node, error) {
 	lit := string(d[start:i])
 	f, _ := strconv.ParseFloat(lit, 64) // out of range keeps ±Inf
 	p.pos = i
-	return &Node{Kind: KindNumber, Str: lit, Num: f, Loc: p.locAt(start)}, nil
+	return p.newNode(Node{Kind: KindNumber, Str: lit, Num: f, Loc: p.locAt(start)}), nil
 }

@@ -7,8 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // BenchmarkFirstFrame measures New plus the first View, with two servers connecting.
@@ -80,5 +82,25 @@ func BenchmarkLog100k(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MiB-heap")
 		runtime.KeepAlive(l)
+	}
+}
+
+// BenchmarkCatalog10kTools measures a listing of 10,000 tools reaching the Tools tab
+// (catalogMsg, its items sorted and filtered) and the next frame.
+func BenchmarkCatalog10kTools(b *testing.B) {
+	tools := make([]*mcp.Tool, 10_000)
+	schemas := map[string]json.RawMessage{}
+	for i := range tools {
+		raw := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"n":{"type":"integer"}}}`)
+		tools[i] = &mcp.Tool{Name: fmt.Sprintf("tool-%d", i), Description: fmt.Sprintf("Tool number %d of 10000.", i), InputSchema: raw}
+		schemas[tools[i].Name] = raw
+	}
+	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true}
+	m := New(b.Context(), NewBridge(), opts)
+	m.ticks = false
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	for b.Loop() {
+		m.Update(catalogMsg{server: "demo", tools: tools, schemas: schemas})
+		_ = m.View()
 	}
 }

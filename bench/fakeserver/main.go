@@ -2,7 +2,10 @@
 //
 //	fakeserver [-tools N] [-delay D] [-enum N] [-pending N] [-stderr N]
 //
-// -tools lists N tools (tool-0 ... tool-N-1, each with a small input schema); -delay
+// -tools lists N tools (tool-0 ... tool-N-1, each with a small input schema, answered
+// from a list built once: go-sdk's AddTool checks each tool's schema, which took the
+// fake server most of a second for 10,000 tools, a cost of the server, not of the
+// client measured); -delay
 // waits D before answering anything (a slow server); -enum adds the tool "pick" whose
 // elicitation chooses among N options; -pending adds the tool "flood" that sends N
 // elicitations at once and waits for all of them; -stderr writes N lines on stderr
@@ -15,6 +18,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -37,16 +41,16 @@ func main() {
 		_ = w.Flush()
 	}
 	time.Sleep(*delay)
-	s := mcp.NewServer(&mcp.Implementation{Name: "fakeserver", Version: "0.0.0"}, nil)
+	s := mcp.NewServer(&mcp.Implementation{Name: "fakeserver", Version: "0.0.0"}, &mcp.ServerOptions{
+		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: true}},
+	})
 	schema := map[string]any{"type": "object", "properties": map[string]any{
 		"text": map[string]any{"type": "string", "description": "Some text."},
 		"n":    map[string]any{"type": "integer", "minimum": 0},
 	}}
-	for i := range *tools {
-		s.AddTool(&mcp.Tool{Name: fmt.Sprintf("tool-%d", i), Description: fmt.Sprintf("Tool number %d of %d.", i, *tools), InputSchema: schema},
-			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-			})
+	many := make([]*mcp.Tool, *tools)
+	for i := range many {
+		many[i] = &mcp.Tool{Name: fmt.Sprintf("tool-%d", i), Description: fmt.Sprintf("Tool number %d of %d.", i, *tools), InputSchema: schema}
 	}
 	obj := map[string]any{"type": "object"}
 	if *enum > 0 {
@@ -57,6 +61,7 @@ func main() {
 		sch := map[string]any{"type": "object", "properties": map[string]any{
 			"pick": map[string]any{"type": "string", "title": "Pick one", "enum": opts},
 		}, "required": []string{"pick"}}
+		many = append(many, &mcp.Tool{Name: "pick", Description: "Asks to pick one option.", InputSchema: obj})
 		s.AddTool(&mcp.Tool{Name: "pick", Description: "Asks to pick one option.", InputSchema: obj},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Pick one", RequestedSchema: sch})
@@ -68,6 +73,7 @@ func main() {
 	}
 	if *pending > 0 {
 		sch := map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}}
+		many = append(many, &mcp.Tool{Name: "flood", Description: "Sends many elicitations at once.", InputSchema: obj})
 		s.AddTool(&mcp.Tool{Name: "flood", Description: "Sends many elicitations at once.", InputSchema: obj},
 			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				var wg sync.WaitGroup
@@ -87,8 +93,44 @@ func main() {
 				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(actions, " ")}}}, nil
 			})
 	}
+	s.AddReceivingMiddleware(manyTools(many))
 	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeserver:", err)
 		os.Exit(1)
+	}
+}
+
+// pageSize is the tools of one tools/list page, go-sdk's default.
+const pageSize = mcp.DefaultPageSize
+
+// manyTools answers tools/list from tools (pages of pageSize, the cursor is the index of
+// the next tool) and tools/call of a tool-N with "ok"; every other request goes to the
+// server (the pick and flood tools, which tools lists too, are registered with it).
+func manyTools(tools []*mcp.Tool) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			switch r := req.(type) {
+			case *mcp.ListToolsRequest:
+				from := 0
+				if r.Params != nil && r.Params.Cursor != "" {
+					n, err := strconv.Atoi(r.Params.Cursor)
+					if err != nil || n < 0 || n > len(tools) {
+						return nil, fmt.Errorf("invalid cursor %q", r.Params.Cursor)
+					}
+					from = n
+				}
+				to := min(from+pageSize, len(tools))
+				res := &mcp.ListToolsResult{Tools: tools[from:to]}
+				if to < len(tools) {
+					res.NextCursor = strconv.Itoa(to)
+				}
+				return res, nil
+			case *mcp.CallToolRequest:
+				if r.Params != nil && strings.HasPrefix(r.Params.Name, "tool-") {
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
+				}
+			}
+			return next(ctx, method, req)
+		}
 	}
 }
