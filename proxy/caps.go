@@ -143,12 +143,13 @@ func (p *Proxy) requestModes(env *transport.Envelope, msg []byte) []byte {
 	p.mu.Lock()
 	if p.hostName == "" {
 		var mp struct {
-			Meta map[string]struct {
-				Name string `json:"name"`
-			} `json:"_meta"`
+			Meta map[string]json.RawMessage `json:"_meta"`
 		}
-		if json.Unmarshal(env.Params(), &mp) == nil {
-			p.hostName = mp.Meta[metaClientInfo].Name
+		var info struct {
+			Name string `json:"name"`
+		}
+		if json.Unmarshal(env.Params(), &mp) == nil && json.Unmarshal(mp.Meta[metaClientInfo], &info) == nil {
+			p.hostName = info.Name
 		}
 	}
 	p.mu.Unlock()
@@ -156,12 +157,14 @@ func (p *Proxy) requestModes(env *transport.Envelope, msg []byte) []byte {
 		return msg
 	}
 	var pm struct {
-		Meta map[string]struct {
-			Elicitation json.RawMessage `json:"elicitation"`
-		} `json:"_meta"`
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	var caps struct {
+		Elicitation json.RawMessage `json:"elicitation"`
 	}
 	_ = json.Unmarshal(env.Params(), &pm)
-	edited, ok := editParams(env, msg, []string{"_meta", metaCaps}, false, pm.Meta[metaCaps].Elicitation)
+	_ = json.Unmarshal(pm.Meta[metaCaps], &caps)
+	edited, ok := editParams(env, msg, []string{"_meta", metaCaps}, false, caps.Elicitation)
 	if !ok {
 		return msg
 	}

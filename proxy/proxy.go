@@ -64,23 +64,23 @@ type Proxy struct {
 	answerer elicit.Answerer
 	up       Upstream
 
-	outMu sync.Mutex // guards out
-	out   *bufio.Writer
+	outMu  sync.Mutex // guards out
+	out    *bufio.Writer
 	sendMu sync.Mutex // orders writes to the server
 
 	ctx context.Context // Run's context
 
 	mu          sync.Mutex
-	caps        modes                          // the host's elicitation modes from initialize
-	legacy      bool                           // the session is 2025-06-18 (no URL mode)
-	hostName    string                         // the host's clientInfo.name
-	protocol    string                         // negotiated protocol version
-	serverInfo  string                         // the server's serverInfo.name
-	pending     map[string]*call               // host requests in flight, by id
-	pushes      map[string]context.CancelFunc  // server elicitations the proxy answers, by id
-	waits       map[string]chan struct{}       // elicitationId -> closed on completion
-	answeredURL map[string]bool                // elicitationIds of pushed URL requests answered here
-	wg          sync.WaitGroup                 // answering goroutines
+	caps        modes                         // the host's elicitation modes from initialize
+	legacy      bool                          // the session is 2025-06-18 (no URL mode)
+	hostName    string                        // the host's clientInfo.name
+	protocol    string                        // negotiated protocol version
+	serverInfo  string                        // the server's serverInfo.name
+	pending     map[string]*call              // host requests in flight, by id
+	pushes      map[string]context.CancelFunc // server elicitations the proxy answers, by id
+	waits       map[string]chan struct{}      // elicitationId -> closed on completion
+	answeredURL map[string]bool               // elicitationIds of pushed URL requests answered here
+	wg          sync.WaitGroup                // answering goroutines
 }
 
 // call is a host request in flight.
@@ -95,10 +95,10 @@ type call struct {
 	proto  string // the request's own protocol version (2026-07-28)
 	// cancel stops the proxy's work on the call (answering, waiting, retrying); nil
 	// while the call is simply in flight.
-	cancel     context.CancelFunc
-	rounds     int // input_required rounds answered
-	urlRounds  int // -32042 errors answered
-	cancelled  bool
+	cancel    context.CancelFunc
+	rounds    int // input_required rounds answered
+	urlRounds int // -32042 errors answered
+	cancelled bool
 }
 
 // New returns a proxy relaying to up.

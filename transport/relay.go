@@ -114,7 +114,9 @@ func (p *Process) Exited() *ExitError { return p.p.exited() }
 
 // Stop ends the process and what it started: stdin closed, then SIGTERM to its group
 // after grace, then SIGKILL after another grace. It reports whether SIGKILL was needed.
-func (p *Process) Stop(grace time.Duration) bool { return p.p.stopWithin(grace, grace, grace+time.Second) }
+func (p *Process) Stop(grace time.Duration) bool {
+	return p.p.stopWithin(grace, grace, grace+time.Second)
+}
 
 // RelayOptions configure ConnectRelay.
 type RelayOptions struct {
