@@ -2,14 +2,17 @@ package transport
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"io"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -134,18 +137,156 @@ type RelayOptions struct {
 type RelayConn struct {
 	mcp.Connection
 	version atomic.Value // string: the negotiated protocol version
+	url     string
+	client  *http.Client
+	auth    *oauth.Handler
+	log     *wire.Log
+	server  string
+	in      chan jsonrpc.Message
+	failed  chan struct{} // closed with err once go-sdk's Read fails
+	err     error
+	ctx     context.Context
+	stop    context.CancelFunc
+	listen  sync.Once
 }
 
 // SetProtocol sets the protocol version the relayed session negotiated: go-sdk sets the
 // MCP-Protocol-Version header only for its own sessions, so the connection adds it to
-// each request that lacks one from here on.
-func (c *RelayConn) SetProtocol(v string) { c.version.Store(v) }
+// each request that lacks one from here on. A legacy (2025) version also opens the
+// standalone GET stream, on which the server sends what belongs to no request
+// (list_changed, completion notices).
+func (c *RelayConn) SetProtocol(v string) {
+	c.version.Store(v)
+	if v < protocol.Version20260728 {
+		c.listen.Do(func() { go c.standalone() })
+	}
+}
+
+// Read implements mcp.Connection: the messages of the responses and of the
+// standalone stream, in the order they arrive.
+func (c *RelayConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case m := <-c.in:
+		return m, nil
+	case <-c.failed:
+		select {
+		case m := <-c.in:
+			return m, nil
+		default:
+		}
+		return nil, c.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close implements mcp.Connection: the standalone stream ends and the session is
+// deleted.
+func (c *RelayConn) Close() error {
+	c.stop()
+	return c.Connection.Close()
+}
+
+// pump moves go-sdk's messages into c.in.
+func (c *RelayConn) pump() {
+	for {
+		m, err := c.Connection.Read(c.ctx)
+		if err != nil {
+			c.err = err
+			close(c.failed)
+			return
+		}
+		select {
+		case c.in <- m:
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}
+
+// standalone keeps the GET stream open until the connection closes: reconnected after
+// a second when it ends, given up when the server does not offer one (405) or refuses.
+func (c *RelayConn) standalone() {
+	for c.ctx.Err() == nil {
+		status, err := c.streamOnce()
+		if status == http.StatusMethodNotAllowed || (status >= 400 && status != http.StatusTooManyRequests) {
+			c.log.Notef(c.server, "no standalone stream (HTTP %d): server notifications outside requests are not received", status)
+			return
+		}
+		if err != nil && c.ctx.Err() == nil {
+			c.log.Notef(c.server, "standalone stream: %v; reconnecting", err)
+		}
+		select {
+		case <-c.ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// streamOnce reads one GET stream to its end.
+func (c *RelayConn) streamOnce() (int, error) {
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, c.url, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	if id := c.Connection.SessionID(); id != "" {
+		req.Header.Set("Mcp-Session-Id", id)
+	}
+	if c.auth != nil {
+		if ts, err := c.auth.TokenSource(c.ctx); err == nil && ts != nil {
+			if tok, err := ts.Token(); err == nil && tok != nil {
+				req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			}
+		}
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return resp.StatusCode, nil
+	}
+	lr := NewLineReader(resp.Body, maxFrame)
+	var data []byte
+	over := false
+	for {
+		line, tooLong, err := lr.Next()
+		content := bytes.TrimRight(line, "\r\n")
+		switch {
+		case len(content) == 0 && !tooLong:
+			if len(data) > 0 && !over {
+				if m, derr := jsonrpc.DecodeMessage(data); derr == nil {
+					select {
+					case c.in <- m:
+					case <-c.ctx.Done():
+						return 0, nil
+					}
+				}
+			}
+			data, over = data[:0], false
+		case bytes.HasPrefix(content, []byte("data:")):
+			v := bytes.TrimPrefix(bytes.TrimPrefix(content, []byte("data:")), []byte(" "))
+			if tooLong || len(data)+len(v) > maxFrame {
+				over = true
+				continue
+			}
+			if len(data) > 0 {
+				data = append(data, '\n')
+			}
+			data = append(data, v...)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
 
 // ConnectRelay opens a Streamable HTTP connection to srv for a relay, with srv's
 // headers on every request and OAuth sign-in when o.OAuth asks for it. Close ends the
-// server's session (HTTP DELETE). go-sdk's standalone GET stream is not opened (it
-// starts only for go-sdk's own sessions): server messages arrive on the responses to
-// the relayed requests.
+// server's session (HTTP DELETE). go-sdk opens its standalone GET stream only for its
+// own sessions, so the relay opens it once SetProtocol names a legacy version.
 func ConnectRelay(ctx context.Context, srv config.Server, o RelayOptions) (*RelayConn, error) {
 	log := o.Log
 	if log == nil {
@@ -173,12 +314,17 @@ func ConnectRelay(ctx context.Context, srv config.Server, o RelayOptions) (*Rela
 		h.auth = true
 		h.base = ah.Transport(h.base)
 		st.OAuthHandler = ah
+		rc.auth = ah
 	}
 	conn, err := st.Connect(ctx)
 	if err != nil {
 		return nil, &ConnError{Server: srv.Name, Err: err}
 	}
 	rc.Connection = conn
+	rc.url, rc.client, rc.log, rc.server = srv.URL, client, log, srv.Name
+	rc.in, rc.failed = make(chan jsonrpc.Message, 16), make(chan struct{})
+	rc.ctx, rc.stop = context.WithCancel(context.WithoutCancel(ctx))
+	go rc.pump()
 	return rc, nil
 }
 
