@@ -58,8 +58,7 @@ func roundTrips(b *testing.B, w io.Writer, r io.Reader) {
 
 // BenchmarkRoundTrip compares one request and its result over OS pipes straight to a
 // server ("direct") and through the proxy ("proxy"), which forwards two messages per
-// round trip: the per-message overhead is half the difference (reported as
-// proxy-ns/msg by BenchmarkRoundTrip/proxy against its own direct run).
+// round trip: the per-message overhead is half the difference (README, "Benchmarks").
 func BenchmarkRoundTrip(b *testing.B) {
 	b.Run("direct", func(b *testing.B) {
 		toSrvR, toSrvW := pipe(b)

@@ -129,8 +129,9 @@ var ErrServerExited = errors.New("the server ended the session")
 
 // Run relays between the host (messages read from hostIn, written to hostOut, one
 // JSON-RPC message a line) and the server until one of them ends or ctx is done. When
-// the host's input ends, the server is told (its stdin closed), given a grace period
-// and then stopped, and Run returns nil. When the server ends first, Run returns an
+// the host's input ends, its requests in flight get a grace period to finish, then the
+// server is told (its stdin closed), given a grace period and stopped, and Run returns
+// nil. When the server ends first, Run returns an
 // error wrapping ErrServerExited. Run is called once.
 func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) error {
 	ctx, cancel := context.WithCancel(ctx)
@@ -147,6 +148,7 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 		if herr != nil {
 			p.logf("reading the host: %v", herr)
 		}
+		p.drain(closeGrace)
 		p.logf("the host closed its input; stopping the server")
 		cancel() // questions still open are abandoned
 		_ = p.up.Close()
@@ -166,6 +168,21 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 	}
 	p.wg.Wait()
 	return err
+}
+
+// drain gives the host's requests still in flight up to d to finish (a host that wrote
+// its requests and closed its input, as a script does, still gets their results).
+func (p *Proxy) drain(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for {
+		p.mu.Lock()
+		n := len(p.pending)
+		p.mu.Unlock()
+		if n == 0 || time.Now().After(deadline) || p.ctx.Err() != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond) // no event marks the last response; polling is bounded
+	}
 }
 
 // waitBounded waits for ch up to d.
