@@ -44,7 +44,7 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 // what names a question for the log: its carrier, mode, server and call, never its
 // message.
 func what(req *elicit.Request) string {
-	s := fmt.Sprintf("%s %s question from %s", req.Origin, modeName(req.Mode), elicit.Sanitize(req.Server))
+	s := fmt.Sprintf("%s %s question from %s", req.Origin, modeName(req.Mode), req.ServerLabel())
 	if req.Call != "" {
 		s += " during " + elicit.Sanitize(req.Call)
 	}
@@ -59,6 +59,21 @@ func modeName(m elicit.Mode) string {
 		return string(elicit.ModeForm)
 	}
 	return string(m)
+}
+
+// why says why a question got no answer without quoting the error, which may quote
+// the server's message (an answers file's "no entry matches ... message ...").
+func why(err error) string {
+	var ve *elicit.ViolationsError
+	switch {
+	case errors.Is(err, elicit.ErrUnanswered):
+		return "no answer for it: no answers-file entry matches, or nobody can answer"
+	case errors.As(err, &ve):
+		return fmt.Sprintf("the answer breaks the schema in %d place(s)", len(ve.Violations))
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "cancelled"
+	}
+	return fmt.Sprintf("the answerer failed (%T)", err)
 }
 
 // elicitResult is the result of an elicitation.
@@ -137,7 +152,7 @@ func (p *Proxy) takePush(env *transport.Envelope, msg []byte) bool {
 			p.answerServer(idRaw, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: pe.Reason})
 		default:
 			if !errors.Is(err, errWait) {
-				p.logf("%s: not answered (%s); answering cancel", what(req), elicit.Sanitize(err.Error()))
+				p.logf("%s: not answered (%s); answering cancel", what(req), why(err))
 			}
 			p.answerServer(idRaw, elicitResult{Action: elicit.Cancel}, nil)
 		}
@@ -345,7 +360,7 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 		resp, err := p.ask(ctx, req)
 		if err != nil || resp.Action != elicit.Accept {
 			if err != nil && !errors.Is(err, errWait) && ctx.Err() == nil {
-				p.logf("%s: not answered (%s)", what(req), elicit.Sanitize(err.Error()))
+				p.logf("%s: not answered (%s)", what(req), why(err))
 			}
 			return false
 		}
@@ -453,7 +468,7 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 			}
 			if err != nil {
 				if !errors.Is(err, errWait) {
-					p.logf("%s: not answered (%s); answering cancel", what(req), elicit.Sanitize(err.Error()))
+					p.logf("%s: not answered (%s); answering cancel", what(req), why(err))
 				}
 				resp = elicit.Response{Action: elicit.Cancel}
 			}

@@ -421,6 +421,8 @@ func (p *Proxy) fromServer(msg []byte) {
 	}
 	if c.method == "initialize" && !env.IsError() {
 		p.noteInitialized(env.Result())
+	} else if c.meta && !env.IsError() {
+		p.noteServerMeta(env.Result())
 	}
 	if env.IsError() && p.takeURLRequired(c, &env, msg) {
 		return
@@ -464,5 +466,5 @@ func (p *Proxy) source(proto string) transport.RequestSource {
 	if proto == "" {
 		proto = p.protocol
 	}
-	return transport.RequestSource{Server: p.opts.Server, ServerInfo: p.serverInfo, Host: p.hostName, Protocol: proto, URLDeclared: true}
+	return transport.RequestSource{Server: p.opts.Server, ServerInfo: p.serverInfo, Host: p.hostName, Protocol: proto, URLDeclared: !p.legacy}
 }
