@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -420,5 +421,36 @@ func TestProxyDemoModern(t *testing.T) {
 		if log := h.stderr.String(); !strings.Contains(log, want) {
 			t.Errorf("log lacks %q:\n%s", want, log)
 		}
+	}
+}
+
+// TestProxySignal: SIGTERM stops the proxy and its server (exit 130, nothing left).
+func TestProxySignal(t *testing.T) {
+	h := startHost(t, nil, bin, "proxy", "--", bin, "serve-demo")
+	h.initialize()
+	if err := h.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-h.exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the proxy did not end on SIGTERM")
+	}
+	if code := h.cmd.ProcessState.ExitCode(); code != exitCancel {
+		t.Errorf("exit %d, want %d\nstderr:\n%s", code, exitCancel, h.stderr)
+	}
+	h.noSurvivors()
+}
+
+// TestProxyStopsStubbornServer: a server that ignores the end of its stdin is stopped
+// with its process group when the host leaves.
+func TestProxyStopsStubbornServer(t *testing.T) {
+	h := startHost(t, nil, bin, "proxy", "--", "sh", "-c", "sleep 300 & sleep 300; wait")
+	if code := h.close(); code != 0 {
+		t.Errorf("exit %d\nstderr:\n%s", code, h.stderr)
+	}
+	h.noSurvivors()
+	if !strings.Contains(h.stderr.String(), "SIGTERM to its process group") {
+		t.Errorf("stderr does not say how the server was stopped:\n%s", h.stderr)
 	}
 }
