@@ -113,7 +113,7 @@ func New(up Upstream, opts Options) *Proxy {
 	if opts.Answerer != nil {
 		ans = elicit.NewEngine(opts.Answerer, &elicit.EngineOptions{NoValidate: opts.NoValidate})
 	}
-	return &Proxy{
+	p := &Proxy{
 		opts:        opts,
 		answerer:    ans,
 		up:          up,
@@ -121,6 +121,25 @@ func New(up Upstream, opts Options) *Proxy {
 		pushes:      map[string]context.CancelFunc{},
 		waits:       map[string]chan struct{}{},
 		answeredURL: map[string]bool{},
+	}
+	if d, ok := up.(interface{ onDropped(func([]byte)) }); ok {
+		d.onDropped(p.serverDropped)
+	}
+	return p
+}
+
+// serverDropped fails the host request whose response the upstream dropped for its
+// size, so the host does not wait for it.
+func (p *Proxy) serverDropped(prefix []byte) {
+	id, isReq, ok := transport.FrameID(prefix)
+	if !ok || isReq {
+		return
+	}
+	p.mu.Lock()
+	c := p.pending[idKey(id)]
+	p.mu.Unlock()
+	if c != nil {
+		p.failCall(c, "elicitty proxy: the server's response was over the size limit and was dropped")
 	}
 }
 
@@ -390,6 +409,10 @@ func callName(params []byte) string {
 func (p *Proxy) fromServer(msg []byte) {
 	env, err := transport.ParseEnvelope(msg)
 	if err != nil {
+		if msg[0] == '[' {
+			p.toHost(msg) // a batch: the host's to read
+			return
+		}
 		p.logf("dropped a server message that is not valid JSON-RPC: %v", err)
 		return
 	}

@@ -52,6 +52,12 @@ func lines(r io.Reader) chan string {
 
 func start(t *testing.T, opts Options) *harness {
 	t.Helper()
+	return startPipe(t, opts, 0)
+}
+
+// startPipe is start with the server's lines bounded by pipeMax (0: the default).
+func startPipe(t *testing.T, opts Options, pipeMax int) *harness {
+	t.Helper()
 	hostInR, hostInW := io.Pipe()
 	hostOutR, hostOutW := io.Pipe()
 	upR, upW := io.Pipe()     // server -> proxy
@@ -65,7 +71,7 @@ func start(t *testing.T, opts Options) *harness {
 	if opts.Server == "" {
 		opts.Server = "fake"
 	}
-	p := New(NewPipe(upR, downW, 0, nil), opts)
+	p := New(NewPipe(upR, downW, pipeMax, nil), opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel = cancel
 	go func() {
@@ -551,6 +557,25 @@ func TestOversizeLine(t *testing.T) {
 	h.host(initBoth)
 	if g := h.serverGot(); g != initBoth {
 		t.Errorf("server got %s after the dropped line", g)
+	}
+}
+
+// TestOversizeServerLine: a response over the bound is dropped and its request
+// answered with an error; a batch from the server reaches the host as sent.
+func TestOversizeServerLine(t *testing.T) {
+	h := startPipe(t, Options{}, 512)
+	h.handshake(initBoth)
+	h.host(`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`)
+	h.serverGot()
+	h.server(`{"jsonrpc":"2.0","id":8,"result":{"tools":[],"pad":"` + strings.Repeat("x", 1000) + `"}}`)
+	got := decode(t, h.hostGot())
+	if got["id"] != float64(8) || fields(got, "error", "code") != float64(-32603) {
+		t.Errorf("host got %v, want an error for request 8", got)
+	}
+	batch := `[{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}]`
+	h.server(batch)
+	if g := h.hostGot(); g != batch {
+		t.Errorf("host got %s", g)
 	}
 }
 
