@@ -125,9 +125,7 @@ func (p *Proxy) takePush(env *transport.Envelope, msg []byte) bool {
 		p.answeredURL[params.ElicitationID] = true
 	}
 	p.mu.Unlock()
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
+	p.spawn(func() {
 		defer func() {
 			p.mu.Lock()
 			delete(p.pushes, key)
@@ -156,7 +154,7 @@ func (p *Proxy) takePush(env *transport.Envelope, msg []byte) bool {
 			}
 			p.answerServer(idRaw, elicitResult{Action: elicit.Cancel}, nil)
 		}
-	}()
+	})
 	_ = msg
 	return true
 }
@@ -311,15 +309,13 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 		return true
 	}
 	original := append([]byte(nil), msg...)
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
+	p.spawn(func() {
 		if p.urlRequired(ctx, c, e.Data.Elicitations) {
 			p.finish(ctx, c, nil, c.line)
 		} else {
 			p.finish(ctx, c, original, nil)
 		}
-	}()
+	})
 	return true
 }
 
@@ -451,9 +447,7 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 	}
 	original := append([]byte(nil), msg...)
 	state := append(json.RawMessage(nil), r.RequestState...)
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
+	p.spawn(func() {
 		answers := map[string]elicitResult{}
 		for i, k := range keys {
 			var ep mcp.ElicitParams
@@ -482,7 +476,7 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 		}
 		p.logf("%s %s: round %d answered; retrying", c.method, elicit.Sanitize(c.name), c.rounds)
 		p.finish(ctx, c, original, retry)
-	}()
+	})
 	return true
 }
 

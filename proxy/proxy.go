@@ -81,6 +81,7 @@ type Proxy struct {
 	waits       map[string]chan struct{}      // elicitationId -> closed on completion
 	answeredURL map[string]bool               // elicitationIds of pushed URL requests answered here
 	wg          sync.WaitGroup                // answering goroutines
+	closing     bool                          // Run is ending: no more answering goroutines
 }
 
 // call is a host request in flight.
@@ -174,6 +175,9 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 		waitBounded(serverDone, closeGrace)
 	case serr := <-serverDone:
 		if ctx.Err() == nil {
+			if serr == nil {
+				serr = errors.New("its output ended")
+			}
 			p.logf("the server ended the session: %v", serr)
 			err = fmt.Errorf("%w: %w", ErrServerExited, serr)
 		}
@@ -185,8 +189,25 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 		waitBounded(serverDone, closeGrace)
 		err = ctx.Err()
 	}
+	p.mu.Lock()
+	p.closing = true // no wg.Add may race the Wait below
+	p.mu.Unlock()
 	p.wg.Wait()
 	return err
+}
+
+// spawn runs f on a goroutine Run waits for; once Run is ending, f is not run.
+func (p *Proxy) spawn(f func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closing {
+		return
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		f()
+	}()
 }
 
 // drain gives the host's requests still in flight up to d to finish (a host that wrote
