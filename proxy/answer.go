@@ -27,7 +27,8 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 	if req.Form == nil && req.Mode != elicit.ModeURL && len(req.Schema) > 0 {
 		req.Form = elicit.Parse(req.Schema, req.Protocol)
 	}
-	actx, cancel := context.WithTimeout(ctx, p.opts.Wait)
+	req.Deadline = time.Now().Add(p.opts.Wait) // when the proxy stops waiting for the answer
+	actx, cancel := context.WithDeadline(ctx, req.Deadline)
 	defer cancel()
 	p.logf("%s: asking", what(req))
 	resp, err := p.answerer.Answer(actx, req)

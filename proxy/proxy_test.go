@@ -318,6 +318,9 @@ func TestPushedForm(t *testing.T) {
 		r.Origin != elicit.OriginPush || r.Protocol != "2025-11-25" || r.Mode != elicit.ModeForm {
 		t.Errorf("request = %+v", r)
 	}
+	if left := time.Until(r.Deadline); left <= 0 || left > DefaultWait {
+		t.Errorf("deadline %v from now, want within the default wait", left)
+	}
 	if want := `{"type":"object","properties":{"name":{"type":"string"},"seats":{"type":"integer","default":2}},"required":["name"]}`; string(r.Schema) != want {
 		t.Errorf("schema %s, want the server's bytes", r.Schema)
 	}
