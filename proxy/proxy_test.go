@@ -547,6 +547,23 @@ func TestWaitTimeout(t *testing.T) {
 	}
 }
 
+// TestURLCompletionTimeout: an accepted -32042 whose completion never comes is passed to
+// the host unchanged after Wait, with a log line.
+func TestURLCompletionTimeout(t *testing.T) {
+	h := start(t, Options{Answerer: &script{url: elicit.Response{Action: elicit.Accept}}, Wait: 100 * time.Millisecond})
+	h.handshake(initNoElicit)
+	h.host(call7)
+	h.serverGot()
+	h.server(urlNeeded)
+	if got := h.hostGot(); got != urlNeeded {
+		t.Errorf("host got %s", got)
+	}
+	h.quiet(h.srvR, "server")
+	if !strings.Contains(h.log(), "did not complete within 100ms") {
+		t.Errorf("log lacks the timeout:\n%s", h.log())
+	}
+}
+
 // TestOversizeLine: a host message over the bound is dropped, its request answered
 // with an error, and the session goes on.
 func TestOversizeLine(t *testing.T) {
