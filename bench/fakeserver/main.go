@@ -42,7 +42,7 @@ func main() {
 	}
 	time.Sleep(*delay)
 	s := mcp.NewServer(&mcp.Implementation{Name: "fakeserver", Version: "0.0.0"}, &mcp.ServerOptions{
-		Capabilities: &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}, Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 	})
 	schema := map[string]any{"type": "object", "properties": map[string]any{
 		"text": map[string]any{"type": "string", "description": "Some text."},
