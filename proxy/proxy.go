@@ -430,7 +430,7 @@ func callName(params []byte) string {
 func (p *Proxy) fromServer(msg []byte) {
 	env, err := transport.ParseEnvelope(msg)
 	if err != nil {
-		if msg[0] == '[' {
+		if isBatch(msg) {
 			p.toHost(msg) // a batch: the host's to read
 			return
 		}
@@ -480,6 +480,24 @@ func (p *Proxy) fromServer(msg []byte) {
 	}
 	p.mu.Unlock()
 	p.toHost(msg)
+}
+
+// isBatch reports a JSON array of objects: a JSON-RPC batch, not a log line that
+// starts with '[' ("[INFO] ..."), which must never reach the host's stdout.
+func isBatch(msg []byte) bool {
+	if len(msg) == 0 || msg[0] != '[' {
+		return false
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(msg, &items) != nil || len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		if it[0] != '{' {
+			return false
+		}
+	}
+	return true
 }
 
 // inFlight returns the one tools/call, prompts/get or resources/read of the host in
