@@ -3,6 +3,8 @@ package proxy
 import (
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/elicit"
 )
 
 // TestServerBracketLineNotRelayed: a server stdout line that starts with '[' but is not
@@ -25,5 +27,35 @@ func TestServerBracketLineNotRelayed(t *testing.T) {
 	}
 	if !strings.Contains(h.log(), "not valid JSON-RPC") {
 		t.Errorf("log lacks the dropped lines:\n%s", h.log())
+	}
+}
+
+// TestDuplicateResponseWhileRetrying: a server that answers a request twice (its
+// -32042, then a result for the same id) while the proxy is answering the -32042 gets
+// the second response dropped: the host sees one response for its id, the retry's.
+func TestDuplicateResponseWhileRetrying(t *testing.T) {
+	ans := &script{url: elicit.Response{Action: elicit.Accept}}
+	h := start(t, Options{Answerer: ans})
+	h.handshake(initNoElicit)
+	h.host(call7)
+	h.serverGot()
+	h.server(urlNeeded)
+	waitAsked(t, ans, 1)
+	h.server(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"early"}]}}`)
+	h.server(urlNeeded)
+	h.quiet(h.hostR, "host while the proxy answers")
+	h.server(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"el-7"}}`)
+	if got := h.serverGot(); got != call7 {
+		t.Fatalf("retry %s, want the host's request", got)
+	}
+	h.quiet(h.srvR, "server after one retry")
+	result := `{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"linked"}]}}`
+	h.server(result)
+	if got := h.hostGot(); got != result {
+		t.Errorf("host got %s, want the retry's result", got)
+	}
+	h.quiet(h.hostR, "host after its one response")
+	if n := len(ans.requests()); n != 1 {
+		t.Errorf("asked %d questions, want 1", n)
 	}
 }

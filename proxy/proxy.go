@@ -458,9 +458,16 @@ func (p *Proxy) fromServer(msg []byte) {
 	key := idKey(env.ID())
 	p.mu.Lock()
 	c := p.pending[key]
+	busy := c != nil && c.cancel != nil
 	p.mu.Unlock()
 	if c == nil {
 		p.toHost(msg) // not a request in flight (a late reply): the host decides
+		return
+	}
+	if busy {
+		// The proxy is answering this request's previous response; the host gets one
+		// response for its id, the retry's (or that previous one).
+		p.logf("dropped another response of the server to %s %s while answering for it", c.method, elicit.Sanitize(c.name))
 		return
 	}
 	if c.method == "initialize" && !env.IsError() {
