@@ -102,14 +102,20 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 	if params.Mode == "url" {
 		mode = elicit.ModeURL
 	}
+	id := env.ID()
 	p.mu.Lock()
 	declared := p.caps
 	full := len(p.pushes) >= maxKept
+	_, reused := p.pushes[idKey(id)]
 	p.mu.Unlock()
 	if !p.answers(declared, mode) {
 		return false
 	}
-	id := env.ID()
+	if reused {
+		// Its answer would be ambiguous, and its cancellation would stop the wrong one.
+		p.logf("ignored a server question under the id of one still open")
+		return true
+	}
 	idRaw := append([]byte(nil), env.IDRaw()...)
 	if full {
 		p.logf("too many open questions from the server; answering cancel")

@@ -3,6 +3,7 @@ package proxy
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/elicitty/elicitty/elicit"
 )
@@ -58,4 +59,28 @@ func TestDuplicateResponseWhileRetrying(t *testing.T) {
 	if n := len(ans.requests()); n != 1 {
 		t.Errorf("asked %d questions, want 1", n)
 	}
+}
+
+// TestServerReusesOpenID: a second elicitation/create under the id of a question still
+// open is ignored; the server's cancellation of that id still stops the first.
+func TestServerReusesOpenID(t *testing.T) {
+	ans := &script{block: true, ctxs: make(chan error, 2)}
+	h := start(t, Options{Answerer: ans})
+	h.handshake(initNoElicit)
+	push := `{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`
+	h.server(push)
+	waitAsked(t, ans, 1)
+	h.server(push)
+	h.server(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	select {
+	case <-ans.ctxs:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the first question was not cancelled")
+	}
+	time.Sleep(50 * time.Millisecond)
+	if n := len(ans.requests()); n != 1 {
+		t.Errorf("asked %d questions, want 1 (the reused id ignored)", n)
+	}
+	h.quiet(h.srvR, "server")
+	h.quiet(h.hostR, "host")
 }
