@@ -84,3 +84,33 @@ func TestServerReusesOpenID(t *testing.T) {
 	h.quiet(h.srvR, "server")
 	h.quiet(h.hostR, "host")
 }
+
+// TestSecretsNotLogged: what the user typed, accepted or refused by the schema, never
+// reaches the log.
+func TestSecretsNotLogged(t *testing.T) {
+	const secret = "hunter2-Sup3rSecret"
+	for _, tc := range []struct {
+		name   string
+		schema string
+	}{
+		{"accepted", `{"type":"object","properties":{"pw":{"type":"string","format":"password","writeOnly":true}}}`},
+		{"violations", `{"type":"object","properties":{"pw":{"type":"string","writeOnly":true,"maxLength":3}}}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ans := &script{form: elicit.Response{Action: elicit.Accept, Content: map[string]any{"pw": secret}}}
+			h := start(t, Options{Answerer: ans})
+			h.handshake(initNoElicit)
+			h.server(`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Password?","requestedSchema":` + tc.schema + `}}`)
+			got := h.serverGot()
+			if tc.name == "accepted" && !strings.Contains(got, secret) {
+				t.Fatalf("server got %s, want the answer", got)
+			}
+			if tc.name == "violations" && !strings.Contains(got, "-32602") {
+				t.Fatalf("server got %s, want the violations", got)
+			}
+			if strings.Contains(h.log(), secret) || strings.Contains(h.log(), "Password?") {
+				t.Errorf("log quotes the form:\n%s", h.log())
+			}
+		})
+	}
+}
