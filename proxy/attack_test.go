@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -112,5 +113,33 @@ func TestSecretsNotLogged(t *testing.T) {
 				t.Errorf("log quotes the form:\n%s", h.log())
 			}
 		})
+	}
+}
+
+// TestHostEOFServerNotReading: the host closing its input ends Run within its grace
+// periods even while the proxy is stuck writing to a server that never reads its stdin.
+func TestHostEOFServerNotReading(t *testing.T) {
+	h := start(t, Options{})
+	note := `{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}`
+	wrote := make(chan struct{})
+	go func() {
+		defer close(wrote)
+		for range 70 { // more than the fake server holds unread (64), fewer than hostQueue more
+			if _, err := io.WriteString(h.hostW, note+"\n"); err != nil {
+				return
+			}
+		}
+	}()
+	time.Sleep(200 * time.Millisecond)
+	h.hostW.Close()
+	<-wrote
+	select {
+	case err := <-h.done:
+		if err != nil {
+			t.Errorf("Run = %v", err)
+		}
+		h.done <- err
+	case <-time.After(3 * closeGrace):
+		t.Fatal("Run did not end after the host closed its input")
 	}
 }

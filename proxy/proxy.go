@@ -29,6 +29,9 @@ const (
 	maxKept = 256
 	// closeGrace is how long the server may take to end after the host left.
 	closeGrace = 2 * time.Second
+	// hostQueue is how many host messages wait, read, for the server to take them: the
+	// host's end of input is seen even while a server that does not read holds a send.
+	hostQueue = 16
 )
 
 // Options configure a Proxy. The zero value answers nothing (every question is
@@ -159,7 +162,15 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 	p.ctx = ctx
 	p.out = bufio.NewWriterSize(hostOut, 64<<10)
 	hostDone := make(chan error, 1)
-	go func() { hostDone <- p.readHost(hostIn) }()
+	queue := make(chan []byte, hostQueue)
+	go func() { hostDone <- p.readHost(hostIn, queue) }()
+	relayed := make(chan struct{}) // closed once every host message read was handled
+	go func() {
+		defer close(relayed)
+		for msg := range queue {
+			p.fromHost(msg)
+		}
+	}()
 	serverDone := make(chan error, 1)
 	go func() { serverDone <- p.up.Receive(ctx, p.fromServer) }()
 	var err error
@@ -168,11 +179,12 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 		if herr != nil {
 			p.logf("reading the host: %v", herr)
 		}
-		p.drain(closeGrace)
+		p.drain(relayed, closeGrace)
 		p.logf("the host closed its input; stopping the server")
-		cancel() // questions still open are abandoned
-		_ = p.up.Close()
+		cancel()         // questions still open are abandoned
+		_ = p.up.Close() // a send the server never took fails now
 		waitBounded(serverDone, closeGrace)
+		waitBounded(relayed, closeGrace)
 	case serr := <-serverDone:
 		if ctx.Err() == nil {
 			if serr == nil {
@@ -210,14 +222,20 @@ func (p *Proxy) spawn(f func()) {
 	}()
 }
 
-// drain gives the host's requests still in flight up to d to finish (a host that wrote
-// its requests and closed its input, as a script does, still gets their results).
-func (p *Proxy) drain(d time.Duration) {
+// drain gives the host's messages still queued (until relayed is closed) and its
+// requests in flight up to d to finish (a host that wrote its requests and closed its
+// input, as a script does, still gets their results).
+func (p *Proxy) drain(relayed <-chan struct{}, d time.Duration) {
 	deadline := time.Now().Add(d)
 	for {
 		p.mu.Lock()
 		n := len(p.pending)
 		p.mu.Unlock()
+		select {
+		case <-relayed:
+		default:
+			n++
+		}
 		if n == 0 || time.Now().After(deadline) || p.ctx.Err() != nil {
 			return
 		}
@@ -226,7 +244,7 @@ func (p *Proxy) drain(d time.Duration) {
 }
 
 // waitBounded waits for ch up to d.
-func waitBounded(ch <-chan error, d time.Duration) {
+func waitBounded[T any](ch <-chan T, d time.Duration) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -242,8 +260,9 @@ func (p *Proxy) logf(format string, args ...any) {
 	}
 }
 
-// readHost relays the host's messages until its input ends.
-func (p *Proxy) readHost(r io.Reader) error {
+// readHost queues the host's messages until its input ends, then closes queue.
+func (p *Proxy) readHost(r io.Reader, queue chan<- []byte) error {
+	defer close(queue)
 	lr := transport.NewLineReader(r, p.opts.MaxLine)
 	for {
 		line, tooLong, err := lr.Next()
@@ -252,7 +271,7 @@ func (p *Proxy) readHost(r io.Reader) error {
 			p.tooLong(line)
 		default:
 			if msg := bytes.TrimSpace(line); len(msg) > 0 {
-				p.fromHost(msg)
+				queue <- bytes.Clone(msg)
 			}
 		}
 		if err != nil {
