@@ -305,6 +305,10 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 	if !p.answers(declared, elicit.ModeURL) {
 		return false
 	}
+	if len(e.Data.Elicitations) > maxKept {
+		p.logf("%s %s: a -32042 with %d URL elicitations; passing the error to the host", c.method, elicit.Sanitize(c.name), len(e.Data.Elicitations))
+		return false
+	}
 	c.urlRounds++
 	if c.urlRounds > maxURLRounds {
 		p.logf("%s %s: -32042 after %d retries; passing the error to the host", c.method, elicit.Sanitize(c.name), maxURLRounds)
@@ -414,6 +418,10 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 	var r inputResult
 	if json.Unmarshal(res, &r) != nil || r.ResultType != "input_required" || len(r.InputRequests) == 0 {
 		return false // load shedding and the like: the host retries
+	}
+	if len(r.InputRequests) > maxKept {
+		p.logf("%s %s: an input_required round with %d input requests; passing the result to the host", c.method, elicit.Sanitize(c.name), len(r.InputRequests))
+		return false
 	}
 	keys := make([]string, 0, len(r.InputRequests))
 	entries := map[string]inputRequest{}

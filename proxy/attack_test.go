@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -141,5 +142,46 @@ func TestHostEOFServerNotReading(t *testing.T) {
 		h.done <- err
 	case <-time.After(3 * closeGrace):
 		t.Fatal("Run did not end after the host closed its input")
+	}
+}
+
+// TestHugeRoundPassedOn: a -32042 or input_required round with more entries than the
+// proxy keeps is not turned into thousands of questions: it reaches the host as sent.
+func TestHugeRoundPassedOn(t *testing.T) {
+	ans := &script{form: elicit.Response{Action: elicit.Decline}, url: elicit.Response{Action: elicit.Decline}}
+	h := start(t, Options{Answerer: ans})
+	var b strings.Builder
+	for i := range maxKept + 1 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%d":{"method":"elicitation/create","params":{"mode":"form","message":"Q","requestedSchema":{"type":"object","properties":{}}}}`, i)
+	}
+	h.host(modernCall)
+	h.serverGot()
+	round := `{"jsonrpc":"2.0","id":"c1","result":{"resultType":"input_required","inputRequests":{` + b.String() + `}}}`
+	h.server(round)
+	if got := h.hostGot(); got != round {
+		t.Errorf("host got %.200s..., want the round as sent", got)
+	}
+
+	b.Reset()
+	for i := range maxKept + 1 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"mode":"url","message":"Link","url":"https://example.com/%d","elicitationId":"el-%d"}`, i, i)
+	}
+	h.handshake(initNoElicit)
+	h.host(call7)
+	h.serverGot()
+	many := `{"jsonrpc":"2.0","id":7,"error":{"code":-32042,"message":"URL elicitation required","data":{"elicitations":[` + b.String() + `]}}}`
+	h.server(many)
+	if got := h.hostGot(); got != many {
+		t.Errorf("host got %.200s..., want the error as sent", got)
+	}
+	h.quiet(h.srvR, "server")
+	if n := len(ans.requests()); n != 0 {
+		t.Errorf("asked %d questions, want none", n)
 	}
 }

@@ -25,7 +25,8 @@ const (
 	maxRounds = 16
 	// maxURLRounds caps the -32042 errors the proxy answers for one host request.
 	maxURLRounds = 8
-	// maxKept bounds the tables of server requests and URL elicitations.
+	// maxKept bounds the tables of server requests and URL elicitations, and the
+	// entries of one -32042 error or input_required round the proxy answers.
 	maxKept = 256
 	// closeGrace is how long the server may take to end after the host left.
 	closeGrace = 2 * time.Second
