@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -183,5 +184,34 @@ func TestHugeRoundPassedOn(t *testing.T) {
 	h.quiet(h.srvR, "server")
 	if n := len(ans.requests()); n != 0 {
 		t.Errorf("asked %d questions, want none", n)
+	}
+}
+
+// TestLogBoundsServerText: server-controlled names (serverInfo, elicitationId) of any
+// length and with terminal escapes make log lines of bounded length, one line each,
+// without control characters.
+func TestLogBoundsServerText(t *testing.T) {
+	ans := &script{url: elicit.Response{Action: elicit.Accept}}
+	h := start(t, Options{Answerer: ans})
+	long := "\x1b[2J\x1b]0;pwned\x07" + strings.Repeat("A", 100<<10) + "\nelicitty proxy: FAKE"
+	name, _ := json.Marshal(long)
+	h.host(initNoElicit)
+	h.serverGot()
+	h.server(`{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":` + string(name) + `,"version":"1"}}}`)
+	h.hostGot()
+	h.server(`{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://example.com/x","elicitationId":` + string(name) + `}}`)
+	h.serverGot()
+	h.server(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":` + string(name) + `}}`)
+	h.quiet(h.hostR, "host")
+	h.logMu.Lock()
+	logs := append([]string(nil), h.logs...)
+	h.logMu.Unlock()
+	if len(logs) < 3 {
+		t.Fatalf("log %q", logs)
+	}
+	for _, l := range logs {
+		if len(l) > maxLogLine+len("…") || strings.ContainsAny(l, "\x1b\x07\n\r") {
+			t.Errorf("log line of %d bytes: %.120q", len(l), l)
+		}
 	}
 }

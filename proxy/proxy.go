@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -33,6 +35,8 @@ const (
 	// hostQueue is how many host messages wait, read, for the server to take them: the
 	// host's end of input is seen even while a server that does not read holds a send.
 	hostQueue = 16
+	// maxLogLine bounds one log line.
+	maxLogLine = 2000
 )
 
 // Options configure a Proxy. The zero value answers nothing (every question is
@@ -254,11 +258,18 @@ func waitBounded[T any](ch <-chan T, d time.Duration) {
 	}
 }
 
-// logf writes one log line.
+// logf writes one log line: one line without control characters, of at most
+// maxLogLine bytes (server-controlled names in it, a serverInfo or an elicitationId,
+// can be of any length).
 func (p *Proxy) logf(format string, args ...any) {
-	if p.opts.Logf != nil {
-		p.opts.Logf(format, args...)
+	if p.opts.Logf == nil {
+		return
 	}
+	line := safe.Line(fmt.Sprintf(format, args...))
+	if len(line) > maxLogLine {
+		line = strings.ToValidUTF8(line[:maxLogLine], "") + "…"
+	}
+	p.opts.Logf("%s", line)
 }
 
 // readHost queues the host's messages until its input ends, then closes queue.
