@@ -31,7 +31,7 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 	actx, cancel := context.WithDeadline(ctx, req.Deadline)
 	defer cancel()
 	p.logf("%s: asking", what(req))
-	resp, err := p.answerer.Answer(actx, req)
+	resp, err := p.answerBounded(actx, req)
 	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
 		p.logf("%s: nobody answered within %s; cancelling it", what(req), p.opts.Wait)
 		return elicit.Response{}, errWait
@@ -40,6 +40,27 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 		p.logf("%s: answered %s", what(req), resp.Action)
 	}
 	return resp, err
+}
+
+// answerBounded calls the answerer and returns once it answers or ctx is done, even
+// when the answerer does not heed ctx (it is then left to finish on its own): --wait
+// and the host leaving bound every question.
+func (p *Proxy) answerBounded(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+	type answer struct {
+		resp elicit.Response
+		err  error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		resp, err := p.answerer.Answer(ctx, req)
+		ch <- answer{resp, err}
+	}()
+	select {
+	case a := <-ch:
+		return a.resp, a.err
+	case <-ctx.Done():
+		return elicit.Response{}, ctx.Err()
+	}
 }
 
 // what names a question for the log: its carrier, mode, server and call, never its

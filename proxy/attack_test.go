@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -213,5 +214,35 @@ func TestLogBoundsServerText(t *testing.T) {
 		if len(l) > maxLogLine+len("…") || strings.ContainsAny(l, "\x1b\x07\n\r") {
 			t.Errorf("log line of %d bytes: %.120q", len(l), l)
 		}
+	}
+}
+
+// deaf is an answerer that ignores its context until released.
+type deaf struct{ release chan struct{} }
+
+func (d deaf) Answer(context.Context, *elicit.Request) (elicit.Response, error) {
+	<-d.release
+	return elicit.Response{Action: elicit.Accept, Content: map[string]any{}}, nil
+}
+
+// TestWaitBoundsDeafAnswerer: --wait bounds a question even when the answerer does not
+// heed its context: the server gets cancel after Wait, and the host closing its input
+// ends Run.
+func TestWaitBoundsDeafAnswerer(t *testing.T) {
+	d := deaf{release: make(chan struct{})}
+	defer close(d.release)
+	h := start(t, Options{Answerer: d, Wait: 100 * time.Millisecond})
+	h.handshake(initNoElicit)
+	h.server(`{"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`)
+	if got := h.serverGot(); got != `{"jsonrpc":"2.0","id":1,"result":{"action":"cancel"}}` {
+		t.Errorf("server got %s", got)
+	}
+	h.server(`{"jsonrpc":"2.0","id":2,"method":"elicitation/create","params":{"message":"Again?","requestedSchema":{"type":"object","properties":{}}}}`)
+	h.hostW.Close()
+	select {
+	case err := <-h.done:
+		h.done <- err
+	case <-time.After(3 * closeGrace):
+		t.Fatal("Run did not end after the host closed its input")
 	}
 }
