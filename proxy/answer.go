@@ -243,12 +243,12 @@ func (p *Proxy) completed(env *transport.Envelope) bool {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ch, waiting := p.waits[n.ElicitationID]
+	w, waiting := p.waits[n.ElicitationID]
 	if waiting {
 		select {
-		case <-ch:
+		case <-w.done:
 		default:
-			close(ch)
+			close(w.done)
 		}
 	}
 	ours := p.answeredURL[n.ElicitationID]
@@ -350,6 +350,13 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 	return true
 }
 
+// urlWait is a URL elicitation awaited by one host request or more (a server may hold
+// several up with one sign-in link).
+type urlWait struct {
+	done chan struct{} // closed on completion
+	n    int           // the requests awaiting it
+}
+
 // urlRequired asks consent for each -32042 entry and waits for the completion of each
 // accepted one; it reports whether the request may be retried.
 func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMessage) bool {
@@ -357,7 +364,11 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 	defer func() {
 		p.mu.Lock()
 		for _, id := range ids {
-			delete(p.waits, id)
+			if w := p.waits[id]; w != nil {
+				if w.n--; w.n <= 0 {
+					delete(p.waits, id)
+				}
+			}
 		}
 		p.mu.Unlock()
 	}()
@@ -375,12 +386,13 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 		if ep.ElicitationID != "" {
 			// Registered before asking: the server may complete it at once.
 			p.mu.Lock()
-			if ch, ok := p.waits[ep.ElicitationID]; ok {
-				done = ch
-			} else {
-				done = make(chan struct{})
-				p.waits[ep.ElicitationID] = done
+			w := p.waits[ep.ElicitationID]
+			if w == nil {
+				w = &urlWait{done: make(chan struct{})}
+				p.waits[ep.ElicitationID] = w
 			}
+			w.n++
+			done = w.done
 			p.mu.Unlock()
 			ids = append(ids, ep.ElicitationID)
 		}

@@ -246,3 +246,31 @@ func TestWaitBoundsDeafAnswerer(t *testing.T) {
 		t.Fatal("Run did not end after the host closed its input")
 	}
 }
+
+// TestSharedElicitationID: two host calls held up by the same URL elicitation (one
+// sign-in link for every tool); the host cancelling one does not orphan the other's
+// wait: the completion still retries it.
+func TestSharedElicitationID(t *testing.T) {
+	ans := &script{url: elicit.Response{Action: elicit.Accept}}
+	h := start(t, Options{Answerer: ans})
+	h.handshake(initNoElicit)
+	call8 := strings.Replace(call7, `"id":7`, `"id":8`, 1)
+	h.host(call7)
+	h.serverGot()
+	h.host(call8)
+	h.serverGot()
+	h.server(urlNeeded)
+	h.server(strings.Replace(urlNeeded, `"id":7`, `"id":8`, 1))
+	waitAsked(t, ans, 2)
+	cancel8 := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}`
+	h.host(cancel8)
+	if got := h.serverGot(); got != cancel8 {
+		t.Fatalf("server got %s", got)
+	}
+	time.Sleep(50 * time.Millisecond) // the cancelled call's work ends
+	h.server(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"el-7"}}`)
+	if got := h.serverGot(); got != call7 {
+		t.Fatalf("server got %s, want call 7 retried", got)
+	}
+	h.quiet(h.hostR, "host")
+}

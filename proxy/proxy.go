@@ -86,7 +86,7 @@ type Proxy struct {
 	serverInfo  string                        // the server's serverInfo.name
 	pending     map[string]*call              // host requests in flight, by id
 	pushes      map[string]context.CancelFunc // server elicitations the proxy answers, by id
-	waits       map[string]chan struct{}      // elicitationId -> closed on completion
+	waits       map[string]*urlWait           // URL elicitations awaited, by elicitationId
 	answeredURL map[string]bool               // elicitationIds of pushed URL requests answered here
 	wg          sync.WaitGroup                // answering goroutines
 	closing     bool                          // Run is ending: no more answering goroutines
@@ -128,7 +128,7 @@ func New(up Upstream, opts Options) *Proxy {
 		up:          up,
 		pending:     map[string]*call{},
 		pushes:      map[string]context.CancelFunc{},
-		waits:       map[string]chan struct{}{},
+		waits:       map[string]*urlWait{},
 		answeredURL: map[string]bool{},
 	}
 	if d, ok := up.(interface{ onDropped(func([]byte)) }); ok {
