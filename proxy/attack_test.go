@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/elicitty/elicitty/elicit"
 )
@@ -273,4 +274,20 @@ func TestSharedElicitationID(t *testing.T) {
 		t.Fatalf("server got %s, want call 7 retried", got)
 	}
 	h.quiet(h.hostR, "host")
+}
+
+// TestServerInvalidUTF8: a server message with bytes that are not UTF-8 reaches the host
+// as valid UTF-8 JSON (each bad sequence replaced by U+FFFD), since JSON text between
+// systems must be UTF-8 and strict host decoders stop on it.
+func TestServerInvalidUTF8(t *testing.T) {
+	h := start(t, Options{})
+	h.handshake(initBoth)
+	h.server("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"a\xff\xfeb\xc3\"}}")
+	got := h.hostGot()
+	if !utf8.ValidString(got) || !json.Valid([]byte(got)) {
+		t.Fatalf("host got %q", got)
+	}
+	if want := "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\",\"data\":\"a\uFFFDb\uFFFD\"}}"; got != want {
+		t.Errorf("host got %q, want %q", got, want)
+	}
 }

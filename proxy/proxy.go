@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/safe"
@@ -459,6 +460,10 @@ func callName(params []byte) string {
 
 // fromServer handles one message from the server.
 func (p *Proxy) fromServer(msg []byte) {
+	if !utf8.Valid(msg) {
+		// JSON between systems is UTF-8; a strict host decoder would stop on these bytes.
+		msg = bytes.ToValidUTF8(msg, []byte("\uFFFD"))
+	}
 	env, err := transport.ParseEnvelope(msg)
 	if err != nil {
 		if isBatch(msg) {
