@@ -291,3 +291,28 @@ func TestServerInvalidUTF8(t *testing.T) {
 		t.Errorf("host got %q, want %q", got, want)
 	}
 }
+
+// TestOversizeResponseWhileRetrying: a response over the bound for a request the proxy
+// is answering for is dropped like any second response: the host gets one response
+// for its id, the retry's.
+func TestOversizeResponseWhileRetrying(t *testing.T) {
+	ans := &script{url: elicit.Response{Action: elicit.Accept}}
+	h := startPipe(t, Options{Answerer: ans}, 1024)
+	h.handshake(initNoElicit)
+	h.host(call7)
+	h.serverGot()
+	h.server(urlNeeded)
+	waitAsked(t, ans, 1)
+	h.server(`{"jsonrpc":"2.0","id":7,"result":{"pad":"` + strings.Repeat("x", 2000) + `"}}`)
+	h.quiet(h.hostR, "host while the proxy answers")
+	h.server(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"el-7"}}`)
+	if got := h.serverGot(); got != call7 {
+		t.Fatalf("retry %s, want the host's request", got)
+	}
+	result := `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`
+	h.server(result)
+	if got := h.hostGot(); got != result {
+		t.Errorf("host got %s, want the retry's result", got)
+	}
+	h.quiet(h.hostR, "host after its one response")
+}

@@ -147,8 +147,9 @@ func (p *Proxy) serverDropped(prefix []byte) {
 	}
 	p.mu.Lock()
 	c := p.pending[idKey(id)]
+	busy := c != nil && c.cancel != nil // a second response, dropped as fromServer does
 	p.mu.Unlock()
-	if c != nil {
+	if c != nil && !busy {
 		p.failCall(c, "elicitty proxy: the server's response was over the size limit and was dropped")
 	}
 }
