@@ -316,3 +316,55 @@ func TestOversizeResponseWhileRetrying(t *testing.T) {
 	}
 	h.quiet(h.hostR, "host after its one response")
 }
+
+// TestPushIDCollidesWithHostID: a server question under the id of a host request in
+// flight is answered under that id towards the server, and the host's request still
+// gets its own response.
+func TestPushIDCollidesWithHostID(t *testing.T) {
+	ans := &script{form: elicit.Response{Action: elicit.Decline}}
+	h := start(t, Options{Answerer: ans})
+	h.handshake(initNoElicit)
+	h.host(call7)
+	h.serverGot()
+	h.server(`{"jsonrpc":"2.0","id":7,"method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`)
+	if got := h.serverGot(); got != `{"jsonrpc":"2.0","id":7,"result":{"action":"decline"}}` {
+		t.Errorf("server got %s", got)
+	}
+	result := `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`
+	h.server(result)
+	if got := h.hostGot(); got != result {
+		t.Errorf("host got %s", got)
+	}
+	if r := ans.requests(); len(r) != 1 || r[0].Tool != "needs_link" {
+		t.Errorf("requests %+v", r)
+	}
+}
+
+// TestPushFlood: a server that floods questions gets at most maxKept open at once; the
+// rest are answered cancel at once, and completions it never issued reach the host.
+func TestPushFlood(t *testing.T) {
+	ans := &script{block: true}
+	h := start(t, Options{Answerer: ans})
+	h.handshake(initNoElicit)
+	extra := 20
+	go func() {
+		for i := range maxKept + extra {
+			fmt.Fprintf(h.srvW, `{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"Q","requestedSchema":{"type":"object","properties":{}}}}`+"\n", i)
+		}
+	}()
+	for range extra {
+		if got := decode(t, h.serverGot()); fields(got, "result", "action") != "cancel" {
+			t.Fatalf("server got %v", got)
+		}
+	}
+	waitAsked(t, ans, maxKept)
+	h.quiet(h.srvR, "server")
+	if n := len(ans.requests()); n != maxKept {
+		t.Errorf("asked %d, want %d", n, maxKept)
+	}
+	spoof := `{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"never-issued"}}`
+	h.server(spoof)
+	if got := h.hostGot(); got != spoof {
+		t.Errorf("host got %s", got)
+	}
+}
