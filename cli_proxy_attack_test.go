@@ -14,6 +14,7 @@ import (
 // took still being written) ends the proxy and the server.
 func TestProxyHostileServer(t *testing.T) {
 	server := `printf '\033]0;pwned\007\033[2Jevil stderr\n' >&2
+head -c 20000 /dev/zero | tr '\0' L >&2; echo >&2
 printf '[INFO] starting\n\033[31mbanner\n'
 printf '{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}\n'
 exec sleep 300`
@@ -41,7 +42,12 @@ exec sleep 300`
 			t.Errorf("host stdout carries %q", l)
 		}
 	}
-	if s := h.stderr.String(); strings.ContainsAny(s, "\x1b\x07") || !strings.Contains(s, "evil stderr") {
-		t.Errorf("stderr:\n%q", s)
+	if s := h.stderr.String(); strings.ContainsAny(s, "\x1b\x07") || !strings.Contains(s, "evil stderr") || !strings.Contains(s, "LLLL") {
+		t.Errorf("stderr:\n%.4000q", s)
+	}
+	for _, l := range strings.Split(h.stderr.String(), "\n") {
+		if len(l) > 2100 {
+			t.Errorf("stderr line of %d bytes", len(l))
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -14,7 +13,6 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"github.com/elicitty/elicitty/proxy"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
@@ -31,7 +29,7 @@ type proxyState struct {
 // proxyLogf writes one log line of the proxy to stderr and, with --log, to the file.
 // The line is made safe for a terminal; callers put no message contents in it.
 func (a *app) proxyLogf(format string, args ...any) {
-	line := "elicitty proxy: " + safe.Line(fmt.Sprintf(format, args...)) + "\n"
+	line := "elicitty proxy: " + proxy.LogLine(format, args...) + "\n"
 	a.proxy.mu.Lock()
 	defer a.proxy.mu.Unlock()
 	_, _ = io.WriteString(a.stderr, line)

@@ -260,18 +260,22 @@ func waitBounded[T any](ch <-chan T, d time.Duration) {
 	}
 }
 
-// logf writes one log line: one line without control characters, of at most
-// maxLogLine bytes (server-controlled names in it, a serverInfo or an elicitationId,
-// can be of any length).
+// logf writes one log line (LogLine).
 func (p *Proxy) logf(format string, args ...any) {
-	if p.opts.Logf == nil {
-		return
+	if p.opts.Logf != nil {
+		p.opts.Logf("%s", LogLine(format, args...))
 	}
+}
+
+// LogLine formats one line of the proxy's log: without control characters or line
+// breaks, and of at most 2000 bytes (server-controlled text in it, a serverInfo name,
+// an elicitationId or a stderr line, can be of any length).
+func LogLine(format string, args ...any) string {
 	line := safe.Line(fmt.Sprintf(format, args...))
 	if len(line) > maxLogLine {
 		line = strings.ToValidUTF8(line[:maxLogLine], "") + "…"
 	}
-	p.opts.Logf("%s", line)
+	return line
 }
 
 // readHost queues the host's messages until its input ends, then closes queue.
