@@ -368,3 +368,47 @@ func TestPushFlood(t *testing.T) {
 		t.Errorf("host got %s", got)
 	}
 }
+
+// TestEndlessRounds: a server that answers every retry with another input_required
+// round, or another -32042, gets maxRounds (maxURLRounds) answered, then the host gets
+// the round as sent; a 10 MB requestState is echoed byte for byte on the way.
+func TestEndlessRounds(t *testing.T) {
+	ans := &script{form: elicit.Response{Action: elicit.Accept, Content: map[string]any{}}, url: elicit.Response{Action: elicit.Accept}}
+	h := start(t, Options{Answerer: ans, RetryNow: func(*elicit.Request) bool { return true }})
+	roundWith := func(state string) string {
+		return `{"jsonrpc":"2.0","id":"c1","result":{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"mode":"form","message":"Again?","requestedSchema":{"type":"object","properties":{}}}}},"requestState":` + state + `}}`
+	}
+	big := `"` + strings.Repeat("s", 10<<20) + `"`
+	h.host(modernCall)
+	h.serverGot()
+	for i := range maxRounds {
+		state := `"s"`
+		if i == 0 {
+			state = big
+		}
+		h.server(roundWith(state))
+		retry := h.serverGot()
+		if !strings.Contains(retry, `"requestState":`+state) {
+			t.Fatalf("retry %d lacks the state (%d bytes)", i+1, len(retry))
+		}
+	}
+	round := roundWith(`"s"`)
+	h.server(round)
+	if got := h.hostGot(); got != round {
+		t.Errorf("host got %.200s, want the round after %d", got, maxRounds)
+	}
+
+	h.handshake(initNoElicit)
+	h.host(call7)
+	h.serverGot()
+	for range maxURLRounds {
+		h.server(urlNeeded)
+		if got := h.serverGot(); got != call7 {
+			t.Fatalf("server got %s", got)
+		}
+	}
+	h.server(urlNeeded)
+	if got := h.hostGot(); got != urlNeeded {
+		t.Errorf("host got %s, want the error after %d", got, maxURLRounds)
+	}
+}
