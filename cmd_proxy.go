@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -145,6 +147,11 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 		return usagef("the proxy speaks stdio and Streamable HTTP to servers, not %s", srv.EffectiveKind())
 	}
 	a.proxyLogf("relaying to %s over %s", elicit.Sanitize(srv.Name), srv.EffectiveKind())
+	// A host gone from our stdout must not kill us with SIGPIPE before the server is
+	// stopped: the write fails with EPIPE instead, and the proxy goes on to its end.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
 	err = proxy.New(up, opts).Run(ctx, a.stdin, a.stdout)
 	if errors.Is(err, proxy.ErrServerExited) {
 		return &transport.ConnError{Server: srv.Name, Err: err}
