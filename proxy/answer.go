@@ -126,7 +126,8 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 	id := env.ID()
 	p.mu.Lock()
 	declared := p.caps
-	full := len(p.pushes) >= maxKept
+	size := len(env.Params())
+	full := len(p.pushes) >= maxKept || p.pushBytes+size > maxPushBytes
 	_, reused := p.pushes[idKey(id)]
 	p.mu.Unlock()
 	if !p.answers(declared, mode) {
@@ -149,7 +150,8 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 	key := idKey(id)
 	p.mu.Lock()
 	p.pushes[key] = cancel
-	if mode == elicit.ModeURL && params.ElicitationID != "" && len(p.answeredURL) < maxKept {
+	p.pushBytes += size
+	if mode == elicit.ModeURL && params.ElicitationID != "" && len(params.ElicitationID) <= maxKeptID && len(p.answeredURL) < maxKept {
 		p.answeredURL[params.ElicitationID] = true
 	}
 	p.mu.Unlock()
@@ -157,6 +159,7 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 		defer func() {
 			p.mu.Lock()
 			delete(p.pushes, key)
+			p.pushBytes -= size
 			p.mu.Unlock()
 			cancel()
 		}()

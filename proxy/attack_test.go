@@ -203,8 +203,12 @@ func TestLogBoundsServerText(t *testing.T) {
 	h.hostGot()
 	h.server(`{"jsonrpc":"2.0","id":"e1","method":"elicitation/create","params":{"mode":"url","message":"m","url":"https://example.com/x","elicitationId":` + string(name) + `}}`)
 	h.serverGot()
-	h.server(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":` + string(name) + `}}`)
-	h.quiet(h.hostR, "host")
+	// An elicitationId over maxKeptID is not kept: its completion goes to the host.
+	complete := `{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":` + string(name) + `}}`
+	h.server(complete)
+	if got := h.hostGot(); got != complete {
+		t.Errorf("host got %.100q", got)
+	}
 	h.logMu.Lock()
 	logs := append([]string(nil), h.logs...)
 	h.logMu.Unlock()
@@ -410,5 +414,27 @@ func TestEndlessRounds(t *testing.T) {
 	h.server(urlNeeded)
 	if got := h.hostGot(); got != urlNeeded {
 		t.Errorf("host got %s, want the error after %d", got, maxURLRounds)
+	}
+}
+
+// TestPushFloodBytes: the server's questions open at once are bounded in bytes too:
+// past maxPushBytes of params the next is answered cancel at once.
+func TestPushFloodBytes(t *testing.T) {
+	ans := &script{block: true}
+	h := start(t, Options{Answerer: ans})
+	h.handshake(initNoElicit)
+	pad := strings.Repeat("p", maxPushBytes/3+1)
+	go func() {
+		for i := range 3 {
+			fmt.Fprintf(h.srvW, `{"jsonrpc":"2.0","id":%d,"method":"elicitation/create","params":{"message":"Q","requestedSchema":{"type":"object","properties":{}},"_meta":{"pad":"%s"}}}`+"\n", i, pad)
+		}
+	}()
+	if got := h.serverGot(); got != `{"jsonrpc":"2.0","id":2,"result":{"action":"cancel"}}` {
+		t.Errorf("server got %.200s", got)
+	}
+	waitAsked(t, ans, 2)
+	h.quiet(h.srvR, "server")
+	if n := len(ans.requests()); n != 2 {
+		t.Errorf("asked %d, want 2", n)
 	}
 }

@@ -31,6 +31,11 @@ const (
 	// maxKept bounds the tables of server requests and URL elicitations, and the
 	// entries of one -32042 error or input_required round the proxy answers.
 	maxKept = 256
+	// maxPushBytes bounds the params of the server's questions open at once (two
+	// messages of the largest size): 256 questions of 16 MiB would hold 4 GiB.
+	maxPushBytes = 2 * transport.MaxFrame
+	// maxKeptID bounds an elicitationId the proxy keeps after its question ended.
+	maxKeptID = 1024
 	// closeGrace is how long the server may take to end after the host left.
 	closeGrace = 2 * time.Second
 	// hostQueue is how many host messages wait, read, for the server to take them: the
@@ -87,6 +92,7 @@ type Proxy struct {
 	serverInfo  string                        // the server's serverInfo.name
 	pending     map[string]*call              // host requests in flight, by id
 	pushes      map[string]context.CancelFunc // server elicitations the proxy answers, by id
+	pushBytes   int                           // the params bytes of those in pushes
 	waits       map[string]*urlWait           // URL elicitations awaited, by elicitationId
 	answeredURL map[string]bool               // elicitationIds of pushed URL requests answered here
 	wg          sync.WaitGroup                // answering goroutines
