@@ -4,17 +4,17 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"github.com/elicitty/elicitty/proxy"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
@@ -31,7 +31,7 @@ type proxyState struct {
 // proxyLogf writes one log line of the proxy to stderr and, with --log, to the file.
 // The line is made safe for a terminal; callers put no message contents in it.
 func (a *app) proxyLogf(format string, args ...any) {
-	line := "elicitty proxy: " + safe.Line(fmt.Sprintf(format, args...)) + "\n"
+	line := "elicitty proxy: " + proxy.LogLine(format, args...) + "\n"
 	a.proxy.mu.Lock()
 	defer a.proxy.mu.Unlock()
 	_, _ = io.WriteString(a.stderr, line)
@@ -147,6 +147,11 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 		return usagef("the proxy speaks stdio and Streamable HTTP to servers, not %s", srv.EffectiveKind())
 	}
 	a.proxyLogf("relaying to %s over %s", elicit.Sanitize(srv.Name), srv.EffectiveKind())
+	// A host gone from our stdout must not kill us with SIGPIPE before the server is
+	// stopped: the write fails with EPIPE instead, and the proxy goes on to its end.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
 	err = proxy.New(up, opts).Run(ctx, a.stdin, a.stdout)
 	if errors.Is(err, proxy.ErrServerExited) {
 		return &transport.ConnError{Server: srv.Name, Err: err}

@@ -31,7 +31,7 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 	actx, cancel := context.WithDeadline(ctx, req.Deadline)
 	defer cancel()
 	p.logf("%s: asking", what(req))
-	resp, err := p.answerer.Answer(actx, req)
+	resp, err := p.answerBounded(actx, req)
 	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
 		p.logf("%s: nobody answered within %s; cancelling it", what(req), p.opts.Wait)
 		return elicit.Response{}, errWait
@@ -40,6 +40,27 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 		p.logf("%s: answered %s", what(req), resp.Action)
 	}
 	return resp, err
+}
+
+// answerBounded calls the answerer and returns once it answers or ctx is done, even
+// when the answerer does not heed ctx (it is then left to finish on its own): --wait
+// and the host leaving bound every question.
+func (p *Proxy) answerBounded(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+	type answer struct {
+		resp elicit.Response
+		err  error
+	}
+	ch := make(chan answer, 1)
+	go func() {
+		resp, err := p.answerer.Answer(ctx, req)
+		ch <- answer{resp, err}
+	}()
+	select {
+	case a := <-ch:
+		return a.resp, a.err
+	case <-ctx.Done():
+		return elicit.Response{}, ctx.Err()
+	}
 }
 
 // what names a question for the log: its carrier, mode, server and call, never its
@@ -102,14 +123,21 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 	if params.Mode == "url" {
 		mode = elicit.ModeURL
 	}
+	id := env.ID()
 	p.mu.Lock()
 	declared := p.caps
-	full := len(p.pushes) >= maxKept
+	size := len(env.Params())
+	full := len(p.pushes) >= maxKept || p.pushBytes+size > maxPushBytes
+	_, reused := p.pushes[idKey(id)]
 	p.mu.Unlock()
 	if !p.answers(declared, mode) {
 		return false
 	}
-	id := env.ID()
+	if reused {
+		// Its answer would be ambiguous, and its cancellation would stop the wrong one.
+		p.logf("ignored a server question under the id of one still open")
+		return true
+	}
 	idRaw := append([]byte(nil), env.IDRaw()...)
 	if full {
 		p.logf("too many open questions from the server; answering cancel")
@@ -122,7 +150,8 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 	key := idKey(id)
 	p.mu.Lock()
 	p.pushes[key] = cancel
-	if mode == elicit.ModeURL && params.ElicitationID != "" && len(p.answeredURL) < maxKept {
+	p.pushBytes += size
+	if mode == elicit.ModeURL && params.ElicitationID != "" && len(params.ElicitationID) <= maxKeptID && len(p.answeredURL) < maxKept {
 		p.answeredURL[params.ElicitationID] = true
 	}
 	p.mu.Unlock()
@@ -130,6 +159,7 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 		defer func() {
 			p.mu.Lock()
 			delete(p.pushes, key)
+			p.pushBytes -= size
 			p.mu.Unlock()
 			cancel()
 		}()
@@ -216,12 +246,12 @@ func (p *Proxy) completed(env *transport.Envelope) bool {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	ch, waiting := p.waits[n.ElicitationID]
+	w, waiting := p.waits[n.ElicitationID]
 	if waiting {
 		select {
-		case <-ch:
+		case <-w.done:
 		default:
-			close(ch)
+			close(w.done)
 		}
 	}
 	ours := p.answeredURL[n.ElicitationID]
@@ -299,6 +329,10 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 	if !p.answers(declared, elicit.ModeURL) {
 		return false
 	}
+	if len(e.Data.Elicitations) > maxKept {
+		p.logf("%s %s: a -32042 with %d URL elicitations; passing the error to the host", c.method, elicit.Sanitize(c.name), len(e.Data.Elicitations))
+		return false
+	}
 	c.urlRounds++
 	if c.urlRounds > maxURLRounds {
 		p.logf("%s %s: -32042 after %d retries; passing the error to the host", c.method, elicit.Sanitize(c.name), maxURLRounds)
@@ -319,6 +353,13 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 	return true
 }
 
+// urlWait is a URL elicitation awaited by one host request or more (a server may hold
+// several up with one sign-in link).
+type urlWait struct {
+	done chan struct{} // closed on completion
+	n    int           // the requests awaiting it
+}
+
 // urlRequired asks consent for each -32042 entry and waits for the completion of each
 // accepted one; it reports whether the request may be retried.
 func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMessage) bool {
@@ -326,7 +367,11 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 	defer func() {
 		p.mu.Lock()
 		for _, id := range ids {
-			delete(p.waits, id)
+			if w := p.waits[id]; w != nil {
+				if w.n--; w.n <= 0 {
+					delete(p.waits, id)
+				}
+			}
 		}
 		p.mu.Unlock()
 	}()
@@ -344,12 +389,13 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 		if ep.ElicitationID != "" {
 			// Registered before asking: the server may complete it at once.
 			p.mu.Lock()
-			if ch, ok := p.waits[ep.ElicitationID]; ok {
-				done = ch
-			} else {
-				done = make(chan struct{})
-				p.waits[ep.ElicitationID] = done
+			w := p.waits[ep.ElicitationID]
+			if w == nil {
+				w = &urlWait{done: make(chan struct{})}
+				p.waits[ep.ElicitationID] = w
 			}
+			w.n++
+			done = w.done
 			p.mu.Unlock()
 			ids = append(ids, ep.ElicitationID)
 		}
@@ -408,6 +454,10 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 	var r inputResult
 	if json.Unmarshal(res, &r) != nil || r.ResultType != "input_required" || len(r.InputRequests) == 0 {
 		return false // load shedding and the like: the host retries
+	}
+	if len(r.InputRequests) > maxKept {
+		p.logf("%s %s: an input_required round with %d input requests; passing the result to the host", c.method, elicit.Sanitize(c.name), len(r.InputRequests))
+		return false
 	}
 	keys := make([]string, 0, len(r.InputRequests))
 	entries := map[string]inputRequest{}

@@ -27,8 +27,10 @@
 //
 // Questions go to an elicit.Answerer wrapped in an elicit.Engine; each Answer call is
 // bounded by Options.Wait, past which the question is cancelled and the log says so.
-// The proxy writes nothing to the host but JSON-RPC; its log lines name methods and
-// tools only, never a message's contents.
+// The proxy writes nothing to the host but JSON-RPC (a server line that is neither a
+// JSON-RPC object nor a batch is dropped; bytes that are not UTF-8 become U+FFFD); its
+// log lines are single safe lines of at most 2000 bytes naming methods and tools only,
+// never a message's contents.
 //
 // It does not translate between protocol eras: host and server speak the same one.
 package proxy

@@ -8,10 +8,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -25,10 +28,21 @@ const (
 	maxRounds = 16
 	// maxURLRounds caps the -32042 errors the proxy answers for one host request.
 	maxURLRounds = 8
-	// maxKept bounds the tables of server requests and URL elicitations.
+	// maxKept bounds the tables of server requests and URL elicitations, and the
+	// entries of one -32042 error or input_required round the proxy answers.
 	maxKept = 256
+	// maxPushBytes bounds the params of the server's questions open at once (two
+	// messages of the largest size): 256 questions of 16 MiB would hold 4 GiB.
+	maxPushBytes = 2 * transport.MaxFrame
+	// maxKeptID bounds an elicitationId the proxy keeps after its question ended.
+	maxKeptID = 1024
 	// closeGrace is how long the server may take to end after the host left.
 	closeGrace = 2 * time.Second
+	// hostQueue is how many host messages wait, read, for the server to take them: the
+	// host's end of input is seen even while a server that does not read holds a send.
+	hostQueue = 16
+	// maxLogLine bounds one log line.
+	maxLogLine = 2000
 )
 
 // Options configure a Proxy. The zero value answers nothing (every question is
@@ -78,7 +92,8 @@ type Proxy struct {
 	serverInfo  string                        // the server's serverInfo.name
 	pending     map[string]*call              // host requests in flight, by id
 	pushes      map[string]context.CancelFunc // server elicitations the proxy answers, by id
-	waits       map[string]chan struct{}      // elicitationId -> closed on completion
+	pushBytes   int                           // the params bytes of those in pushes
+	waits       map[string]*urlWait           // URL elicitations awaited, by elicitationId
 	answeredURL map[string]bool               // elicitationIds of pushed URL requests answered here
 	wg          sync.WaitGroup                // answering goroutines
 	closing     bool                          // Run is ending: no more answering goroutines
@@ -120,7 +135,7 @@ func New(up Upstream, opts Options) *Proxy {
 		up:          up,
 		pending:     map[string]*call{},
 		pushes:      map[string]context.CancelFunc{},
-		waits:       map[string]chan struct{}{},
+		waits:       map[string]*urlWait{},
 		answeredURL: map[string]bool{},
 	}
 	if d, ok := up.(interface{ onDropped(func([]byte)) }); ok {
@@ -138,8 +153,9 @@ func (p *Proxy) serverDropped(prefix []byte) {
 	}
 	p.mu.Lock()
 	c := p.pending[idKey(id)]
+	busy := c != nil && c.cancel != nil // a second response, dropped as fromServer does
 	p.mu.Unlock()
-	if c != nil {
+	if c != nil && !busy {
 		p.failCall(c, "elicitty proxy: the server's response was over the size limit and was dropped")
 	}
 }
@@ -159,7 +175,15 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 	p.ctx = ctx
 	p.out = bufio.NewWriterSize(hostOut, 64<<10)
 	hostDone := make(chan error, 1)
-	go func() { hostDone <- p.readHost(hostIn) }()
+	queue := make(chan []byte, hostQueue)
+	go func() { hostDone <- p.readHost(hostIn, queue) }()
+	relayed := make(chan struct{}) // closed once every host message read was handled
+	go func() {
+		defer close(relayed)
+		for msg := range queue {
+			p.fromHost(msg)
+		}
+	}()
 	serverDone := make(chan error, 1)
 	go func() { serverDone <- p.up.Receive(ctx, p.fromServer) }()
 	var err error
@@ -168,11 +192,12 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 		if herr != nil {
 			p.logf("reading the host: %v", herr)
 		}
-		p.drain(closeGrace)
+		p.drain(relayed, closeGrace)
 		p.logf("the host closed its input; stopping the server")
-		cancel() // questions still open are abandoned
-		_ = p.up.Close()
+		cancel()         // questions still open are abandoned
+		_ = p.up.Close() // a send the server never took fails now
 		waitBounded(serverDone, closeGrace)
+		waitBounded(relayed, closeGrace)
 	case serr := <-serverDone:
 		if ctx.Err() == nil {
 			if serr == nil {
@@ -210,14 +235,20 @@ func (p *Proxy) spawn(f func()) {
 	}()
 }
 
-// drain gives the host's requests still in flight up to d to finish (a host that wrote
-// its requests and closed its input, as a script does, still gets their results).
-func (p *Proxy) drain(d time.Duration) {
+// drain gives the host's messages still queued (until relayed is closed) and its
+// requests in flight up to d to finish (a host that wrote its requests and closed its
+// input, as a script does, still gets their results).
+func (p *Proxy) drain(relayed <-chan struct{}, d time.Duration) {
 	deadline := time.Now().Add(d)
 	for {
 		p.mu.Lock()
 		n := len(p.pending)
 		p.mu.Unlock()
+		select {
+		case <-relayed:
+		default:
+			n++
+		}
 		if n == 0 || time.Now().After(deadline) || p.ctx.Err() != nil {
 			return
 		}
@@ -226,7 +257,7 @@ func (p *Proxy) drain(d time.Duration) {
 }
 
 // waitBounded waits for ch up to d.
-func waitBounded(ch <-chan error, d time.Duration) {
+func waitBounded[T any](ch <-chan T, d time.Duration) {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -235,15 +266,27 @@ func waitBounded(ch <-chan error, d time.Duration) {
 	}
 }
 
-// logf writes one log line.
+// logf writes one log line (LogLine).
 func (p *Proxy) logf(format string, args ...any) {
 	if p.opts.Logf != nil {
-		p.opts.Logf(format, args...)
+		p.opts.Logf("%s", LogLine(format, args...))
 	}
 }
 
-// readHost relays the host's messages until its input ends.
-func (p *Proxy) readHost(r io.Reader) error {
+// LogLine formats one line of the proxy's log: without control characters or line
+// breaks, and of at most 2000 bytes (server-controlled text in it, a serverInfo name,
+// an elicitationId or a stderr line, can be of any length).
+func LogLine(format string, args ...any) string {
+	line := safe.Line(fmt.Sprintf(format, args...))
+	if len(line) > maxLogLine {
+		line = strings.ToValidUTF8(line[:maxLogLine], "") + "…"
+	}
+	return line
+}
+
+// readHost queues the host's messages until its input ends, then closes queue.
+func (p *Proxy) readHost(r io.Reader, queue chan<- []byte) error {
+	defer close(queue)
 	lr := transport.NewLineReader(r, p.opts.MaxLine)
 	for {
 		line, tooLong, err := lr.Next()
@@ -252,7 +295,7 @@ func (p *Proxy) readHost(r io.Reader) error {
 			p.tooLong(line)
 		default:
 			if msg := bytes.TrimSpace(line); len(msg) > 0 {
-				p.fromHost(msg)
+				queue <- bytes.Clone(msg)
 			}
 		}
 		if err != nil {
@@ -428,9 +471,13 @@ func callName(params []byte) string {
 
 // fromServer handles one message from the server.
 func (p *Proxy) fromServer(msg []byte) {
+	if !utf8.Valid(msg) {
+		// JSON between systems is UTF-8; a strict host decoder would stop on these bytes.
+		msg = bytes.ToValidUTF8(msg, []byte("\uFFFD"))
+	}
 	env, err := transport.ParseEnvelope(msg)
 	if err != nil {
-		if msg[0] == '[' {
+		if isBatch(msg) {
 			p.toHost(msg) // a batch: the host's to read
 			return
 		}
@@ -458,9 +505,16 @@ func (p *Proxy) fromServer(msg []byte) {
 	key := idKey(env.ID())
 	p.mu.Lock()
 	c := p.pending[key]
+	busy := c != nil && c.cancel != nil
 	p.mu.Unlock()
 	if c == nil {
 		p.toHost(msg) // not a request in flight (a late reply): the host decides
+		return
+	}
+	if busy {
+		// The proxy is answering this request's previous response; the host gets one
+		// response for its id, the retry's (or that previous one).
+		p.logf("dropped another response of the server to %s %s while answering for it", c.method, elicit.Sanitize(c.name))
 		return
 	}
 	if c.method == "initialize" && !env.IsError() {
@@ -480,6 +534,24 @@ func (p *Proxy) fromServer(msg []byte) {
 	}
 	p.mu.Unlock()
 	p.toHost(msg)
+}
+
+// isBatch reports a JSON array of objects: a JSON-RPC batch, not a log line that
+// starts with '[' ("[INFO] ..."), which must never reach the host's stdout.
+func isBatch(msg []byte) bool {
+	if len(msg) == 0 || msg[0] != '[' {
+		return false
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(msg, &items) != nil || len(items) == 0 {
+		return false
+	}
+	for _, it := range items {
+		if it[0] != '{' {
+			return false
+		}
+	}
+	return true
 }
 
 // inFlight returns the one tools/call, prompts/get or resources/read of the host in
