@@ -46,6 +46,9 @@ type serversPane struct {
 	cursor int
 	w, h   int
 	st     *styles
+	// proxies are the elicitty proxies attached, listed when there are no servers
+	// (`elicitty inbox`); nil when the program does not attach to any.
+	proxies []Proxy
 }
 
 func newServersPane(srvs []config.Server, st *styles) serversPane {
@@ -231,6 +234,16 @@ func (p serversPane) View() string {
 	inner := max(p.w-2, 4)
 	title := p.st.Title.Render("Servers")
 	var lines []string
+	if len(p.rows) == 0 && p.proxies != nil {
+		lines = []string{p.st.Title.Render("Proxies")}
+		for _, px := range p.proxies {
+			lines = append(lines, trunc(px.Label, inner), p.st.Dim.Render(trunc(fmt.Sprintf("  pid %d", px.PID), inner)))
+		}
+		if len(p.proxies) == 0 {
+			lines = append(lines, p.st.Dim.Render("(none running)"))
+		}
+		return p.st.Pane.Width(p.w).Height(p.h).MaxHeight(p.h).Render(fitLines(lines, p.h))
+	}
 	if len(p.rows) == 0 {
 		lines = []string{title, p.st.Dim.Render("(none)")}
 		return p.st.Pane.Width(p.w).Height(p.h).MaxHeight(p.h).Render(fitLines(lines, p.h))
