@@ -91,7 +91,7 @@ func (a *app) remote(ctx context.Context, ans elicit.Answerer, proxies func([]tu
 		OnChange: func(ps []inbox.Proxy) {
 			list := make([]tui.Proxy, len(ps))
 			for i, p := range ps {
-				list[i] = tui.Proxy{Label: p.Label(), PID: p.PID}
+				list[i] = tui.Proxy{Host: p.Host, Server: p.Server, PID: p.PID}
 			}
 			proxies(list)
 		},

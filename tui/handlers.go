@@ -488,7 +488,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		_, m.describing = m.cats[m.tab].selected()
 		m.describeOff = 0
 	case key.Matches(msg, m.keys.Quit):
-		if n := len(m.inbox.items); n > 0 {
+		if n := m.inbox.local(); n > 0 { // a proxy's ask stays pending for another inbox
 			m.ask(fmt.Sprintf("quit and cancel %d pending request(s)?", n), msg.String(), func() tea.Cmd { return tea.Quit })
 			return nil
 		}

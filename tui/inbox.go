@@ -62,6 +62,18 @@ func (in *inbox) SetSize(w, h int) { in.w, in.h = w, h }
 
 func (in *inbox) add(p *pending) { in.items = append(in.items, p) }
 
+// local counts the requests of the program's own servers: quitting cancels them,
+// while a proxy's ask (Request.Host set) stays pending in its proxy.
+func (in *inbox) local() int {
+	n := 0
+	for _, p := range in.items {
+		if p.req.Host == "" {
+			n++
+		}
+	}
+	return n
+}
+
 func (in *inbox) find(id reqID) (*pending, int) {
 	for i, p := range in.items {
 		if p.id == id {
@@ -268,13 +280,13 @@ func (m *Model) onProxies(ps []Proxy) {
 	for _, p := range ps {
 		now[p.PID] = true
 		if !was[p.PID] {
-			came = append(came, p.Label)
+			came = append(came, p.label())
 		}
 	}
 	var gone []string
 	for _, p := range m.servers.proxies {
 		if !now[p.PID] {
-			gone = append(gone, p.Label)
+			gone = append(gone, p.label())
 		}
 	}
 	m.servers.proxies = ps

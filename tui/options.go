@@ -132,9 +132,15 @@ type Options struct {
 
 // Proxy is a running elicitty proxy the program answers for (Options.Remote).
 type Proxy struct {
-	// Label names the host and the server: "Claude Desktop › github", sanitized.
-	Label string
-	PID   int
+	// Host is the host's name ("Claude Desktop") and Server the server's, as the
+	// proxy announced them; "" when unknown. Sanitized before display.
+	Host, Server string
+	PID          int
+}
+
+// label is how p is named on one line: "host › server".
+func (p Proxy) label() string {
+	return (&elicit.Request{Host: p.Host, Server: p.Server}).Asker()
 }
 
 func (o *Options) defaults() {

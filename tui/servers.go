@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -237,7 +238,13 @@ func (p serversPane) View() string {
 	if len(p.rows) == 0 && p.proxies != nil {
 		lines = []string{p.st.Title.Render("Proxies")}
 		for _, px := range p.proxies {
-			lines = append(lines, trunc(px.Label, inner), p.st.Dim.Render(trunc(fmt.Sprintf("  pid %d", px.PID), inner)))
+			host := px.Host
+			if host == "" {
+				host = "(unnamed host)"
+			}
+			lines = append(lines, trunc(oneLine(elicit.Sanitize(host)), inner),
+				trunc("› "+oneLine(elicit.Sanitize(px.Server)), inner),
+				p.st.Dim.Render(trunc(fmt.Sprintf("  pid %d", px.PID), inner)))
 		}
 		if len(p.proxies) == 0 {
 			lines = append(lines, p.st.Dim.Render("(none running)"))
