@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 
@@ -47,15 +48,10 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 	}
 	switch {
 	case a.answersPath != "":
-		s, err := elicit.LoadScript(a.answersPath, &elicit.ScriptOptions{
-			Log:      a.stderr,
-			Open:     open.Open,
-			CheckURL: consent.ScriptCheck(pol),
-		})
+		s, err := a.loadScript(srv, a.stderr)
 		if err != nil {
-			return nil, &usageError{err: err}
+			return nil, err
 		}
-		a.script = s
 		inner = s
 	case a.isTTY():
 		urlAns := consent.NewAnswerer(a.stdin, a.stderr, consent.AnswererOptions{
@@ -78,6 +74,25 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 		inner = a.unanswered()
 	}
 	return inner, nil
+}
+
+// loadScript loads the --answers file for srv (resolved) as a.script; log (nil: none)
+// receives one line per answer given.
+func (a *app) loadScript(srv config.Server, log io.Writer) (*elicit.Script, error) {
+	open, err := opener()
+	if err != nil {
+		return nil, err
+	}
+	s, err := elicit.LoadScript(a.answersPath, &elicit.ScriptOptions{
+		Log:      log,
+		Open:     open.Open,
+		CheckURL: consent.ScriptCheck(urlPolicy(srv.URLPolicy)),
+	})
+	if err != nil {
+		return nil, &usageError{err: err}
+	}
+	a.script = s
+	return s, nil
 }
 
 // reportProtocolErrors prints one stderr line for each request the engine refuses as

@@ -74,6 +74,8 @@ type app struct {
 	progress *progressLine
 	// urlWaits ties the inline prompt's URL wait to the command's session.
 	urlWaits urlWaiter
+	// proxy is the state of `elicitty proxy` (cmd_proxy.go).
+	proxy proxyState
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {

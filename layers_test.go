@@ -7,7 +7,7 @@ import (
 )
 
 // TestLayersImportNoUI keeps the engine layers free of terminal UI libraries: config,
-// transport and elicit (with their sub-packages) must not depend, even indirectly, on
+// transport, elicit and proxy (with their sub-packages) must not depend, even indirectly, on
 // bubbletea, huh, lipgloss or any other Charm module. UI code lives under tui/ (see
 // docs/architecture.md, "Import rules").
 func TestLayersImportNoUI(t *testing.T) {
@@ -16,13 +16,13 @@ func TestLayersImportNoUI(t *testing.T) {
 		t.Fatalf("the go command is needed to list imports: %v", err)
 	}
 	out, err := exec.Command(goBin, "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`,
-		"./config/...", "./transport/...", "./elicit/...").Output()
+		"./config/...", "./transport/...", "./elicit/...", "./proxy/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}
 	pkgs := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(pkgs) < 3 {
-		t.Fatalf("go list named %d packages, want config, transport and elicit at least", len(pkgs))
+	if len(pkgs) < 4 {
+		t.Fatalf("go list named %d packages, want config, transport, elicit and proxy at least", len(pkgs))
 	}
 	for _, line := range pkgs {
 		fields := strings.Fields(line)

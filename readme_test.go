@@ -144,6 +144,7 @@ var docSkipped = []string{
 	"elicitty skills https://mcp.example.com/mcp pdf-processing --files",
 	"elicitty skills https://mcp.example.com/mcp pdf-processing references/FORMS.md",
 	"elicitty skills https://mcp.example.com/mcp skill://acme/billing/refunds/SKILL.md --json",
+	"elicitty proxy https://mcp.example.com/mcp",
 }
 
 // docExitCodes are the documented commands that do not exit 0, with the code they

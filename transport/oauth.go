@@ -3,6 +3,8 @@ package transport
 import (
 	"errors"
 
+	"github.com/elicitty/elicitty/config"
+
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -12,24 +14,13 @@ func (s *Session) newAuth(st *mcp.StreamableClientTransport) error {
 	if s.opts.OAuth == nil {
 		return nil
 	}
-	o := *s.opts.OAuth
-	if o.Server == "" {
-		o.Server = s.server.Name
-	}
-	if o.Resource == "" {
-		o.Resource = s.server.URL
-	}
-	if o.Notef == nil {
-		name := s.server.Name
-		o.Notef = func(format string, args ...any) { s.tap.log.Notef(name, format, args...) }
-	}
-	if o.Pause == nil {
-		o.Pause = func() func() {
+	name := s.server.Name
+	h, err := newOAuthHandler(*s.opts.OAuth, s.server,
+		func(format string, args ...any) { s.tap.log.Notef(name, format, args...) },
+		func() func() {
 			s.prompt.enter()
 			return s.prompt.leave
-		}
-	}
-	h, err := oauth.NewHandler(o)
+		})
 	if err != nil {
 		return &ConnError{Server: s.server.Name, Err: err}
 	}
@@ -38,6 +29,24 @@ func (s *Session) newAuth(st *mcp.StreamableClientTransport) error {
 	s.http.base = h.Transport(s.http.base)
 	st.OAuthHandler = h
 	return nil
+}
+
+// newOAuthHandler builds the sign-in handler of srv from o, its Server and Resource
+// defaulting to srv's name and URL, and its Notef and Pause to notef and pause when unset.
+func newOAuthHandler(o oauth.Options, srv config.Server, notef func(string, ...any), pause func() func()) (*oauth.Handler, error) {
+	if o.Server == "" {
+		o.Server = srv.Name
+	}
+	if o.Resource == "" {
+		o.Resource = srv.URL
+	}
+	if o.Notef == nil {
+		o.Notef = notef
+	}
+	if o.Pause == nil {
+		o.Pause = pause
+	}
+	return oauth.NewHandler(o)
 }
 
 // OAuth returns the session's sign-in handler, or nil when it has none.

@@ -158,19 +158,47 @@ func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response
 // newRequest builds an elicit.Request from go-sdk's decoded params and, when the tap
 // caught them, the raw params in server order.
 func (s *Session) newRequest(origin elicit.Origin, p *mcp.ElicitParams, raw json.RawMessage) *elicit.Request {
+	info := ""
+	if si := s.ServerInfo(); si != nil {
+		info = si.Name
+	}
+	return NewRequest(RequestSource{Server: s.server.Name, ServerInfo: info, Protocol: s.Protocol(), URLDeclared: s.opts.URLMode}, origin, p, raw)
+}
+
+// RequestSource is who asks an elicitation: what NewRequest copies into each
+// elicit.Request besides the elicitation's own params.
+type RequestSource struct {
+	// Server is the configured name of the asking server.
+	Server string
+	// ServerInfo is the server's serverInfo.name as sent (NewRequest sanitizes it).
+	ServerInfo string
+	// Host is the MCP host an `elicitty proxy` relays for ("" for elicitty itself).
+	Host string
+	// Protocol is the negotiated protocol version.
+	Protocol string
+	// URLDeclared reports whether URL mode was declared to the server.
+	URLDeclared bool
+}
+
+// NewRequest builds the elicit.Request of one elicitation from go-sdk's decoded params p
+// and, when caught, the raw params in server order (the schema is taken from them). It
+// is the one place an elicit.Request is built from the wire, for a session and for the
+// proxy alike; the caller adds Call, Tool, Key, Index and Total.
+func NewRequest(src RequestSource, origin elicit.Origin, p *mcp.ElicitParams, raw json.RawMessage) *elicit.Request {
 	er := &elicit.Request{
-		Server:        s.server.Name,
+		Server:        src.Server,
+		Host:          src.Host,
 		Origin:        origin,
-		Protocol:      s.Protocol(),
+		Protocol:      src.Protocol,
 		Mode:          elicit.ModeForm,
 		Message:       p.Message,
 		URL:           p.URL,
 		ElicitationID: p.ElicitationID,
-		URLDeclared:   s.opts.URLMode,
+		URLDeclared:   src.URLDeclared,
 		Params:        raw,
 	}
-	if info := s.ServerInfo(); info != nil {
-		er.ServerInfo = serverInfoName(info.Name)
+	if src.ServerInfo != "" {
+		er.ServerInfo = serverInfoName(src.ServerInfo)
 	}
 	switch p.Mode {
 	case "", "form":

@@ -87,11 +87,37 @@ const lspHint = "the server frames its messages with Content-Length headers (LSP
 // goroutines that read and write them (no hop of its own), and is told about responses
 // dropped unread (too large, undecodable).
 func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc, mcp.Transport, error) {
+	pr, pw := io.Pipe()
+	p, err := spawn(srv, log, procs, func(outR io.ReadCloser, lsp *atomic.Bool) {
+		filterLines(outR, pw, srv.Name, log, tp.dropResponse, lsp, tp.inRaw)
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	stdin := p.stdin
+	// filterLines enforces maxFrame; go-sdk's own cap must not cut first.
+	iot := &mcp.IOTransport{Reader: pr, Writer: &tapWriter{w: stdin, tap: tp}, MaxLineLength: maxFrame + 64<<10}
+	inject := func(m jsonrpc.Message) bool {
+		b, err := jsonrpc.EncodeMessage(m)
+		if err != nil {
+			return false
+		}
+		_, err = pw.Write(append(b, '\n')) // io.Pipe writes never interleave
+		return err == nil
+	}
+	return p, &tapTransport{inner: iot, tap: tp, inject: inject}, nil
+}
+
+// spawn starts srv's command in a process group of its own, with its stderr pumped into
+// log and its stdout handed to readStdout on a goroutine of its own (which must read
+// until EOF). The process is registered in procs (nil: none) until it ends; its exit is
+// reported once stderr and stdout are drained, boundedly.
+func spawn(srv config.Server, log *wire.Log, procs *Procs, readStdout func(io.ReadCloser, *atomic.Bool)) (*proc, error) {
 	if srv.Command == "" {
-		return nil, nil, errors.New("no command configured")
+		return nil, errors.New("no command configured")
 	}
 	if !procs.begin() {
-		return nil, nil, errStopping
+		return nil, errStopping
 	}
 	started := false
 	defer func() {
@@ -113,17 +139,17 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc,
 	}
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, nil, fmt.Errorf("stdin pipe: %w", err)
+		return nil, fmt.Errorf("stdin pipe: %w", err)
 	}
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return nil, nil, fmt.Errorf("stdout pipe: %w", err)
+		return nil, fmt.Errorf("stdout pipe: %w", err)
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		return nil, nil, fmt.Errorf("stderr pipe: %w", err)
+		return nil, fmt.Errorf("stderr pipe: %w", err)
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	if err := cmd.Start(); err != nil {
@@ -131,7 +157,7 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc,
 			f.Close()
 		}
 		// exec errors name the command, never the environment.
-		return nil, nil, fmt.Errorf("start %s: %w", srv.Command, err)
+		return nil, fmt.Errorf("start %s: %w", srv.Command, err)
 	}
 	outW.Close()
 	errW.Close()
@@ -143,7 +169,7 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc,
 		_ = cmd.Wait()
 		outR.Close()
 		errR.Close()
-		return nil, nil, fmt.Errorf("start %s: %w", srv.Command, gerr)
+		return nil, fmt.Errorf("start %s: %w", srv.Command, gerr)
 	}
 	procs.add(p)
 	started = true
@@ -153,11 +179,10 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc,
 		defer pumps.Done()
 		p.pumpStderr(errR, log)
 	}()
-	pr, pw := io.Pipe()
 	pumps.Add(1)
 	go func() {
 		defer pumps.Done()
-		filterLines(outR, pw, srv.Name, log, tp.dropResponse, &p.lsp, tp.inRaw)
+		readStdout(outR, &p.lsp)
 	}()
 	go func() {
 		_ = cmd.Wait()
@@ -175,17 +200,7 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc,
 		close(p.done)
 		procs.remove(p)
 	}()
-	// filterLines enforces maxFrame; go-sdk's own cap must not cut first.
-	iot := &mcp.IOTransport{Reader: pr, Writer: &tapWriter{w: stdin, tap: tp}, MaxLineLength: maxFrame + 64<<10}
-	inject := func(m jsonrpc.Message) bool {
-		b, err := jsonrpc.EncodeMessage(m)
-		if err != nil {
-			return false
-		}
-		_, err = pw.Write(append(b, '\n')) // io.Pipe writes never interleave
-		return err == nil
-	}
-	return p, &tapTransport{inner: iot, tap: tp, inject: inject}, nil
+	return p, nil
 }
 
 // filterLines copies JSON-RPC lines from r to w and logs and skips every other line

@@ -1,0 +1,512 @@
+package proxy
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// errWait reports a question nobody answered within Options.Wait.
+var errWait = errors.New("not answered in time")
+
+// ask hands one question to the answerer, bounded by Options.Wait.
+func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+	if p.answerer == nil {
+		p.logf("%s: no answerer; answering cancel", what(req))
+		return elicit.Response{Action: elicit.Cancel}, nil
+	}
+	if req.Form == nil && req.Mode != elicit.ModeURL && len(req.Schema) > 0 {
+		req.Form = elicit.Parse(req.Schema, req.Protocol)
+	}
+	actx, cancel := context.WithTimeout(ctx, p.opts.Wait)
+	defer cancel()
+	p.logf("%s: asking", what(req))
+	resp, err := p.answerer.Answer(actx, req)
+	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
+		p.logf("%s: nobody answered within %s; cancelling it", what(req), p.opts.Wait)
+		return elicit.Response{}, errWait
+	}
+	if err == nil {
+		p.logf("%s: answered %s", what(req), resp.Action)
+	}
+	return resp, err
+}
+
+// what names a question for the log: its carrier, mode, server and call, never its
+// message.
+func what(req *elicit.Request) string {
+	s := fmt.Sprintf("%s %s question from %s", req.Origin, modeName(req.Mode), elicit.Sanitize(req.Server))
+	if req.Call != "" {
+		s += " during " + elicit.Sanitize(req.Call)
+	}
+	if req.Key != "" {
+		s += fmt.Sprintf(" (input %q)", elicit.Sanitize(req.Key))
+	}
+	return s
+}
+
+func modeName(m elicit.Mode) string {
+	if m == "" {
+		return string(elicit.ModeForm)
+	}
+	return string(m)
+}
+
+// elicitResult is the result of an elicitation.
+type elicitResult struct {
+	Action  elicit.Action  `json:"action"`
+	Content map[string]any `json:"content,omitempty"`
+}
+
+func resultOf(r elicit.Response) elicitResult {
+	out := elicitResult{Action: r.Action}
+	if r.Action == elicit.Accept {
+		out.Content = r.Content
+	}
+	return out
+}
+
+// takePush answers a server's elicitation/create when the host did not declare its
+// mode (or with AnswerHere); it reports whether it took it.
+func (p *Proxy) takePush(env *transport.Envelope, msg []byte) bool {
+	var params mcp.ElicitParams
+	if err := json.Unmarshal(env.Params(), &params); err != nil {
+		return false // the host gets it as it is
+	}
+	mode := elicit.ModeForm
+	if params.Mode == "url" {
+		mode = elicit.ModeURL
+	}
+	p.mu.Lock()
+	declared := p.caps
+	full := len(p.pushes) >= maxKept
+	p.mu.Unlock()
+	if !p.answers(declared, mode) {
+		return false
+	}
+	id := env.ID()
+	idRaw := append([]byte(nil), env.IDRaw()...)
+	if full {
+		p.logf("too many open questions from the server; answering cancel")
+		p.answerServer(idRaw, elicitResult{Action: elicit.Cancel}, nil)
+		return true
+	}
+	req := transport.NewRequest(p.source(""), elicit.OriginPush, &params, append(json.RawMessage(nil), env.Params()...))
+	req.Call, req.Tool = p.inFlight()
+	ctx, cancel := context.WithCancel(p.ctx)
+	key := idKey(id)
+	p.mu.Lock()
+	p.pushes[key] = cancel
+	if mode == elicit.ModeURL && params.ElicitationID != "" && len(p.answeredURL) < maxKept {
+		p.answeredURL[params.ElicitationID] = true
+	}
+	p.mu.Unlock()
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		defer func() {
+			p.mu.Lock()
+			delete(p.pushes, key)
+			p.mu.Unlock()
+			cancel()
+		}()
+		resp, err := p.ask(ctx, req)
+		if ctx.Err() != nil {
+			p.logf("%s: the server cancelled it", what(req))
+			return // no response to a cancelled request
+		}
+		var ve *elicit.ViolationsError
+		var pe *elicit.ProtocolError
+		switch {
+		case err == nil:
+			p.answerServer(idRaw, resultOf(resp), nil)
+		case errors.As(err, &ve):
+			p.logf("%s: the answer does not match the schema; the server gets the violations", what(req))
+			p.answerServer(idRaw, nil, transport.ViolationsRPCError(ve))
+		case errors.As(err, &pe):
+			p.logf("%s: refused: %s", what(req), elicit.Sanitize(pe.Reason))
+			p.answerServer(idRaw, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: pe.Reason})
+		default:
+			if !errors.Is(err, errWait) {
+				p.logf("%s: not answered (%s); answering cancel", what(req), elicit.Sanitize(err.Error()))
+			}
+			p.answerServer(idRaw, elicitResult{Action: elicit.Cancel}, nil)
+		}
+	}()
+	_ = msg
+	return true
+}
+
+// answerServer sends the response to a server request: result, or rpcErr when set.
+func (p *Proxy) answerServer(idRaw []byte, result any, rpcErr *jsonrpc.Error) {
+	var b bytes.Buffer
+	b.WriteString(`{"jsonrpc":"2.0","id":`)
+	b.Write(idRaw)
+	if rpcErr != nil {
+		e, _ := json.Marshal(rpcErr)
+		b.WriteString(`,"error":`)
+		b.Write(e)
+	} else {
+		r, err := json.Marshal(result)
+		if err != nil {
+			r = []byte(`{"action":"cancel"}`)
+		}
+		b.WriteString(`,"result":`)
+		b.Write(r)
+	}
+	b.WriteByte('}')
+	if err := p.toServer(b.Bytes()); err != nil {
+		p.logf("sending an answer to the server: %v", err)
+	}
+}
+
+// serverCancelled stops answering a server question the server cancelled; it reports
+// whether the question was the proxy's (the host never saw it, so the notice stops here).
+func (p *Proxy) serverCancelled(env *transport.Envelope) bool {
+	var n struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(env.Params(), &n) != nil || len(n.RequestID) == 0 {
+		return false
+	}
+	id, err := decodeID(n.RequestID)
+	if err != nil {
+		return false
+	}
+	p.mu.Lock()
+	cancel := p.pushes[idKey(id)]
+	p.mu.Unlock()
+	if cancel == nil {
+		return false
+	}
+	cancel()
+	return true
+}
+
+// completed takes a notifications/elicitation/complete for a URL elicitation the proxy
+// answered or waits for; it reports whether it was one (then the host never sees it).
+func (p *Proxy) completed(env *transport.Envelope) bool {
+	var n struct {
+		ElicitationID string `json:"elicitationId"`
+	}
+	if json.Unmarshal(env.Params(), &n) != nil || n.ElicitationID == "" {
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	ch, waiting := p.waits[n.ElicitationID]
+	if waiting {
+		select {
+		case <-ch:
+		default:
+			close(ch)
+		}
+	}
+	ours := p.answeredURL[n.ElicitationID]
+	delete(p.answeredURL, n.ElicitationID)
+	if waiting || ours {
+		p.logf("URL elicitation %q completed", elicit.Sanitize(n.ElicitationID))
+	}
+	return waiting || ours
+}
+
+// start marks c as driven by the proxy and returns the context of that work; false
+// when the host cancelled it meanwhile.
+func (p *Proxy) start(c *call) (context.Context, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if c.cancelled {
+		return nil, false
+	}
+	ctx, cancel := context.WithCancel(p.ctx)
+	c.cancel = cancel
+	return ctx, true
+}
+
+// finish ends the proxy's work on c: the original message goes to the host, or c is
+// retried (retry non-nil, with the same id).
+func (p *Proxy) finish(ctx context.Context, c *call, original, retry []byte) {
+	p.mu.Lock()
+	cancelled := c.cancelled || ctx.Err() != nil
+	c.cancel = nil
+	if !cancelled && retry != nil {
+		c.line = retry
+	}
+	p.mu.Unlock()
+	if cancelled {
+		return // the host gave up on it: nothing more goes either way
+	}
+	if retry == nil {
+		p.mu.Lock()
+		if p.pending[idKey(c.id)] == c {
+			delete(p.pending, idKey(c.id))
+		}
+		p.mu.Unlock()
+		p.toHost(original)
+		return
+	}
+	if err := p.toServer(retry); err != nil {
+		p.logf("retrying %s %s: %v", c.method, elicit.Sanitize(c.name), err)
+		p.failCall(c, fmt.Sprintf("elicitty proxy: the retry could not be sent: %v", err))
+	}
+}
+
+// takeURLRequired answers a -32042 error to a host request when the host did not
+// declare URL mode (or with AnswerHere): consent for each entry, the completions
+// awaited, then the same request sent again under the same id. It reports whether it
+// took the error.
+func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bool {
+	if !bytes.Contains(env.Error(), []byte("-32042")) {
+		return false
+	}
+	var e struct {
+		Code int `json:"code"`
+		Data struct {
+			Elicitations []json.RawMessage `json:"elicitations"`
+		} `json:"data"`
+	}
+	if json.Unmarshal(env.Error(), &e) != nil || e.Code != mcp.CodeURLElicitationRequired || len(e.Data.Elicitations) == 0 {
+		return false
+	}
+	p.mu.Lock()
+	declared := p.caps
+	if c.meta {
+		declared = c.modes
+	}
+	p.mu.Unlock()
+	if !p.answers(declared, elicit.ModeURL) {
+		return false
+	}
+	c.urlRounds++
+	if c.urlRounds > maxURLRounds {
+		p.logf("%s %s: -32042 after %d retries; passing the error to the host", c.method, elicit.Sanitize(c.name), maxURLRounds)
+		return false
+	}
+	ctx, ok := p.start(c)
+	if !ok {
+		return true
+	}
+	original := append([]byte(nil), msg...)
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		if p.urlRequired(ctx, c, e.Data.Elicitations) {
+			p.finish(ctx, c, nil, c.line)
+		} else {
+			p.finish(ctx, c, original, nil)
+		}
+	}()
+	return true
+}
+
+// urlRequired asks consent for each -32042 entry and waits for the completion of each
+// accepted one; it reports whether the request may be retried.
+func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMessage) bool {
+	var ids []string
+	defer func() {
+		p.mu.Lock()
+		for _, id := range ids {
+			delete(p.waits, id)
+		}
+		p.mu.Unlock()
+	}()
+	var waits []<-chan struct{}
+	for i, raw := range entries {
+		var ep mcp.ElicitParams
+		if err := json.Unmarshal(raw, &ep); err != nil || ep.URL == "" || (ep.Mode != "" && ep.Mode != "url") {
+			p.logf("%s %s: -32042 entry %d is no URL elicitation; passing the error on", c.method, elicit.Sanitize(c.name), i+1)
+			return false
+		}
+		req := transport.NewRequest(p.source(c.proto), elicit.OriginURLRequired, &ep, append(json.RawMessage(nil), raw...))
+		req.Index, req.Total = i+1, len(entries)
+		req.Call, req.Tool = c.method+" "+c.name, c.name
+		var done chan struct{}
+		if ep.ElicitationID != "" {
+			// Registered before asking: the server may complete it at once.
+			p.mu.Lock()
+			if ch, ok := p.waits[ep.ElicitationID]; ok {
+				done = ch
+			} else {
+				done = make(chan struct{})
+				p.waits[ep.ElicitationID] = done
+			}
+			p.mu.Unlock()
+			ids = append(ids, ep.ElicitationID)
+		}
+		resp, err := p.ask(ctx, req)
+		if err != nil || resp.Action != elicit.Accept {
+			if err != nil && !errors.Is(err, errWait) && ctx.Err() == nil {
+				p.logf("%s: not answered (%s)", what(req), elicit.Sanitize(err.Error()))
+			}
+			return false
+		}
+		if done != nil && (p.opts.RetryNow == nil || !p.opts.RetryNow(req)) {
+			waits = append(waits, done)
+		}
+	}
+	if len(waits) > 0 {
+		p.logf("%s %s: waiting up to %s for %d URL elicitation(s) to complete", c.method, elicit.Sanitize(c.name), p.opts.Wait, len(waits))
+	}
+	t := time.NewTimer(p.opts.Wait)
+	defer t.Stop()
+	for _, w := range waits {
+		select {
+		case <-w:
+		case <-t.C:
+			p.logf("%s %s: the URL elicitation did not complete within %s; passing the error to the host", c.method, elicit.Sanitize(c.name), p.opts.Wait)
+			return false
+		case <-ctx.Done():
+			return false
+		}
+	}
+	p.logf("%s %s: retrying after the URL elicitation", c.method, elicit.Sanitize(c.name))
+	return true
+}
+
+// inputResult is what the proxy reads of a 2026-07-28 result.
+type inputResult struct {
+	ResultType    string                     `json:"resultType"`
+	InputRequests map[string]json.RawMessage `json:"inputRequests"`
+	RequestState  json.RawMessage            `json:"requestState"`
+}
+
+// inputRequest is one entry of inputRequests.
+type inputRequest struct {
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+}
+
+// takeInputRequired answers an input_required round whose input requests are all
+// elicitations, one of a mode the host did not declare (or all with AnswerHere), and
+// sends the request again with the answers under the same id. It reports whether it
+// took the result.
+func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) bool {
+	res := env.Result()
+	if !bytes.Contains(res, []byte(`"input_required"`)) {
+		return false
+	}
+	var r inputResult
+	if json.Unmarshal(res, &r) != nil || r.ResultType != "input_required" || len(r.InputRequests) == 0 {
+		return false // load shedding and the like: the host retries
+	}
+	keys := make([]string, 0, len(r.InputRequests))
+	entries := map[string]inputRequest{}
+	declared := c.modes
+	take := false
+	for k, raw := range r.InputRequests {
+		var ir inputRequest
+		if json.Unmarshal(raw, &ir) != nil || ir.Method != "elicitation/create" {
+			return false // sampling, roots: the host's (passed through unchanged)
+		}
+		var mode struct {
+			Mode string `json:"mode"`
+		}
+		_ = json.Unmarshal(ir.Params, &mode)
+		m := elicit.ModeForm
+		if mode.Mode == "url" {
+			m = elicit.ModeURL
+		}
+		if p.answers(declared, m) {
+			take = true
+		}
+		keys = append(keys, k)
+		entries[k] = ir
+	}
+	if !take {
+		return false
+	}
+	c.rounds++
+	if c.rounds > maxRounds {
+		p.logf("%s %s: more than %d input_required rounds; passing the result to the host", c.method, elicit.Sanitize(c.name), maxRounds)
+		return false
+	}
+	slices.Sort(keys)
+	ctx, ok := p.start(c)
+	if !ok {
+		return true
+	}
+	original := append([]byte(nil), msg...)
+	state := append(json.RawMessage(nil), r.RequestState...)
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		answers := map[string]elicitResult{}
+		for i, k := range keys {
+			var ep mcp.ElicitParams
+			_ = json.Unmarshal(entries[k].Params, &ep)
+			req := transport.NewRequest(p.source(c.proto), elicit.OriginInputRequest, &ep, entries[k].Params)
+			req.Key, req.Index, req.Total = k, i+1, len(keys)
+			req.Call, req.Tool = c.method+" "+c.name, c.name
+			resp, err := p.ask(ctx, req)
+			if ctx.Err() != nil {
+				p.finish(ctx, c, nil, nil)
+				return
+			}
+			if err != nil {
+				if !errors.Is(err, errWait) {
+					p.logf("%s: not answered (%s); answering cancel", what(req), elicit.Sanitize(err.Error()))
+				}
+				resp = elicit.Response{Action: elicit.Cancel}
+			}
+			answers[k] = resultOf(resp)
+		}
+		retry, ok := withInputs(c.line, answers, state)
+		if !ok {
+			p.logf("%s %s: could not build the retry; passing the result to the host", c.method, elicit.Sanitize(c.name))
+			p.finish(ctx, c, original, nil)
+			return
+		}
+		p.logf("%s %s: round %d answered; retrying", c.method, elicit.Sanitize(c.name), c.rounds)
+		p.finish(ctx, c, original, retry)
+	}()
+	return true
+}
+
+// withInputs returns the request line with params.inputResponses set to answers and
+// params.requestState to state (removed when none).
+func withInputs(line []byte, answers map[string]elicitResult, state json.RawMessage) ([]byte, bool) {
+	env, err := transport.ParseEnvelope(line)
+	if err != nil {
+		return nil, false
+	}
+	m := map[string]json.RawMessage{}
+	if ps := env.Params(); len(ps) > 0 && string(ps) != "null" {
+		if json.Unmarshal(ps, &m) != nil || m == nil {
+			return nil, false
+		}
+	}
+	ab, err := marshal(answers)
+	if err != nil {
+		return nil, false
+	}
+	m["inputResponses"] = ab
+	delete(m, "requestState")
+	if len(state) > 0 && string(state) != "null" && string(state) != `""` {
+		m["requestState"] = state
+	}
+	params, err := marshal(m)
+	if err != nil {
+		return nil, false
+	}
+	start, end := env.ParamsSpan()
+	if len(env.Params()) == 0 {
+		// No params member: add one.
+		out := append([]byte(nil), bytes.TrimSuffix(bytes.TrimSpace(line), []byte("}"))...)
+		out = append(out, `,"params":`...)
+		out = append(out, params...)
+		return append(out, '}'), true
+	}
+	out := make([]byte, 0, len(line)+len(params))
+	out = append(out, line[:start]...)
+	out = append(out, params...)
+	return append(out, line[end:]...), true
+}

@@ -1,0 +1,468 @@
+package proxy
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// DefaultWait bounds each question the proxy asks (Options.Wait).
+const DefaultWait = 10 * time.Minute
+
+// Limits of what the proxy keeps and retries.
+const (
+	// maxRounds caps the input_required rounds the proxy answers for one host request.
+	maxRounds = 16
+	// maxURLRounds caps the -32042 errors the proxy answers for one host request.
+	maxURLRounds = 8
+	// maxKept bounds the tables of server requests and URL elicitations.
+	maxKept = 256
+	// closeGrace is how long the server may take to end after the host left.
+	closeGrace = 2 * time.Second
+)
+
+// Options configure a Proxy. The zero value answers nothing (every question is
+// cancelled) and logs nothing.
+type Options struct {
+	// Server is the configured name of the server, as questions name it.
+	Server string
+	// Answerer answers the questions the proxy takes on; New wraps it in an
+	// elicit.Engine (defaults merged, content validated). Nil cancels every question.
+	Answerer elicit.Answerer
+	// NoValidate sends accepted content without validating it (--no-validate).
+	NoValidate bool
+	// AnswerHere makes the proxy answer every elicitation even when the host declared
+	// the mode itself (--answer-here).
+	AnswerHere bool
+	// Wait bounds each Answer call and each wait for a URL completion; zero means
+	// DefaultWait. Past it the question is cancelled (a -32042 error is passed on).
+	Wait time.Duration
+	// RetryNow reports whether a -32042 entry's retry may go out without waiting for
+	// its completion notification (an answers file's "retry: now"); nil never.
+	RetryNow func(*elicit.Request) bool
+	// MaxLine bounds one message from the host; zero means transport.MaxFrame.
+	MaxLine int
+	// Logf receives the proxy's log lines (no message contents but method and tool
+	// names, sanitized); nil keeps none.
+	Logf func(format string, args ...any)
+}
+
+// Proxy relays one host's MCP session to one server and answers the questions the host
+// cannot (doc.go). Use New, then Run once. It is safe for concurrent use.
+type Proxy struct {
+	opts     Options
+	answerer elicit.Answerer
+	up       Upstream
+
+	outMu  sync.Mutex // guards out
+	out    *bufio.Writer
+	sendMu sync.Mutex // orders writes to the server
+
+	ctx context.Context // Run's context
+
+	mu          sync.Mutex
+	caps        modes                         // the host's elicitation modes from initialize
+	legacy      bool                          // the session is 2025-06-18 (no URL mode)
+	hostName    string                        // the host's clientInfo.name
+	protocol    string                        // negotiated protocol version
+	serverInfo  string                        // the server's serverInfo.name
+	pending     map[string]*call              // host requests in flight, by id
+	pushes      map[string]context.CancelFunc // server elicitations the proxy answers, by id
+	waits       map[string]chan struct{}      // elicitationId -> closed on completion
+	answeredURL map[string]bool               // elicitationIds of pushed URL requests answered here
+	wg          sync.WaitGroup                // answering goroutines
+}
+
+// call is a host request in flight.
+type call struct {
+	id     jsonrpc.ID
+	idRaw  []byte
+	method string
+	name   string // tool or prompt name, resource URI
+	line   []byte // the message as sent upstream (edited when the proxy added a mode)
+	modes  modes  // declared in the request itself (2026-07-28), else none
+	meta   bool   // the request carried its own capabilities (2026-07-28)
+	proto  string // the request's own protocol version (2026-07-28)
+	// cancel stops the proxy's work on the call (answering, waiting, retrying); nil
+	// while the call is simply in flight.
+	cancel    context.CancelFunc
+	rounds    int // input_required rounds answered
+	urlRounds int // -32042 errors answered
+	cancelled bool
+}
+
+// New returns a proxy relaying to up.
+func New(up Upstream, opts Options) *Proxy {
+	if opts.Wait <= 0 {
+		opts.Wait = DefaultWait
+	}
+	if opts.MaxLine <= 0 {
+		opts.MaxLine = transport.MaxFrame
+	}
+	var ans elicit.Answerer
+	if opts.Answerer != nil {
+		ans = elicit.NewEngine(opts.Answerer, &elicit.EngineOptions{NoValidate: opts.NoValidate})
+	}
+	return &Proxy{
+		opts:        opts,
+		answerer:    ans,
+		up:          up,
+		pending:     map[string]*call{},
+		pushes:      map[string]context.CancelFunc{},
+		waits:       map[string]chan struct{}{},
+		answeredURL: map[string]bool{},
+	}
+}
+
+// ErrServerExited reports that the server ended the session before the host did.
+var ErrServerExited = errors.New("the server ended the session")
+
+// Run relays between the host (messages read from hostIn, written to hostOut, one
+// JSON-RPC message a line) and the server until one of them ends or ctx is done. When
+// the host's input ends, its requests in flight get a grace period to finish, then the
+// server is told (its stdin closed), given a grace period and stopped, and Run returns
+// nil. When the server ends first, Run returns an
+// error wrapping ErrServerExited. Run is called once.
+func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	p.ctx = ctx
+	p.out = bufio.NewWriterSize(hostOut, 64<<10)
+	hostDone := make(chan error, 1)
+	go func() { hostDone <- p.readHost(hostIn) }()
+	serverDone := make(chan error, 1)
+	go func() { serverDone <- p.up.Receive(ctx, p.fromServer) }()
+	var err error
+	select {
+	case herr := <-hostDone:
+		if herr != nil {
+			p.logf("reading the host: %v", herr)
+		}
+		p.drain(closeGrace)
+		p.logf("the host closed its input; stopping the server")
+		cancel() // questions still open are abandoned
+		_ = p.up.Close()
+		waitBounded(serverDone, closeGrace)
+	case serr := <-serverDone:
+		if ctx.Err() == nil {
+			p.logf("the server ended the session: %v", serr)
+			err = fmt.Errorf("%w: %w", ErrServerExited, serr)
+		}
+		cancel()
+		_ = p.up.Close()
+	case <-ctx.Done():
+		p.logf("interrupted; stopping the server")
+		_ = p.up.Close()
+		waitBounded(serverDone, closeGrace)
+		err = ctx.Err()
+	}
+	p.wg.Wait()
+	return err
+}
+
+// drain gives the host's requests still in flight up to d to finish (a host that wrote
+// its requests and closed its input, as a script does, still gets their results).
+func (p *Proxy) drain(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for {
+		p.mu.Lock()
+		n := len(p.pending)
+		p.mu.Unlock()
+		if n == 0 || time.Now().After(deadline) || p.ctx.Err() != nil {
+			return
+		}
+		time.Sleep(10 * time.Millisecond) // no event marks the last response; polling is bounded
+	}
+}
+
+// waitBounded waits for ch up to d.
+func waitBounded(ch <-chan error, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+}
+
+// logf writes one log line.
+func (p *Proxy) logf(format string, args ...any) {
+	if p.opts.Logf != nil {
+		p.opts.Logf(format, args...)
+	}
+}
+
+// readHost relays the host's messages until its input ends.
+func (p *Proxy) readHost(r io.Reader) error {
+	lr := transport.NewLineReader(r, p.opts.MaxLine)
+	for {
+		line, tooLong, err := lr.Next()
+		switch {
+		case tooLong:
+			p.tooLong(line)
+		default:
+			if msg := bytes.TrimSpace(line); len(msg) > 0 {
+				p.fromHost(msg)
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+	}
+}
+
+// tooLong drops a host message over the bound; a request among them is answered with
+// an error so the host does not wait for it.
+func (p *Proxy) tooLong(prefix []byte) {
+	id, isReq, ok := transport.FrameID(prefix)
+	p.logf("dropped a host message longer than %d bytes", p.opts.MaxLine)
+	if !ok || !id.IsValid() || !(isReq || bytes.Contains(prefix, []byte(`"method"`))) {
+		return
+	}
+	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+		Code: jsonrpc.CodeInvalidRequest, Message: fmt.Sprintf("elicitty proxy: message longer than %d bytes dropped", p.opts.MaxLine)}})
+	p.toHost(b)
+}
+
+// toHost writes one message to the host.
+func (p *Proxy) toHost(msg []byte) {
+	p.outMu.Lock()
+	defer p.outMu.Unlock()
+	_, _ = p.out.Write(msg)
+	_ = p.out.WriteByte('\n')
+	if err := p.out.Flush(); err != nil {
+		p.out.Reset(io.Discard) // the host is gone; Run ends on its input
+	}
+}
+
+// toServer sends one message to the server.
+func (p *Proxy) toServer(msg []byte) error {
+	if cu, ok := p.up.(concurrentCalls); !ok || !cu.concurrentCalls() {
+		p.sendMu.Lock()
+		defer p.sendMu.Unlock()
+	}
+	return p.up.Send(p.ctx, msg)
+}
+
+// idKey is the lookup key of a JSON-RPC id: numbers and strings never collide.
+func idKey(id jsonrpc.ID) string {
+	switch v := id.Raw().(type) {
+	case string:
+		return "s" + v
+	case int64:
+		return fmt.Sprintf("n%d", v)
+	}
+	return ""
+}
+
+// fromHost relays one message from the host, taking note of what the proxy needs.
+func (p *Proxy) fromHost(msg []byte) {
+	env, err := transport.ParseEnvelope(msg)
+	if err != nil {
+		// Not ours to judge: the server answers it as it would the host.
+		p.logf("passing on a host message that is not valid JSON-RPC: %v", err)
+		p.sendOrFail(msg, nil)
+		return
+	}
+	if !env.IsRequest() {
+		p.sendOrFail(msg, nil) // the host's answer to a server request (sampling, roots, ping)
+		return
+	}
+	method := env.Method()
+	switch {
+	case method == "notifications/cancelled":
+		p.hostCancelled(&env)
+	case method == "initialize":
+		msg = p.hostInitialize(&env, msg)
+	default:
+		msg = p.requestModes(&env, msg)
+	}
+	if !env.IsCall() {
+		p.sendOrFail(msg, nil)
+		return
+	}
+	c := &call{id: env.ID(), idRaw: append([]byte(nil), env.IDRaw()...), method: method, line: msg}
+	switch method {
+	case "tools/call", "prompts/get", "resources/read":
+		c.name = callName(env.Params())
+	}
+	c.modes, c.meta, c.proto = requestCaps(env.Params())
+	p.mu.Lock()
+	p.pending[idKey(c.id)] = c
+	p.mu.Unlock()
+	p.sendOrFail(msg, c)
+}
+
+// sendOrFail sends msg upstream; when that fails for a host request c, the host gets
+// an error for it instead of waiting.
+func (p *Proxy) sendOrFail(msg []byte, c *call) {
+	send := func() {
+		if err := p.toServer(msg); err != nil {
+			p.logf("sending to the server: %v", err)
+			if c != nil {
+				p.failCall(c, fmt.Sprintf("elicitty proxy: the server is unreachable: %v", err))
+			}
+		}
+	}
+	if c != nil {
+		if cu, ok := p.up.(concurrentCalls); ok && cu.concurrentCalls() {
+			// Each HTTP request is its own POST: one slow call must not hold the
+			// host's later messages (its cancellations above all).
+			go send()
+			return
+		}
+	}
+	send()
+}
+
+// failCall answers the host's request c with an internal error.
+func (p *Proxy) failCall(c *call, text string) {
+	p.mu.Lock()
+	delete(p.pending, idKey(c.id))
+	p.mu.Unlock()
+	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: elicit.Sanitize(text)}})
+	p.toHost(b)
+}
+
+// hostCancelled stops the proxy's own work on a host request the host cancelled; the
+// notification itself is passed on.
+func (p *Proxy) hostCancelled(env *transport.Envelope) {
+	var n struct {
+		RequestID json.RawMessage `json:"requestId"`
+	}
+	if json.Unmarshal(env.Params(), &n) != nil || len(n.RequestID) == 0 {
+		return
+	}
+	id, err := decodeID(n.RequestID)
+	if err != nil {
+		return
+	}
+	p.mu.Lock()
+	c := p.pending[idKey(id)]
+	if c != nil {
+		c.cancelled = true
+		delete(p.pending, idKey(id))
+	}
+	p.mu.Unlock()
+	if c != nil && c.cancel != nil {
+		p.logf("the host cancelled %s %s; stopped answering for it", c.method, elicit.Sanitize(c.name))
+		c.cancel()
+	}
+}
+
+// decodeID reads a raw JSON-RPC id.
+func decodeID(raw json.RawMessage) (jsonrpc.ID, error) {
+	var v any
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return jsonrpc.ID{}, err
+	}
+	return jsonrpc.MakeID(v)
+}
+
+// callName reads params.name (or params.uri) of a tools/call, prompts/get or
+// resources/read.
+func callName(params []byte) string {
+	var p struct {
+		Name string `json:"name"`
+		URI  string `json:"uri"`
+	}
+	_ = json.Unmarshal(params, &p)
+	if p.Name != "" {
+		return p.Name
+	}
+	return p.URI
+}
+
+// fromServer handles one message from the server.
+func (p *Proxy) fromServer(msg []byte) {
+	env, err := transport.ParseEnvelope(msg)
+	if err != nil {
+		p.logf("dropped a server message that is not valid JSON-RPC: %v", err)
+		return
+	}
+	if env.IsRequest() {
+		switch env.Method() {
+		case "elicitation/create":
+			if env.IsCall() && p.takePush(&env, msg) {
+				return
+			}
+		case "notifications/cancelled":
+			if p.serverCancelled(&env) {
+				return
+			}
+		case "notifications/elicitation/complete":
+			if p.completed(&env) {
+				return
+			}
+		}
+		p.toHost(msg)
+		return
+	}
+	key := idKey(env.ID())
+	p.mu.Lock()
+	c := p.pending[key]
+	p.mu.Unlock()
+	if c == nil {
+		p.toHost(msg) // not a request in flight (a late reply): the host decides
+		return
+	}
+	if c.method == "initialize" && !env.IsError() {
+		p.noteInitialized(env.Result())
+	}
+	if env.IsError() && p.takeURLRequired(c, &env, msg) {
+		return
+	}
+	if !env.IsError() && p.takeInputRequired(c, &env, msg) {
+		return
+	}
+	p.mu.Lock()
+	if p.pending[key] == c {
+		delete(p.pending, key)
+	}
+	p.mu.Unlock()
+	p.toHost(msg)
+}
+
+// inFlight returns the one tools/call, prompts/get or resources/read of the host in
+// flight, when there is exactly one: the call a pushed question belongs to.
+func (p *Proxy) inFlight() (string, string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var found *call
+	for _, c := range p.pending {
+		if c.name == "" {
+			continue
+		}
+		if found != nil {
+			return "", ""
+		}
+		found = c
+	}
+	if found == nil {
+		return "", ""
+	}
+	return found.method + " " + found.name, found.name
+}
+
+// source is who asks, for the requests built now.
+func (p *Proxy) source(proto string) transport.RequestSource {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if proto == "" {
+		proto = p.protocol
+	}
+	return transport.RequestSource{Server: p.opts.Server, ServerInfo: p.serverInfo, Host: p.hostName, Protocol: proto, URLDeclared: true}
+}

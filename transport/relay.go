@@ -1,0 +1,353 @@
+package transport
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
+	"github.com/elicitty/elicitty/transport/oauth"
+	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// This file is what a relay (`elicitty proxy`) needs of the transport: the one-pass
+// envelope reader, bounded frames, the server process and the Streamable HTTP
+// connection with our headers and OAuth. Each is the code sessions use, exported.
+
+// MaxFrame is the largest JSON-RPC message read from a peer, on every transport.
+const MaxFrame = maxFrame
+
+// Envelope is what a relay needs of one JSON-RPC message: kind, method, id and the raw
+// params, result and error, read in one pass (ParseEnvelope). The zero value is an
+// empty message. Byte slices point into the parsed message.
+type Envelope struct{ e envelope }
+
+// ParseEnvelope reads the envelope of one JSON-RPC message; it fails on anything that is
+// not a JSON-RPC 2.0 object go-sdk would accept.
+func ParseEnvelope(data []byte) (Envelope, error) {
+	e, err := parseEnvelope(data)
+	return Envelope{e: e}, err
+}
+
+// Method returns the method of a request or notification.
+func (e *Envelope) Method() string { return e.e.method }
+
+// IsRequest reports a request or a notification.
+func (e *Envelope) IsRequest() bool { return e.e.isRequest() }
+
+// IsCall reports a request that expects a response.
+func (e *Envelope) IsCall() bool { return e.e.isCall() }
+
+// IsError reports a response with a non-null error.
+func (e *Envelope) IsError() bool { return e.e.isError() }
+
+// ID returns the message's id (invalid for a notification).
+func (e *Envelope) ID() jsonrpc.ID { return e.e.id }
+
+// IDRaw returns the raw id as sent, nil when absent.
+func (e *Envelope) IDRaw() []byte { return e.e.idRaw }
+
+// Params returns the raw params, nil when absent.
+func (e *Envelope) Params() []byte { return e.e.params }
+
+// ParamsSpan returns where the params value lies in the message: [start, end).
+func (e *Envelope) ParamsSpan() (start, end int) {
+	return e.e.paramsEnd - len(e.e.params), e.e.paramsEnd
+}
+
+// Result returns the raw result, nil when absent.
+func (e *Envelope) Result() []byte { return e.e.result }
+
+// Error returns the raw error, nil when absent.
+func (e *Envelope) Error() []byte { return e.e.errRaw }
+
+// LineReader reads newline-delimited frames of at most a bound, reusing its buffer. It
+// is not safe for concurrent use.
+type LineReader struct{ fr frameReader }
+
+// NewLineReader returns a reader of r's lines of at most max bytes (MaxFrame when max
+// <= 0).
+func NewLineReader(r io.Reader, max int) *LineReader {
+	if max <= 0 {
+		max = maxFrame
+	}
+	return &LineReader{fr: frameReader{br: bufio.NewReaderSize(r, 64<<10), max: max}}
+}
+
+// Next returns the next line (with its newline, when there was one) and whether it was
+// longer than the bound; then only its first max bytes are returned and the rest is
+// discarded. The slice is valid until the next call.
+func (l *LineReader) Next() (line []byte, tooLong bool, err error) { return l.fr.next() }
+
+// Process is a stdio server process started by StartProcess: in a process group of its
+// own, its stderr in the log. It is safe for concurrent use.
+type Process struct{ p *proc }
+
+// StartProcess starts srv's command (config.KindStdio) and hands its stdout to stdout,
+// on a goroutine of its own that must read it to EOF. log receives the server's stderr
+// lines and the notes on its shutdown; procs (nil: none) registers it until it ends.
+func StartProcess(srv config.Server, log *wire.Log, procs *Procs, stdout func(io.Reader)) (*Process, error) {
+	p, err := spawn(srv, log, procs, func(r io.ReadCloser, _ *atomic.Bool) {
+		defer r.Close()
+		stdout(r)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Process{p: p}, nil
+}
+
+// Stdin returns the server's standard input.
+func (p *Process) Stdin() io.WriteCloser { return p.p.stdin }
+
+// Done is closed once the process has ended and its pipes are drained (boundedly).
+func (p *Process) Done() <-chan struct{} { return p.p.done }
+
+// Exited returns how the process ended, or nil while it runs.
+func (p *Process) Exited() *ExitError { return p.p.exited() }
+
+// Stop ends the process and what it started: stdin closed, then SIGTERM to its group
+// after grace, then SIGKILL after another grace. It reports whether SIGKILL was needed.
+func (p *Process) Stop(grace time.Duration) bool {
+	return p.p.stopWithin(grace, grace, grace+time.Second)
+}
+
+// RelayOptions configure ConnectRelay.
+type RelayOptions struct {
+	// HTTPClient is the base client; nil means http.DefaultTransport.
+	HTTPClient *http.Client
+	// OAuth signs in when the server answers 401; nil means no OAuth.
+	OAuth *oauth.Options
+	// Log receives the notes of the connection (HTTP errors, sign-in); nil keeps none.
+	Log *wire.Log
+}
+
+// RelayConn is a Streamable HTTP connection that carries another client's messages
+// (ConnectRelay). It is an mcp.Connection: Read and Write move jsonrpc.Messages whose
+// params and results stay raw JSON. It is safe for concurrent use.
+type RelayConn struct {
+	mcp.Connection
+	version atomic.Value // string: the negotiated protocol version
+	url     string
+	client  *http.Client
+	auth    *oauth.Handler
+	log     *wire.Log
+	server  string
+	in      chan jsonrpc.Message
+	failed  chan struct{} // closed with err once go-sdk's Read fails
+	err     error
+	ctx     context.Context
+	stop    context.CancelFunc
+	listen  sync.Once
+}
+
+// SetProtocol sets the protocol version the relayed session negotiated: go-sdk sets the
+// MCP-Protocol-Version header only for its own sessions, so the connection adds it to
+// each request that lacks one from here on. A legacy (2025) version also opens the
+// standalone GET stream, on which the server sends what belongs to no request
+// (list_changed, completion notices).
+func (c *RelayConn) SetProtocol(v string) {
+	c.version.Store(v)
+	if v < protocol.Version20260728 {
+		c.listen.Do(func() { go c.standalone() })
+	}
+}
+
+// Read implements mcp.Connection: the messages of the responses and of the
+// standalone stream, in the order they arrive.
+func (c *RelayConn) Read(ctx context.Context) (jsonrpc.Message, error) {
+	select {
+	case m := <-c.in:
+		return m, nil
+	case <-c.failed:
+		select {
+		case m := <-c.in:
+			return m, nil
+		default:
+		}
+		return nil, c.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Close implements mcp.Connection: the standalone stream ends and the session is
+// deleted.
+func (c *RelayConn) Close() error {
+	c.stop()
+	return c.Connection.Close()
+}
+
+// pump moves go-sdk's messages into c.in.
+func (c *RelayConn) pump() {
+	for {
+		m, err := c.Connection.Read(c.ctx)
+		if err != nil {
+			c.err = err
+			close(c.failed)
+			return
+		}
+		select {
+		case c.in <- m:
+		case <-c.ctx.Done():
+			return
+		}
+	}
+}
+
+// standalone keeps the GET stream open until the connection closes: reconnected after
+// a second when it ends, given up when the server does not offer one (405) or refuses.
+func (c *RelayConn) standalone() {
+	for c.ctx.Err() == nil {
+		status, err := c.streamOnce()
+		if status == http.StatusMethodNotAllowed || (status >= 400 && status != http.StatusTooManyRequests) {
+			c.log.Notef(c.server, "no standalone stream (HTTP %d): server notifications outside requests are not received", status)
+			return
+		}
+		if err != nil && c.ctx.Err() == nil {
+			c.log.Notef(c.server, "standalone stream: %v; reconnecting", err)
+		}
+		select {
+		case <-c.ctx.Done():
+		case <-time.After(time.Second):
+		}
+	}
+}
+
+// streamOnce reads one GET stream to its end.
+func (c *RelayConn) streamOnce() (int, error) {
+	req, err := http.NewRequestWithContext(c.ctx, http.MethodGet, c.url, nil)
+	if err != nil {
+		return 0, err
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	if id := c.Connection.SessionID(); id != "" {
+		req.Header.Set("Mcp-Session-Id", id)
+	}
+	if c.auth != nil {
+		if ts, err := c.auth.TokenSource(c.ctx); err == nil && ts != nil {
+			if tok, err := ts.Token(); err == nil && tok != nil {
+				req.Header.Set("Authorization", "Bearer "+tok.AccessToken)
+			}
+		}
+	}
+	resp, err := c.client.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return resp.StatusCode, nil
+	}
+	lr := NewLineReader(resp.Body, maxFrame)
+	var data []byte
+	over := false
+	for {
+		line, tooLong, err := lr.Next()
+		content := bytes.TrimRight(line, "\r\n")
+		switch {
+		case len(content) == 0 && !tooLong:
+			if len(data) > 0 && !over {
+				if m, derr := jsonrpc.DecodeMessage(data); derr == nil {
+					select {
+					case c.in <- m:
+					case <-c.ctx.Done():
+						return 0, nil
+					}
+				}
+			}
+			data, over = data[:0], false
+		case bytes.HasPrefix(content, []byte("data:")):
+			v := bytes.TrimPrefix(bytes.TrimPrefix(content, []byte("data:")), []byte(" "))
+			if tooLong || len(data)+len(v) > maxFrame {
+				over = true
+				continue
+			}
+			if len(data) > 0 {
+				data = append(data, '\n')
+			}
+			data = append(data, v...)
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+}
+
+// ConnectRelay opens a Streamable HTTP connection to srv for a relay, with srv's
+// headers on every request and OAuth sign-in when o.OAuth asks for it. Close ends the
+// server's session (HTTP DELETE). go-sdk opens its standalone GET stream only for its
+// own sessions, so the relay opens it once SetProtocol names a legacy version.
+func ConnectRelay(ctx context.Context, srv config.Server, o RelayOptions) (*RelayConn, error) {
+	log := o.Log
+	if log == nil {
+		log = wire.New(1)
+	}
+	base := http.DefaultTransport
+	if o.HTTPClient != nil && o.HTTPClient.Transport != nil {
+		base = o.HTTPClient.Transport
+	}
+	rc := &RelayConn{}
+	h := &httpTap{base: base, headers: srv.Headers, tap: newTap(srv.Name, log, 0)}
+	client := &http.Client{Transport: &versionHeader{next: h, conn: rc}}
+	if o.HTTPClient != nil {
+		client.Timeout = o.HTTPClient.Timeout
+		client.Jar = o.HTTPClient.Jar
+	}
+	st := &mcp.StreamableClientTransport{Endpoint: srv.URL, HTTPClient: client, DisableStandaloneSSE: true}
+	if o.OAuth != nil {
+		ah, err := newOAuthHandler(*o.OAuth, srv,
+			func(format string, args ...any) { log.Notef(srv.Name, format, args...) },
+			func() func() { return func() {} }) // a relay has no request timers to pause
+		if err != nil {
+			return nil, &ConnError{Server: srv.Name, Err: err}
+		}
+		h.auth = true
+		h.base = ah.Transport(h.base)
+		st.OAuthHandler = ah
+		rc.auth = ah
+	}
+	conn, err := st.Connect(ctx)
+	if err != nil {
+		return nil, &ConnError{Server: srv.Name, Err: err}
+	}
+	rc.Connection = conn
+	rc.url, rc.client, rc.log, rc.server = srv.URL, client, log, srv.Name
+	rc.in, rc.failed = make(chan jsonrpc.Message, 16), make(chan struct{})
+	rc.ctx, rc.stop = context.WithCancel(context.WithoutCancel(ctx))
+	go rc.pump()
+	return rc, nil
+}
+
+// versionHeader adds the relayed session's protocol version to requests without one.
+type versionHeader struct {
+	next http.RoundTripper
+	conn *RelayConn
+}
+
+// RoundTrip implements http.RoundTripper.
+func (v *versionHeader) RoundTrip(r *http.Request) (*http.Response, error) {
+	if pv, _ := v.conn.version.Load().(string); pv != "" && r.Header.Get("Mcp-Protocol-Version") == "" {
+		r = r.Clone(r.Context())
+		r.Header.Set("Mcp-Protocol-Version", pv)
+	}
+	return v.next.RoundTrip(r)
+}
+
+// ViolationsRPCError is the bare -32602 error that answers an elicitation whose content
+// fails its schema (docs/protocol.md, "Validation"); send it unwrapped.
+func ViolationsRPCError(ve *elicit.ViolationsError) *jsonrpc.Error { return violationsError(ve) }
+
+// FrameID finds the top-level id of a JSON-RPC object, possibly cut short (a message
+// over the size bound), in its first 64 KiB; isRequest reports a "method" member
+// seen before the id.
+func FrameID(frame []byte) (id jsonrpc.ID, isRequest, ok bool) { return frameID(frame) }
