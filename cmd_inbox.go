@@ -87,7 +87,7 @@ func (a *app) remote(ctx context.Context, ans elicit.Answerer, proxies func([]tu
 		return
 	}
 	_ = inbox.Watch(ctx, dir, inbox.AnswerWith(ans), &inbox.WatchOptions{
-		Log: noteWriter(note),
+		Log: lineWriter(note),
 		OnChange: func(ps []inbox.Proxy) {
 			list := make([]tui.Proxy, len(ps))
 			for i, p := range ps {
@@ -98,11 +98,12 @@ func (a *app) remote(ctx context.Context, ans elicit.Answerer, proxies func([]tu
 	})
 }
 
-// noteWriter passes each line written to it to note.
-type noteWriter func(string)
+// lineWriter passes each line written to it, without its "elicitty: " prefix, to a
+// status line or another log.
+type lineWriter func(string)
 
 // Write implements io.Writer.
-func (n noteWriter) Write(p []byte) (int, error) {
+func (n lineWriter) Write(p []byte) (int, error) {
 	for _, l := range strings.Split(strings.TrimSpace(string(p)), "\n") {
 		n(strings.TrimPrefix(l, "elicitty: "))
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -120,4 +121,105 @@ func TestTmuxInboxAnswersAProxyAsk(t *testing.T) {
 		t.Errorf("the ask ended when the inbox quit: %v", err)
 	default:
 	}
+}
+
+// TestTmuxInboxProxyEndToEnd: a scripted host that declares no elicitation → the built
+// `elicitty proxy -- elicitty serve-demo` → the demo's tools that ask; `elicitty inbox`
+// in a terminal shows each question with the host and the server, the test answers as
+// a user would, and the host receives the tool's result: a form (mrtr_one, pushed to a
+// 2025-11-25 host), a URL-mode request (link_account) and a -32042 (needs_link), both
+// opened with the recording opener. No process of the run survives it.
+func TestTmuxInboxProxyEndToEnd(t *testing.T) {
+	t.Parallel()
+	dir := inboxDir(t)
+	opener, record := fakeOpener(t)
+	// The inbox's terminal goes first, so that it is killed after the host: its
+	// cleanup runs last.
+	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener}}, "inbox")
+	tm.waitFor("Proxies", "(none running)")
+	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", bin, "serve-demo")
+	h.initialize()
+	server := filepath.Base(bin)
+	// The proxy opens its socket before the host names itself: the name comes with
+	// the first question.
+	tm.waitFor("attached to proxy "+server, "(no host name yet)")
+
+	// A form.
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mrtr_one","arguments":{}}}`)
+	tm.waitFocus("Colour *")
+	screen := tm.waitFor("Pick a colour")
+	if want := `Input requested by "scripted-host › ` + server + `" during tools/call mrtr_one`; !strings.Contains(screen, want) {
+		t.Errorf("the form lacks %q:\n%s", want, screen)
+	}
+	tm.keys("Down", "Down")
+	tm.waitFor("┃ > Blue")
+	tm.keys("Enter")
+	tm.waitFor(`"color": "blue"`, "[ Accept ]")
+	tm.keys("a")
+	if got := toolText(t, h.await("1", 30*time.Second)); got != "you picked blue" {
+		t.Errorf("mrtr_one: the host got %q", got)
+	}
+	tm.waitFor("scripted-host", "› "+server)
+
+	// URL mode, pushed, and a -32042: the consent screen, then the opener approves.
+	for i, tool := range []string{"link_account", "needs_link"} {
+		id := i + 2
+		h.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, tool))
+		screen := tm.waitFor("Nothing has been opened or fetched.", "Open in browser")
+		if want := `"scripted-host › ` + server + `" asks you to open a link`; !strings.Contains(screen, want) {
+			t.Errorf("%s: the consent screen lacks %q:\n%s", tool, want, screen)
+		}
+		tm.keys("o")
+		if got := toolText(t, h.await(fmt.Sprint(id), 30*time.Second)); got != "linked" {
+			t.Errorf("%s: the host got %q\nproxy log:\n%s", tool, got, h.stderr)
+		}
+	}
+	opened, err := os.ReadFile(record)
+	if err != nil || strings.Count(string(opened), "\n") != 2 {
+		t.Errorf("the opener ran for %q (%v), want two links", opened, err)
+	}
+	if code := h.close(); code != 0 {
+		t.Errorf("the proxy exited %d\nstderr:\n%s", code, h.stderr)
+	}
+	tm.waitFor("proxy gone: scripted-host", "(none running)")
+	for _, l := range bytes.Split(bytes.TrimSpace(h.received()), []byte("\n")) {
+		var m struct {
+			Method string `json:"method"`
+			Error  *struct {
+				Code int `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(l, &m); err != nil {
+			t.Errorf("the host got a line that is not JSON: %q", l)
+		}
+		if m.Method == "elicitation/create" || (m.Error != nil && m.Error.Code == -32042) {
+			t.Errorf("the host saw a question: %s", l)
+		}
+	}
+	tm.keys("q")
+	if code, _ := tm.wait(); code != 0 {
+		t.Errorf("elicitty inbox exited %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "proxy-"+fmt.Sprint(h.cmd.Process.Pid)+".sock")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the proxy left its socket: %v", err)
+	}
+}
+
+// toolText is the text of a tools/call response's result; an error fails the test.
+func toolText(t *testing.T, res map[string]any) string {
+	t.Helper()
+	if res["error"] != nil {
+		t.Fatalf("error %v", res["error"])
+	}
+	r, _ := res["result"].(map[string]any)
+	var texts []string
+	content, _ := r["content"].([]any)
+	for _, c := range content {
+		if cm, ok := c.(map[string]any); ok {
+			if s, ok := cm["text"].(string); ok {
+				texts = append(texts, s)
+			}
+		}
+	}
+	return strings.Join(texts, "\n")
 }

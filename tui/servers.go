@@ -240,7 +240,7 @@ func (p serversPane) View() string {
 		for _, px := range p.proxies {
 			host := px.Host
 			if host == "" {
-				host = "(unnamed host)"
+				host = "(no host name yet)"
 			}
 			lines = append(lines, trunc(oneLine(elicit.Sanitize(host)), inner),
 				trunc("› "+oneLine(elicit.Sanitize(px.Server)), inner),

@@ -64,7 +64,7 @@ type Broker struct {
 // pendingAsk is one ask waiting for its first answer.
 type pendingAsk struct {
 	line     []byte // the ask message, encoded
-	who      string // "host › server: message", sanitized, for log lines
+	who      string // "host › server (form mode)", sanitized, for log lines
 	answered chan elicit.Response
 }
 
@@ -285,11 +285,19 @@ func (b *Broker) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 		return elicit.Response{}, fmt.Errorf("the inbox answers elicitations only, not sampling: %w", elicit.ErrUnanswered)
 	}
 	deadline, _ := ctx.Deadline()
-	who := fmt.Sprintf("%s: %q", label(req.Host, req.ServerLabel()), safe.Line(firstLine(req.Message)))
+	mode := req.Mode
+	if mode == "" {
+		mode = elicit.ModeForm
+	}
+	// No message text in the log: the question may quote what the user works on.
+	who := fmt.Sprintf("%s (%s mode)", label(req.Host, req.ServerLabel()), mode)
 	b.mu.Lock()
 	if b.closed {
 		b.mu.Unlock()
 		return elicit.Response{}, ErrClosed
+	}
+	if b.opts.Host == "" {
+		b.opts.Host = req.Host // the host named itself after Listen: later hellos say it
 	}
 	b.next++
 	id := b.next
@@ -307,12 +315,12 @@ func (b *Broker) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 	b.mu.Unlock()
 
 	if attached == 0 {
-		b.logf("%s asks (#%d); no inbox attached: run `elicitty inbox` in a terminal to answer", who, id)
+		b.logf("#%d: %s asks; no inbox attached: run `elicitty inbox` in a terminal to answer", id, who)
 		if b.opts.Notify != nil {
 			b.opts.Notify("elicitty: "+label(req.Host, req.ServerLabel())+" asks for input", firstLine(req.Message))
 		}
 	} else {
-		b.logf("%s asks (#%d); sent to %d inbox(es)", who, id, attached)
+		b.logf("#%d: %s asks; sent to %d inbox(es)", id, who, attached)
 	}
 	select {
 	case r := <-ask.answered:
@@ -339,7 +347,7 @@ func (b *Broker) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 	}
 	b.withdrawLocked(id, reason, nil)
 	b.mu.Unlock()
-	b.logf("#%d withdrawn: %s (%s)", id, reason, who)
+	b.logf("#%d withdrawn: %s", id, reason)
 	return elicit.Response{}, err
 }
 

@@ -244,7 +244,7 @@ func TestDeadlineWithdrawsTheAsk(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("not withdrawn")
 	}
-	if !strings.Contains(log.String(), "#1 withdrawn: no answer in time (Claude Desktop › github") {
+	if !strings.Contains(log.String(), "#1 withdrawn: no answer in time") || !strings.Contains(log.String(), "#1: Claude Desktop › github (github-mcp) (form mode) asks; sent to 1 inbox(es)") {
 		t.Errorf("log:\n%s", log)
 	}
 }

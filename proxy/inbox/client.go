@@ -162,7 +162,7 @@ func (w *watcher) scan(ctx context.Context) {
 		delete(w.bad, path)
 		w.conn[path] = pc
 		w.mu.Unlock()
-		w.logf("attached to %s (pid %d)", pc.info.Label(), pc.info.PID)
+		w.logf("attached to %s (pid %d)", pc.proxy().Label(), pc.info.PID)
 		w.changed()
 		w.wg.Add(1)
 		go func() {
@@ -176,7 +176,7 @@ func (w *watcher) scan(ctx context.Context) {
 				w.banned[path] = true
 			}
 			w.mu.Unlock()
-			w.logf("%s (pid %d): %s", pc.info.Label(), pc.info.PID, why.Reason)
+			w.logf("%s (pid %d): %s", pc.proxy().Label(), pc.info.PID, why.Reason)
 			w.changed()
 		}()
 	}
@@ -271,11 +271,13 @@ func (w *watcher) read(ctx context.Context, pc *proxyConn, sc *bufio.Scanner) *W
 			}
 			req, err := m.Request.request()
 			if err != nil {
-				w.logf("%s: ask #%d ignored: %v", pc.info.Label(), m.ID, err)
+				w.logf("%s: ask #%d ignored: %v", pc.proxy().Label(), m.ID, err)
 				continue
 			}
 			if req.Host == "" {
-				req.Host = pc.info.Host
+				req.Host = pc.proxy().Host
+			} else if pc.learnHost(req.Host) {
+				w.changed()
 			}
 			w.ask(ctx, pc, m.ID, req)
 		case typeWithdraw:
@@ -329,6 +331,18 @@ func (pc *proxyConn) proxy() Proxy {
 	p := pc.info
 	p.Pending = len(pc.asks)
 	return p
+}
+
+// learnHost takes the host's name from an ask when the hello had none (the host
+// named itself after the proxy started); it reports whether it did.
+func (pc *proxyConn) learnHost(host string) bool {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	if pc.info.Host != "" {
+		return false
+	}
+	pc.info.Host = host
+	return true
 }
 
 // withdraw ends ask id with cause; it reports whether the ask was still pending.
