@@ -48,7 +48,9 @@ func TestTmuxInboxAnswersAProxyAsk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir}, rawOutput: true}, "inbox")
+	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
+	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) }) // after the terminal is gone
+	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}, rawOutput: true}, "inbox")
 	tm.waitFor("Proxies", "Claude Desktop", "› demo", fmt.Sprintf("pid %d", os.Getpid()), "Inbox: 0 pending")
 
 	answered := make(chan elicit.Response, 1)
@@ -135,7 +137,9 @@ func TestTmuxInboxProxyEndToEnd(t *testing.T) {
 	opener, record := fakeOpener(t)
 	// The inbox's terminal goes first, so that it is killed after the host: its
 	// cleanup runs last.
-	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener}}, "inbox")
+	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
+	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) }) // after the terminal is gone
+	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
 	tm.waitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", bin, "serve-demo")
 	h.initialize()
@@ -222,4 +226,44 @@ func toolText(t *testing.T, res map[string]any) string {
 		}
 	}
 	return strings.Join(texts, "\n")
+}
+
+// TestTmuxTUIAttachesToProxies: `elicitty demo`, beside its own server, attaches to a
+// running proxy and answers its ask in the Inbox like its own, named by host and server.
+func TestTmuxTUIAttachesToProxies(t *testing.T) {
+	t.Parallel()
+	dir := inboxDir(t)
+	b, err := inbox.Listen(dir, inbox.BrokerOptions{Host: "Cursor", Server: "github"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
+	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
+	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}}, "demo")
+	tm.waitFor("demo ready") // the ask reaches the TUI whenever it attaches
+	req := colourAsk()
+	req.Host, req.Server, req.ServerInfo = "Cursor", "github", ""
+	answered := make(chan elicit.Response, 1)
+	go func() {
+		r, _ := b.Answer(context.Background(), req)
+		answered <- r
+	}()
+	tm.waitFocus("Colour *")
+	tm.waitFor(`Input requested by "Cursor › github" during tools/call mrtr_one`)
+	tm.keys("Enter")
+	tm.waitFor(`"color": "red"`, "[ Accept ]")
+	tm.keys("a")
+	select {
+	case r := <-answered:
+		if r.Action != elicit.Accept || r.Content["color"] != "red" {
+			t.Errorf("the proxy got %+v", r)
+		}
+	case <-time.After(termDeadline):
+		t.Fatalf("no answer reached the proxy; screen:\n%s", tm.screen())
+	}
+	tm.keys("q")
+	if code, _ := tm.wait(); code != 0 {
+		t.Errorf("elicitty demo exited %d", code)
+	}
 }

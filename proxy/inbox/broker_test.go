@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -250,17 +251,17 @@ func TestDeadlineWithdrawsTheAsk(t *testing.T) {
 }
 
 func TestNobodyAttachedNotifiesThenLateInboxAnswers(t *testing.T) {
-	var mu sync.Mutex
-	var notes []string
-	b, dir, log := newBroker(t, BrokerOptions{Notify: func(title, body string) {
-		mu.Lock()
-		defer mu.Unlock()
-		notes = append(notes, title+" | "+body)
-	}})
+	script, out := fakeNotify(t)
+	b, dir, log := newBroker(t, BrokerOptions{Notify: DefaultNotifier(func(k string) string {
+		if k == "ELICITTY_NOTIFY" {
+			return script
+		}
+		return ""
+	})})
 	done := answerAsync(b, context.Background(), formReq)
-	waitFor(t, "the notification", func() bool { mu.Lock(); defer mu.Unlock(); return len(notes) == 1 })
-	if want := "elicitty: Claude Desktop › github (github-mcp) asks for input | Which branch?"; notes[0] != want {
-		t.Errorf("notification %q, want %q", notes[0], want)
+	waitFor(t, "the notify command", func() bool { _, err := os.Stat(out); return err == nil })
+	if got, _ := os.ReadFile(out); string(got) != "elicitty: Claude Desktop › github (github-mcp) asks for input\nWhich branch?\n" {
+		t.Errorf("the notify command got %q", got)
 	}
 	ps, err := List(context.Background(), dir)
 	if err != nil || len(ps) != 1 || ps[0].Pending != 1 || ps[0].Host != "Claude Desktop" {
@@ -282,13 +283,20 @@ func TestNobodyAttachedNotifiesThenLateInboxAnswers(t *testing.T) {
 	}
 }
 
-func TestCommandNotifierSanitizes(t *testing.T) {
+// fakeNotify writes a notify command that writes its arguments, one a line, to out.
+func fakeNotify(t *testing.T) (script, out string) {
+	t.Helper()
 	dir := t.TempDir()
-	out := filepath.Join(dir, "args")
-	script := filepath.Join(dir, "notify.sh")
+	out = filepath.Join(dir, "args")
+	script = filepath.Join(dir, "notify.sh")
 	if err := os.WriteFile(script, []byte("#!/bin/sh\nprintf '%s\\n' \"$@\" > "+out+".tmp && mv "+out+".tmp "+out+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	return script, out
+}
+
+func TestCommandNotifierSanitizes(t *testing.T) {
+	script, out := fakeNotify(t)
 	n := DefaultNotifier(func(k string) string {
 		if k == "ELICITTY_NOTIFY" {
 			return script + " --urgency=low"
@@ -374,8 +382,8 @@ func TestMalformedProxyIsDropped(t *testing.T) {
 		time.Sleep(5 * time.Second)
 	}()
 	log := &syncBuf{}
-	asks := 0
-	watch(t, dir, func(context.Context, Ask) { asks++ }, &WatchOptions{Log: log})
+	var asks atomic.Int32
+	watch(t, dir, func(context.Context, Ask) { asks.Add(1) }, &WatchOptions{Log: log})
 	waitFor(t, "the drop", func() bool {
 		return strings.Contains(log.String(), fmt.Sprintf("h[2J › s (pid 999999): dropped: it sent a line over %d bytes", MaxLine)) ||
 			strings.Contains(log.String(), fmt.Sprintf("h › s (pid 999999): dropped: it sent a line over %d bytes", MaxLine))
@@ -383,8 +391,8 @@ func TestMalformedProxyIsDropped(t *testing.T) {
 	if !strings.Contains(log.String(), `ask #1 ignored: unknown origin "teleport"`) || strings.Contains(log.String(), "\x1b") {
 		t.Errorf("log:\n%q", log)
 	}
-	if asks != 0 {
-		t.Errorf("%d asks handled", asks)
+	if n := asks.Load(); n != 0 {
+		t.Errorf("%d asks handled", n)
 	}
 }
 
@@ -544,4 +552,44 @@ func TestOtherUsersAreRefused(t *testing.T) {
 	if n != 0 {
 		t.Errorf("%d peers attached", n)
 	}
+}
+
+// TestHostNamedAfterListen: the proxy opens its socket before the host's initialize;
+// the host's name comes with the first ask, to the inboxes attached and to later ones.
+func TestHostNamedAfterListen(t *testing.T) {
+	dir := privateDir(t)
+	b, err := Listen(dir, BrokerOptions{Server: "github"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	var mu sync.Mutex
+	var last []Proxy
+	h, ch := collect()
+	watch(t, dir, h, &WatchOptions{OnChange: func(ps []Proxy) { mu.Lock(); defer mu.Unlock(); last = ps }})
+	waitFor(t, "the attach", func() bool { mu.Lock(); defer mu.Unlock(); return len(last) == 1 })
+	mu.Lock()
+	if last[0].Host != "" || last[0].Label() != "github" {
+		t.Errorf("before any ask: %+v", last[0])
+	}
+	mu.Unlock()
+	req := *formReq
+	req.Host = "Zed"
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := answerAsync(b, ctx, &req)
+	if a := recv(t, ch); a.ask.Request.Host != "Zed" {
+		t.Errorf("ask host %q", a.ask.Request.Host)
+	}
+	waitFor(t, "the host's name", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return len(last) == 1 && last[0].Label() == "Zed › github"
+	})
+	ps, err := List(context.Background(), dir)
+	if err != nil || len(ps) != 1 || ps[0].Host != "Zed" || ps[0].Pending != 1 {
+		t.Errorf("List = %+v, %v", ps, err)
+	}
+	cancel()
+	<-done
 }
