@@ -267,3 +267,44 @@ func TestTmuxTUIAttachesToProxies(t *testing.T) {
 		t.Errorf("elicitty demo exited %d", code)
 	}
 }
+
+// TestInboxList: `elicitty inbox --list --json` names each running proxy with its
+// pending questions, and `elicitty inbox` without a terminal is a usage error.
+func TestInboxList(t *testing.T) {
+	t.Parallel()
+	dir := inboxDir(t)
+	env := []string{"ELICITTY_RUNTIME_DIR=" + dir}
+	r := runBin(t, env, "inbox", "--list", "--json")
+	if r.code != 0 || strings.TrimSpace(r.stdout) != "{\n  \"proxies\": []\n}" {
+		t.Errorf("no proxy: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	b, err := inbox.Listen(dir, inbox.BrokerOptions{Host: "Windsurf", Server: "linear"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() { _, _ = b.Answer(ctx, colourAsk()) }()
+	var got struct {
+		Proxies []inbox.Proxy `json:"proxies"`
+	}
+	deadline := time.Now().Add(termDeadline)
+	for {
+		r = runBin(t, env, "inbox", "--list", "--json")
+		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || r.code != 0 {
+			t.Fatalf("exit %d, stdout %q (%v), stderr %q", r.code, r.stdout, err, r.stderr)
+		}
+		if len(got.Proxies) == 1 && got.Proxies[0].Pending == 1 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(termPoll) // the ask is filed by another goroutine
+	}
+	if len(got.Proxies) != 1 || got.Proxies[0].PID != os.Getpid() || got.Proxies[0].Host != "Windsurf" ||
+		got.Proxies[0].Server != "linear" || got.Proxies[0].Pending != 1 {
+		t.Errorf("proxies = %+v", got.Proxies)
+	}
+	if r := runBin(t, env, "inbox"); r.code != exitUsage || !strings.Contains(r.stderr, "needs a terminal") {
+		t.Errorf("inbox without a terminal: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

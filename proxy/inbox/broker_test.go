@@ -593,3 +593,35 @@ func TestHostNamedAfterListen(t *testing.T) {
 	cancel()
 	<-done
 }
+
+// TestStaleSocketRemoved: the socket of a proxy that died without removing it is
+// cleaned up by the next inbox; a live proxy's socket is kept.
+func TestStaleSocketRemoved(t *testing.T) {
+	dir := privateDir(t)
+	dead := exec.Command("true")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	stale := filepath.Join(dir, socketName(dead.Process.Pid))
+	ln, err := net.ListenUnix("unix", &net.UnixAddr{Name: stale, Net: "unix"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln.SetUnlinkOnClose(false)
+	ln.Close() // as a crash leaves it
+	b, err := Listen(dir, BrokerOptions{Server: "live"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	ps, err := List(context.Background(), dir)
+	if err != nil || len(ps) != 1 || ps[0].Server != "live" {
+		t.Errorf("List = %+v, %v", ps, err)
+	}
+	if _, err := os.Stat(stale); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("the stale socket is still there: %v", err)
+	}
+	if _, err := os.Stat(b.Path()); err != nil {
+		t.Errorf("the live socket went: %v", err)
+	}
+}
