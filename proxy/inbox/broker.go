@@ -23,8 +23,9 @@ import (
 var ErrClosed = errors.New("inbox broker closed")
 
 // peerQueue bounds the lines waiting to be written to one peer; a peer that lets more
-// pile up is dropped.
-const peerQueue = 256
+// pile up is dropped. It is well above the questions one proxy keeps open at once, so
+// that an inbox attaching late gets them all.
+const peerQueue = 1024
 
 // BrokerOptions configures a Broker; the zero value is usable.
 type BrokerOptions struct {

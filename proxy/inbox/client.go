@@ -75,8 +75,10 @@ type watcher struct {
 	opts WatchOptions
 	mu   sync.Mutex
 	logs sync.Mutex
-	conn map[string]*proxyConn // by socket path
-	bad  map[string]bool       // sockets that failed, logged once
+	// changes orders the OnChange calls: each reports a list taken after the last.
+	changes sync.Mutex
+	conn    map[string]*proxyConn // by socket path
+	bad     map[string]bool       // sockets that failed, logged once
 	// banned are the proxies dropped for breaking the protocol: not attached again.
 	banned map[string]bool
 	wg     sync.WaitGroup
@@ -187,6 +189,8 @@ func (w *watcher) changed() {
 	if w.opts.OnChange == nil {
 		return
 	}
+	w.changes.Lock()
+	defer w.changes.Unlock()
 	w.mu.Lock()
 	ps := make([]Proxy, 0, len(w.conn))
 	for _, pc := range w.conn {
