@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -370,5 +371,76 @@ func TestProxyServerExit(t *testing.T) {
 	}
 	if !strings.Contains(h.stderr.String(), "the server ended the session") {
 		t.Errorf("stderr lacks the reason:\n%s", h.stderr)
+	}
+}
+
+// TestProxyDemoModern: a 2026-07-28 host (no handshake, capabilities in each request's
+// _meta, none for elicitation) → proxy → demo: the input_required rounds of a form and
+// of a URL are answered by the proxy, which retries under the host's id.
+func TestProxyDemoModern(t *testing.T) {
+	dir := t.TempDir()
+	answers := writeFile(t, "answers.yaml", "- match: {tool: mrtr_one}\n  action: accept\n  content: {color: green}\n"+acceptAndOpen)
+	opener := testOpener(t) + " -record " + filepath.Join(dir, "opened.jsonl")
+	h := startHost(t, []string{"ELICITTY_OPENER=" + opener}, bin, "proxy", "--answers", answers, "--", bin, "serve-demo")
+	call := func(id int, tool string) string {
+		h.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{},"_meta":{`+
+			`"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},`+
+			`"io.modelcontextprotocol/clientInfo":{"name":"modern-host","version":"1"}}}}`, id, tool))
+		res := h.await(fmt.Sprint(id), 60*time.Second)
+		r, _ := res["result"].(map[string]any)
+		if r == nil || r["resultType"] == "input_required" {
+			t.Fatalf("%s: host got %v\nstderr:\n%s", tool, res, h.stderr)
+		}
+		content, _ := r["content"].([]any)
+		if len(content) != 1 {
+			t.Fatalf("%s: result %v", tool, r)
+		}
+		text, _ := content[0].(map[string]any)["text"].(string)
+		return text
+	}
+	if got := call(1, "mrtr_one"); got != "you picked green" {
+		t.Errorf("mrtr_one: %q", got)
+	}
+	if got := call(2, "needs_link"); got != "linked" {
+		t.Errorf("needs_link: %q", got)
+	}
+	if code := h.close(); code != 0 {
+		t.Errorf("exit %d\nstderr:\n%s", code, h.stderr)
+	}
+	for _, want := range []string{"input-request form question from elicitty (elicitty-demo) during tools/call mrtr_one", "input-request url question"} {
+		if log := h.stderr.String(); !strings.Contains(log, want) {
+			t.Errorf("log lacks %q:\n%s", want, log)
+		}
+	}
+}
+
+// TestProxySignal: SIGTERM stops the proxy and its server (exit 130, nothing left).
+func TestProxySignal(t *testing.T) {
+	h := startHost(t, nil, bin, "proxy", "--", bin, "serve-demo")
+	h.initialize()
+	if err := h.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-h.exited:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the proxy did not end on SIGTERM")
+	}
+	if code := h.cmd.ProcessState.ExitCode(); code != exitCancel {
+		t.Errorf("exit %d, want %d\nstderr:\n%s", code, exitCancel, h.stderr)
+	}
+	h.noSurvivors()
+}
+
+// TestProxyStopsStubbornServer: a server that ignores the end of its stdin is stopped
+// with its process group when the host leaves.
+func TestProxyStopsStubbornServer(t *testing.T) {
+	h := startHost(t, nil, bin, "proxy", "--", "sh", "-c", "sleep 300 & sleep 300; wait")
+	if code := h.close(); code != 0 {
+		t.Errorf("exit %d\nstderr:\n%s", code, h.stderr)
+	}
+	h.noSurvivors()
+	if !strings.Contains(h.stderr.String(), "SIGTERM to its process group") {
+		t.Errorf("stderr does not say how the server was stopped:\n%s", h.stderr)
 	}
 }

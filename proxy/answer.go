@@ -27,7 +27,8 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 	if req.Form == nil && req.Mode != elicit.ModeURL && len(req.Schema) > 0 {
 		req.Form = elicit.Parse(req.Schema, req.Protocol)
 	}
-	actx, cancel := context.WithTimeout(ctx, p.opts.Wait)
+	req.Deadline = time.Now().Add(p.opts.Wait) // when the proxy stops waiting for the answer
+	actx, cancel := context.WithDeadline(ctx, req.Deadline)
 	defer cancel()
 	p.logf("%s: asking", what(req))
 	resp, err := p.answerer.Answer(actx, req)
@@ -44,7 +45,7 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 // what names a question for the log: its carrier, mode, server and call, never its
 // message.
 func what(req *elicit.Request) string {
-	s := fmt.Sprintf("%s %s question from %s", req.Origin, modeName(req.Mode), elicit.Sanitize(req.Server))
+	s := fmt.Sprintf("%s %s question from %s", req.Origin, modeName(req.Mode), req.ServerLabel())
 	if req.Call != "" {
 		s += " during " + elicit.Sanitize(req.Call)
 	}
@@ -59,6 +60,21 @@ func modeName(m elicit.Mode) string {
 		return string(elicit.ModeForm)
 	}
 	return string(m)
+}
+
+// why says why a question got no answer without quoting the error, which may quote
+// the server's message (an answers file's "no entry matches ... message ...").
+func why(err error) string {
+	var ve *elicit.ViolationsError
+	switch {
+	case errors.Is(err, elicit.ErrUnanswered):
+		return "no answer for it: no answers-file entry matches, or nobody can answer"
+	case errors.As(err, &ve):
+		return fmt.Sprintf("the answer breaks the schema in %d place(s)", len(ve.Violations))
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "cancelled"
+	}
+	return fmt.Sprintf("the answerer failed (%T)", err)
 }
 
 // elicitResult is the result of an elicitation.
@@ -110,9 +126,7 @@ func (p *Proxy) takePush(env *transport.Envelope, msg []byte) bool {
 		p.answeredURL[params.ElicitationID] = true
 	}
 	p.mu.Unlock()
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
+	p.spawn(func() {
 		defer func() {
 			p.mu.Lock()
 			delete(p.pushes, key)
@@ -137,11 +151,11 @@ func (p *Proxy) takePush(env *transport.Envelope, msg []byte) bool {
 			p.answerServer(idRaw, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: pe.Reason})
 		default:
 			if !errors.Is(err, errWait) {
-				p.logf("%s: not answered (%s); answering cancel", what(req), elicit.Sanitize(err.Error()))
+				p.logf("%s: not answered (%s); answering cancel", what(req), why(err))
 			}
 			p.answerServer(idRaw, elicitResult{Action: elicit.Cancel}, nil)
 		}
-	}()
+	})
 	_ = msg
 	return true
 }
@@ -296,15 +310,13 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 		return true
 	}
 	original := append([]byte(nil), msg...)
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
+	p.spawn(func() {
 		if p.urlRequired(ctx, c, e.Data.Elicitations) {
 			p.finish(ctx, c, nil, c.line)
 		} else {
 			p.finish(ctx, c, original, nil)
 		}
-	}()
+	})
 	return true
 }
 
@@ -345,7 +357,7 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 		resp, err := p.ask(ctx, req)
 		if err != nil || resp.Action != elicit.Accept {
 			if err != nil && !errors.Is(err, errWait) && ctx.Err() == nil {
-				p.logf("%s: not answered (%s)", what(req), elicit.Sanitize(err.Error()))
+				p.logf("%s: not answered (%s)", what(req), why(err))
 			}
 			return false
 		}
@@ -436,9 +448,7 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 	}
 	original := append([]byte(nil), msg...)
 	state := append(json.RawMessage(nil), r.RequestState...)
-	p.wg.Add(1)
-	go func() {
-		defer p.wg.Done()
+	p.spawn(func() {
 		answers := map[string]elicitResult{}
 		for i, k := range keys {
 			var ep mcp.ElicitParams
@@ -453,7 +463,7 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 			}
 			if err != nil {
 				if !errors.Is(err, errWait) {
-					p.logf("%s: not answered (%s); answering cancel", what(req), elicit.Sanitize(err.Error()))
+					p.logf("%s: not answered (%s); answering cancel", what(req), why(err))
 				}
 				resp = elicit.Response{Action: elicit.Cancel}
 			}
@@ -467,7 +477,7 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 		}
 		p.logf("%s %s: round %d answered; retrying", c.method, elicit.Sanitize(c.name), c.rounds)
 		p.finish(ctx, c, original, retry)
-	}()
+	})
 	return true
 }
 

@@ -19,6 +19,9 @@ const metaVersion = "io.modelcontextprotocol/protocolVersion"
 // metaClientInfo is the _meta key of a 2026-07-28 request's client identity.
 const metaClientInfo = "io.modelcontextprotocol/clientInfo"
 
+// metaServerInfo is the _meta key of a 2026-07-28 result's server identity.
+const metaServerInfo = "io.modelcontextprotocol/serverInfo"
+
 // modes is the set of elicitation modes a client declared.
 type modes struct{ form, url bool }
 
@@ -262,4 +265,26 @@ func marshal(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// noteServerMeta notes the server's name from a 2026-07-28 result's _meta, once.
+func (p *Proxy) noteServerMeta(result []byte) {
+	p.mu.Lock()
+	known := p.serverInfo != ""
+	p.mu.Unlock()
+	if known || !bytes.Contains(result, []byte(metaServerInfo)) {
+		return
+	}
+	var r struct {
+		Meta map[string]json.RawMessage `json:"_meta"`
+	}
+	var info struct {
+		Name string `json:"name"`
+	}
+	if json.Unmarshal(result, &r) != nil || json.Unmarshal(r.Meta[metaServerInfo], &info) != nil {
+		return
+	}
+	p.mu.Lock()
+	p.serverInfo = info.Name
+	p.mu.Unlock()
 }

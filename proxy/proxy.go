@@ -81,6 +81,7 @@ type Proxy struct {
 	waits       map[string]chan struct{}      // elicitationId -> closed on completion
 	answeredURL map[string]bool               // elicitationIds of pushed URL requests answered here
 	wg          sync.WaitGroup                // answering goroutines
+	closing     bool                          // Run is ending: no more answering goroutines
 }
 
 // call is a host request in flight.
@@ -113,7 +114,7 @@ func New(up Upstream, opts Options) *Proxy {
 	if opts.Answerer != nil {
 		ans = elicit.NewEngine(opts.Answerer, &elicit.EngineOptions{NoValidate: opts.NoValidate})
 	}
-	return &Proxy{
+	p := &Proxy{
 		opts:        opts,
 		answerer:    ans,
 		up:          up,
@@ -121,6 +122,25 @@ func New(up Upstream, opts Options) *Proxy {
 		pushes:      map[string]context.CancelFunc{},
 		waits:       map[string]chan struct{}{},
 		answeredURL: map[string]bool{},
+	}
+	if d, ok := up.(interface{ onDropped(func([]byte)) }); ok {
+		d.onDropped(p.serverDropped)
+	}
+	return p
+}
+
+// serverDropped fails the host request whose response the upstream dropped for its
+// size, so the host does not wait for it.
+func (p *Proxy) serverDropped(prefix []byte) {
+	id, isReq, ok := transport.FrameID(prefix)
+	if !ok || isReq {
+		return
+	}
+	p.mu.Lock()
+	c := p.pending[idKey(id)]
+	p.mu.Unlock()
+	if c != nil {
+		p.failCall(c, "elicitty proxy: the server's response was over the size limit and was dropped")
 	}
 }
 
@@ -155,6 +175,9 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 		waitBounded(serverDone, closeGrace)
 	case serr := <-serverDone:
 		if ctx.Err() == nil {
+			if serr == nil {
+				serr = errors.New("its output ended")
+			}
 			p.logf("the server ended the session: %v", serr)
 			err = fmt.Errorf("%w: %w", ErrServerExited, serr)
 		}
@@ -166,8 +189,25 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 		waitBounded(serverDone, closeGrace)
 		err = ctx.Err()
 	}
+	p.mu.Lock()
+	p.closing = true // no wg.Add may race the Wait below
+	p.mu.Unlock()
 	p.wg.Wait()
 	return err
+}
+
+// spawn runs f on a goroutine Run waits for; once Run is ending, f is not run.
+func (p *Proxy) spawn(f func()) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.closing {
+		return
+	}
+	p.wg.Add(1)
+	go func() {
+		defer p.wg.Done()
+		f()
+	}()
 }
 
 // drain gives the host's requests still in flight up to d to finish (a host that wrote
@@ -390,6 +430,10 @@ func callName(params []byte) string {
 func (p *Proxy) fromServer(msg []byte) {
 	env, err := transport.ParseEnvelope(msg)
 	if err != nil {
+		if msg[0] == '[' {
+			p.toHost(msg) // a batch: the host's to read
+			return
+		}
 		p.logf("dropped a server message that is not valid JSON-RPC: %v", err)
 		return
 	}
@@ -421,6 +465,8 @@ func (p *Proxy) fromServer(msg []byte) {
 	}
 	if c.method == "initialize" && !env.IsError() {
 		p.noteInitialized(env.Result())
+	} else if c.meta && !env.IsError() {
+		p.noteServerMeta(env.Result())
 	}
 	if env.IsError() && p.takeURLRequired(c, &env, msg) {
 		return
@@ -464,5 +510,5 @@ func (p *Proxy) source(proto string) transport.RequestSource {
 	if proto == "" {
 		proto = p.protocol
 	}
-	return transport.RequestSource{Server: p.opts.Server, ServerInfo: p.serverInfo, Host: p.hostName, Protocol: proto, URLDeclared: true}
+	return transport.RequestSource{Server: p.opts.Server, ServerInfo: p.serverInfo, Host: p.hostName, Protocol: proto, URLDeclared: !p.legacy}
 }

@@ -52,6 +52,12 @@ func lines(r io.Reader) chan string {
 
 func start(t *testing.T, opts Options) *harness {
 	t.Helper()
+	return startPipe(t, opts, 0)
+}
+
+// startPipe is start with the server's lines bounded by pipeMax (0: the default).
+func startPipe(t *testing.T, opts Options, pipeMax int) *harness {
+	t.Helper()
 	hostInR, hostInW := io.Pipe()
 	hostOutR, hostOutW := io.Pipe()
 	upR, upW := io.Pipe()     // server -> proxy
@@ -65,7 +71,7 @@ func start(t *testing.T, opts Options) *harness {
 	if opts.Server == "" {
 		opts.Server = "fake"
 	}
-	p := New(NewPipe(upR, downW, 0, nil), opts)
+	p := New(NewPipe(upR, downW, pipeMax, nil), opts)
 	ctx, cancel := context.WithCancel(context.Background())
 	h.cancel = cancel
 	go func() {
@@ -312,6 +318,9 @@ func TestPushedForm(t *testing.T) {
 		r.Origin != elicit.OriginPush || r.Protocol != "2025-11-25" || r.Mode != elicit.ModeForm {
 		t.Errorf("request = %+v", r)
 	}
+	if left := time.Until(r.Deadline); left <= 0 || left > DefaultWait {
+		t.Errorf("deadline %v from now, want within the default wait", left)
+	}
 	if want := `{"type":"object","properties":{"name":{"type":"string"},"seats":{"type":"integer","default":2}},"required":["name"]}`; string(r.Schema) != want {
 		t.Errorf("schema %s, want the server's bytes", r.Schema)
 	}
@@ -538,6 +547,23 @@ func TestWaitTimeout(t *testing.T) {
 	}
 }
 
+// TestURLCompletionTimeout: an accepted -32042 whose completion never comes is passed to
+// the host unchanged after Wait, with a log line.
+func TestURLCompletionTimeout(t *testing.T) {
+	h := start(t, Options{Answerer: &script{url: elicit.Response{Action: elicit.Accept}}, Wait: 100 * time.Millisecond})
+	h.handshake(initNoElicit)
+	h.host(call7)
+	h.serverGot()
+	h.server(urlNeeded)
+	if got := h.hostGot(); got != urlNeeded {
+		t.Errorf("host got %s", got)
+	}
+	h.quiet(h.srvR, "server")
+	if !strings.Contains(h.log(), "did not complete within 100ms") {
+		t.Errorf("log lacks the timeout:\n%s", h.log())
+	}
+}
+
 // TestOversizeLine: a host message over the bound is dropped, its request answered
 // with an error, and the session goes on.
 func TestOversizeLine(t *testing.T) {
@@ -551,6 +577,25 @@ func TestOversizeLine(t *testing.T) {
 	h.host(initBoth)
 	if g := h.serverGot(); g != initBoth {
 		t.Errorf("server got %s after the dropped line", g)
+	}
+}
+
+// TestOversizeServerLine: a response over the bound is dropped and its request
+// answered with an error; a batch from the server reaches the host as sent.
+func TestOversizeServerLine(t *testing.T) {
+	h := startPipe(t, Options{}, 512)
+	h.handshake(initBoth)
+	h.host(`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`)
+	h.serverGot()
+	h.server(`{"jsonrpc":"2.0","id":8,"result":{"tools":[],"pad":"` + strings.Repeat("x", 1000) + `"}}`)
+	got := decode(t, h.hostGot())
+	if got["id"] != float64(8) || fields(got, "error", "code") != float64(-32603) {
+		t.Errorf("host got %v, want an error for request 8", got)
+	}
+	batch := `[{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}]`
+	h.server(batch)
+	if g := h.hostGot(); g != batch {
+		t.Errorf("host got %s", g)
 	}
 }
 

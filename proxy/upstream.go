@@ -44,7 +44,13 @@ type Pipe struct {
 	max    int
 	logf   func(string, ...any)
 	once   sync.Once
+	// dropped, when set, sees the first bytes of each line dropped for its length.
+	dropped func(prefix []byte)
 }
+
+// onDropped sets what sees the start of each line dropped for its length (the proxy
+// fails the host request it answered).
+func (p *Pipe) onDropped(f func([]byte)) { p.dropped = f }
 
 // NewPipe returns an Upstream reading the server's messages from r and writing to w;
 // Close closes w. max bounds a line (transport.MaxFrame when <= 0); logf (nil: none)
@@ -79,6 +85,9 @@ func (p *Pipe) Receive(ctx context.Context, deliver func([]byte)) error {
 		switch {
 		case tooLong:
 			p.logf("dropped a server message longer than %d bytes", p.max)
+			if p.dropped != nil {
+				p.dropped(line)
+			}
 		case len(msg) == 0:
 		case msg[0] == '{' || msg[0] == '[':
 			deliver(msg)
@@ -138,9 +147,11 @@ func StartStdio(srv config.Server, log *wire.Log, procs *transport.Procs, logf f
 
 // readInto is Receive over r.
 func (p *Pipe) readInto(r io.Reader, deliver func([]byte)) error {
-	q := &Pipe{r: r, max: p.max, logf: p.logf}
+	q := &Pipe{r: r, max: p.max, logf: p.logf, dropped: p.dropped}
 	return q.Receive(context.Background(), deliver)
 }
+
+func (s *Stdio) onDropped(f func([]byte)) { s.pipe.onDropped(f) }
 
 // Send implements Upstream.
 func (s *Stdio) Send(ctx context.Context, msg []byte) error { return s.pipe.Send(ctx, msg) }
