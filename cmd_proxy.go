@@ -120,6 +120,9 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 	opts.Answerer = inner
 	opts.NoValidate = !srv.ValidationEnabled()
 	opts.Logf = a.proxyLogf
+	if b, ok := inner.(interface{ SetHost(string) }); ok {
+		opts.OnHost = b.SetHost // the inbox broker names the host to the inboxes
+	}
 	if a.script != nil {
 		script := a.script
 		opts.RetryNow = func(r *elicit.Request) bool { return script.RetryPolicy(r) == "now" }

@@ -144,9 +144,8 @@ func TestTmuxInboxProxyEndToEnd(t *testing.T) {
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", bin, "serve-demo")
 	h.initialize()
 	server := filepath.Base(bin)
-	// The proxy opens its socket before the host names itself: the name comes with
-	// the first question.
-	tm.waitFor("attached to proxy "+server, "(no host name yet)")
+	// The proxy names the host to the inbox once the host's initialize came.
+	tm.waitFor("scripted-host", "› "+server)
 
 	// A form.
 	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mrtr_one","arguments":{}}}`)
@@ -163,7 +162,6 @@ func TestTmuxInboxProxyEndToEnd(t *testing.T) {
 	if got := toolText(t, h.await("1", 30*time.Second)); got != "you picked blue" {
 		t.Errorf("mrtr_one: the host got %q", got)
 	}
-	tm.waitFor("scripted-host", "› "+server)
 
 	// URL mode, pushed, and a -32042: the consent screen, then the opener approves.
 	for i, tool := range []string{"link_account", "needs_link"} {

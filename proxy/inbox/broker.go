@@ -108,6 +108,31 @@ func Listen(dir string, opts BrokerOptions) (*Broker, error) {
 	return b, nil
 }
 
+// SetHost names the host the proxy serves (its clientInfo.name, known once it sent
+// initialize, after Listen): the attached inboxes get a new hello that says it, and
+// so do those that attach later.
+func (b *Broker) SetHost(name string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if name == b.opts.Host {
+		return
+	}
+	b.opts.Host = name
+	hello, err := b.helloLocked()
+	if err != nil {
+		return
+	}
+	for p := range b.peers {
+		p.send(hello)
+	}
+}
+
+// helloLocked encodes the hello as of now; the caller holds b.mu.
+func (b *Broker) helloLocked() ([]byte, error) {
+	return encode(helloMsg{Type: typeHello, Version: Version, PID: b.opts.PID,
+		Host: b.opts.Host, Server: b.opts.Server, Pending: len(b.asks)})
+}
+
 // Path returns the socket's path.
 func (b *Broker) Path() string { return b.path }
 
@@ -182,8 +207,7 @@ func (b *Broker) attach(p *peer) {
 		return
 	}
 	b.peers[p] = struct{}{}
-	hello, err := encode(helloMsg{Type: typeHello, Version: Version, PID: b.opts.PID,
-		Host: b.opts.Host, Server: b.opts.Server, Pending: len(b.asks)})
+	hello, err := b.helloLocked()
 	if err == nil {
 		p.send(hello)
 	}
@@ -297,7 +321,7 @@ func (b *Broker) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 		b.mu.Unlock()
 		return elicit.Response{}, ErrClosed
 	}
-	if b.opts.Host == "" {
+	if b.opts.Host == "" && req.Host != "" {
 		b.opts.Host = req.Host // the host named itself after Listen: later hellos say it
 	}
 	b.next++

@@ -555,43 +555,53 @@ func TestOtherUsersAreRefused(t *testing.T) {
 }
 
 // TestHostNamedAfterListen: the proxy opens its socket before the host's initialize;
-// the host's name comes with the first ask, to the inboxes attached and to later ones.
+// the host's name reaches the inboxes already attached and later ones, whether the
+// proxy sets it (SetHost, on initialize) or it comes with an ask.
 func TestHostNamedAfterListen(t *testing.T) {
-	dir := privateDir(t)
-	b, err := Listen(dir, BrokerOptions{Server: "github"})
-	if err != nil {
-		t.Fatal(err)
+	for _, how := range []string{"SetHost", "ask"} {
+		t.Run(how, func(t *testing.T) {
+			dir := privateDir(t)
+			b, err := Listen(dir, BrokerOptions{Server: "github"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			var mu sync.Mutex
+			var last []Proxy
+			h, ch := collect()
+			watch(t, dir, h, &WatchOptions{OnChange: func(ps []Proxy) { mu.Lock(); defer mu.Unlock(); last = ps }})
+			waitFor(t, "the attach", func() bool { mu.Lock(); defer mu.Unlock(); return len(last) == 1 })
+			mu.Lock()
+			if last[0].Host != "" || last[0].Label() != "github" {
+				t.Errorf("before the host's name: %+v", last[0])
+			}
+			mu.Unlock()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			pending := 0
+			if how == "SetHost" {
+				b.SetHost("Zed")
+			} else {
+				req := *formReq
+				req.Host = "Zed"
+				done := answerAsync(b, ctx, &req)
+				defer func() { cancel(); <-done }()
+				if a := recv(t, ch); a.ask.Request.Host != "Zed" {
+					t.Errorf("ask host %q", a.ask.Request.Host)
+				}
+				pending = 1
+			}
+			waitFor(t, "the host's name", func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return len(last) == 1 && last[0].Label() == "Zed › github"
+			})
+			ps, err := List(context.Background(), dir)
+			if err != nil || len(ps) != 1 || ps[0].Host != "Zed" || ps[0].Pending != pending {
+				t.Errorf("List = %+v, %v", ps, err)
+			}
+		})
 	}
-	defer b.Close()
-	var mu sync.Mutex
-	var last []Proxy
-	h, ch := collect()
-	watch(t, dir, h, &WatchOptions{OnChange: func(ps []Proxy) { mu.Lock(); defer mu.Unlock(); last = ps }})
-	waitFor(t, "the attach", func() bool { mu.Lock(); defer mu.Unlock(); return len(last) == 1 })
-	mu.Lock()
-	if last[0].Host != "" || last[0].Label() != "github" {
-		t.Errorf("before any ask: %+v", last[0])
-	}
-	mu.Unlock()
-	req := *formReq
-	req.Host = "Zed"
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	done := answerAsync(b, ctx, &req)
-	if a := recv(t, ch); a.ask.Request.Host != "Zed" {
-		t.Errorf("ask host %q", a.ask.Request.Host)
-	}
-	waitFor(t, "the host's name", func() bool {
-		mu.Lock()
-		defer mu.Unlock()
-		return len(last) == 1 && last[0].Label() == "Zed › github"
-	})
-	ps, err := List(context.Background(), dir)
-	if err != nil || len(ps) != 1 || ps[0].Host != "Zed" || ps[0].Pending != 1 {
-		t.Errorf("List = %+v, %v", ps, err)
-	}
-	cancel()
-	<-done
 }
 
 // TestStaleSocketRemoved: the socket of a proxy that died without removing it is

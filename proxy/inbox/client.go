@@ -268,6 +268,15 @@ func (w *watcher) read(ctx context.Context, pc *proxyConn, sc *bufio.Scanner) *W
 			return &Withdrawn{Reason: "dropped: it sent " + err.Error(), dropped: true}
 		}
 		switch typ {
+		case typeHello:
+			// A later hello names the host once the proxy knows it.
+			var m helloMsg
+			if err := json.Unmarshal(line, &m); err != nil {
+				return &Withdrawn{Reason: "dropped: it sent a malformed hello: " + err.Error(), dropped: true}
+			}
+			if m.Host != "" && pc.learnHost(safe.Line(m.Host)) {
+				w.changed()
+			}
 		case typeAsk:
 			var m askMsg
 			if err := json.Unmarshal(line, &m); err != nil {
@@ -337,8 +346,8 @@ func (pc *proxyConn) proxy() Proxy {
 	return p
 }
 
-// learnHost takes the host's name from an ask when the hello had none (the host
-// named itself after the proxy started); it reports whether it did.
+// learnHost takes the host's name from a later hello or an ask when the first hello
+// had none (the host named itself after the proxy started); it reports whether it did.
 func (pc *proxyConn) learnHost(host string) bool {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()

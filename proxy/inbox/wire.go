@@ -35,7 +35,7 @@ type envelope struct {
 }
 
 // helloMsg is the first line a Broker sends on a new connection: who it is and how
-// many asks follow at once.
+// many asks follow at once. A later hello names the host (Broker.SetHost).
 type helloMsg struct {
 	Type    string `json:"type"` // "hello"
 	Version int    `json:"version"`
