@@ -306,3 +306,44 @@ func TestInboxList(t *testing.T) {
 		t.Errorf("inbox without a terminal: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestTmuxInboxProxyEverything: the same path with server-everything's form, which
+// has one required field among many with defaults: the user types the name, takes
+// every default, and the host gets the server's echo of the answer.
+func TestTmuxInboxProxyEverything(t *testing.T) {
+	js := everythingJS(t)
+	t.Parallel()
+	dir := inboxDir(t)
+	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
+	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
+	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}}, "inbox")
+	tm.waitFor("Proxies", "(none running)")
+	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", "node", js)
+	h.initialize()
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"trigger-elicitation-request","arguments":{}}}`)
+	screen := tm.waitFor("Input requested by \"scripted-host › node")
+	if !strings.Contains(screen, "during tools/call trigger-") { // the line wraps
+		t.Errorf("the form does not name the call:\n%s", screen)
+	}
+	tm.typeText("Grace Hopper")
+	tm.waitFor("> Grace Hopper")
+	for i := 0; ; i++ {
+		before := tm.screen()
+		if strings.Contains(before, "[ Accept ]") {
+			break
+		}
+		if i == 40 {
+			t.Fatalf("no review step after %d fields:\n%s", i, before)
+		}
+		tm.keys("Enter") // the field's default
+		tm.waitUntil("the next field", false, func(s string) bool { return s != before })
+	}
+	tm.keys("a")
+	got := toolText(t, h.await("1", 30*time.Second))
+	if !strings.Contains(got, "Grace Hopper") || !strings.Contains(got, "Monica") {
+		t.Errorf("the host got %q", got)
+	}
+	if code := h.close(); code != 0 {
+		t.Errorf("the proxy exited %d\nstderr:\n%s", code, h.stderr)
+	}
+}
