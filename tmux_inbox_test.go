@@ -307,16 +307,22 @@ func TestInboxList(t *testing.T) {
 	}
 }
 
-// TestTmuxInboxProxyEverything: the same path with server-everything's form, which
-// has one required field among many with defaults: the user types the name, takes
-// every default, and the host gets the server's echo of the answer.
+// TestTmuxInboxProxyEverything: the same path with server-everything: its form, which
+// has one required field among many with defaults (the user types the name, takes
+// every default, and the host gets the server's echo of the answer), then its URL
+// request.
 func TestTmuxInboxProxyEverything(t *testing.T) {
 	js := everythingJS(t)
 	t.Parallel()
 	dir := inboxDir(t)
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
-	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}}, "inbox")
+	record := filepath.Join(t.TempDir(), "opened")
+	opener := filepath.Join(t.TempDir(), "opener.sh")
+	if err := os.WriteFile(opener, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+shellQuote(record)+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
 	tm.waitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", "node", js)
 	h.initialize()
@@ -342,6 +348,22 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 	got := toolText(t, h.await("1", 30*time.Second))
 	if !strings.Contains(got, "Grace Hopper") || !strings.Contains(got, "Monica") {
 		t.Errorf("the host got %q", got)
+	}
+
+	// Its URL request (the proxy adds URL mode, so the tool is offered): the consent
+	// screen, and the link goes to the recording opener, which fetches nothing.
+	h.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"trigger-url-elicitation","arguments":{"url":"https://example.com/connect?x=1"}}}`)
+	screen = tm.waitFor("Nothing has been opened or fetched.", "Open in browser", "example.com")
+	if !strings.Contains(screen, `"scripted-host › node" asks you to open a link`) {
+		t.Errorf("the consent screen does not name host and server:\n%s", screen)
+	}
+	tm.keys("o")
+	got = toolText(t, h.await("2", 30*time.Second))
+	if !strings.Contains(got, "User completed the URL elicitation flow") || !strings.Contains(got, `"action": "accept"`) {
+		t.Errorf("trigger-url-elicitation: the host got %q", got)
+	}
+	if b, err := os.ReadFile(record); err != nil || strings.TrimSpace(string(b)) != "https://example.com/connect?x=1" {
+		t.Errorf("the opener got %q (%v)", b, err)
 	}
 	if code := h.close(); code != 0 {
 		t.Errorf("the proxy exited %d\nstderr:\n%s", code, h.stderr)
