@@ -93,7 +93,7 @@ func resultOf(r elicit.Response) elicitResult {
 
 // takePush answers a server's elicitation/create when the host did not declare its
 // mode (or with AnswerHere); it reports whether it took it.
-func (p *Proxy) takePush(env *transport.Envelope, msg []byte) bool {
+func (p *Proxy) takePush(env *transport.Envelope) bool {
 	var params mcp.ElicitParams
 	if err := json.Unmarshal(env.Params(), &params); err != nil {
 		return false // the host gets it as it is
@@ -156,7 +156,6 @@ func (p *Proxy) takePush(env *transport.Envelope, msg []byte) bool {
 			p.answerServer(idRaw, elicitResult{Action: elicit.Cancel}, nil)
 		}
 	})
-	_ = msg
 	return true
 }
 

@@ -443,7 +443,7 @@ func (p *Proxy) fromServer(msg []byte) {
 	if env.IsRequest() {
 		switch env.Method() {
 		case "elicitation/create":
-			if env.IsCall() && p.takePush(&env, msg) {
+			if env.IsCall() && p.takePush(&env) {
 				return
 			}
 		case "notifications/cancelled":
