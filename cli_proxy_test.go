@@ -166,17 +166,7 @@ func (h *scriptedHost) callTool(id int, tool, args string) string {
 	if res["error"] != nil {
 		h.t.Fatalf("tools/call %s: error %v\nstderr:\n%s", tool, res["error"], h.stderr)
 	}
-	r, _ := res["result"].(map[string]any)
-	var texts []string
-	content, _ := r["content"].([]any)
-	for _, c := range content {
-		if cm, ok := c.(map[string]any); ok {
-			if s, ok := cm["text"].(string); ok {
-				texts = append(texts, s)
-			}
-		}
-	}
-	return strings.Join(texts, "\n")
+	return toolText(h.t, res)
 }
 
 // close ends the host's input and waits for the process.

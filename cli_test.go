@@ -28,6 +28,16 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	bin = filepath.Join(dir, "elicitty")
+	// Every binary a test starts sees its own inbox directory, never the proxies of
+	// the developer running the tests, and raises no desktop notification; the
+	// helpers give each test a directory of its own on top of this.
+	run := filepath.Join(dir, "run")
+	if err := os.Mkdir(run, 0o700); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("ELICITTY_RUNTIME_DIR", run)
+	os.Setenv("ELICITTY_NOTIFY", "off")
 	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "build elicitty: %v\n%s", err, out)
@@ -70,7 +80,7 @@ func runBinIn(t *testing.T, dir string, env []string, args ...string) result {
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_COLOR=1",
 		// No session bus: OAuth tokens go to the file under HOME, never to the
 		// developer's own keyring.
-		"DBUS_SESSION_BUS_ADDRESS=", "XDG_RUNTIME_DIR=")
+		"DBUS_SESSION_BUS_ADDRESS=", "XDG_RUNTIME_DIR=", "ELICITTY_RUNTIME_DIR="+filepath.Join(home, "run"))
 	cmd.Env = append(cmd.Env, env...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer

@@ -58,9 +58,11 @@ added towards the server and those questions are answered here: pushed elicitati
 -32042 URL requirements and 2026-07-28 input_required rounds. The host sees only the final
 result.
 
-With --answers FILE the questions are answered from the answers file. Each question waits
-at most --wait, then it is cancelled with a line in the log. The proxy writes nothing but
-JSON-RPC on stdout; its log goes to stderr and, with --log FILE, to FILE (mode 0600).`,
+With --answers FILE the questions are answered from the answers file; without it they go
+to ` + "`elicitty inbox`" + ` (or the TUI's Inbox) in any terminal of the same user, with a desktop
+notification when none is attached. Each question waits at most --wait, then it is
+cancelled with a line in the log. The proxy writes nothing but JSON-RPC on stdout; its
+log goes to stderr and, with --log FILE, to FILE (mode 0600).`,
 		Example: `  elicitty proxy --answers answers.yaml -- elicitty serve-demo
   elicitty proxy https://mcp.example.com/mcp
   elicitty proxy --answer-here demo`,
@@ -118,6 +120,9 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 	opts.Answerer = inner
 	opts.NoValidate = !srv.ValidationEnabled()
 	opts.Logf = a.proxyLogf
+	if b, ok := inner.(interface{ SetHost(string) }); ok {
+		opts.OnHost = b.SetHost // the inbox broker names the host to the inboxes
+	}
 	if a.script != nil {
 		script := a.script
 		opts.RetryNow = func(r *elicit.Request) bool { return script.RetryPolicy(r) == "now" }

@@ -38,6 +38,7 @@ an http(s) URL, or a stdio server's command line after --.`,
 	a.addCommonFlags(root)
 	root.AddCommand(
 		a.demoCommand(),
+		a.inboxCommand(),
 		a.listCommand("tools", "List a server's tools"),
 		a.listCommand("prompts", "List a server's prompts"),
 		a.listCommand("resources", "List a server's resources and resource templates"),

@@ -35,7 +35,7 @@ func (a *app) demoCommand() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return a.tui(cmd.Context(), []config.Server{srv})
+			return a.tui(cmd.Context(), []config.Server{srv}, false)
 		},
 	}
 }
@@ -75,11 +75,12 @@ func (a *app) runTUI(cmd *cobra.Command, args []string) error {
 		_, err := demoServer()
 		return err
 	}
-	return a.tui(cmd.Context(), servers)
+	return a.tui(cmd.Context(), servers, false)
 }
 
-// tui runs the terminal UI over servers.
-func (a *app) tui(ctx context.Context, servers []config.Server) error {
+// tui runs the terminal UI over servers, attached to the running elicitty proxies
+// (their questions appear in the Inbox); inboxOnly is `elicitty inbox`.
+func (a *app) tui(ctx context.Context, servers []config.Server, inboxOnly bool) error {
 	if !a.isTTY() && !a.accessible {
 		return usagef("the terminal UI needs a terminal; use a command such as `elicitty tools TARGET`, or --accessible")
 	}
@@ -113,6 +114,8 @@ func (a *app) tui(ctx context.Context, servers []config.Server) error {
 		Accessible: a.accessible,
 		In:         a.stdin,
 		Out:        a.stdout,
+		Remote:     a.remote,
+		InboxOnly:  inboxOnly,
 	})
 	if rerr := a.writeRecords(); err == nil {
 		err = rerr

@@ -74,7 +74,9 @@ func startTerm(t *testing.T, opts termOptions, args ...string) *tmuxTerm {
 	}
 
 	var sh strings.Builder
-	env := append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "NO_COLOR=1"}, opts.env...)
+	// A private inbox directory: the TUI attaches to no proxy but the test's own.
+	env := append([]string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "NO_COLOR=1",
+		"ELICITTY_RUNTIME_DIR=" + filepath.Join(home, "run")}, opts.env...)
 	for _, kv := range env {
 		fmt.Fprintf(&sh, "export %s\n", shellQuote(kv))
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/elicitty/elicitty/elicit/safe"
 )
 
 // Action is the user's answer to an elicitation: accept, decline or cancel.
@@ -199,4 +201,15 @@ func (r *Request) MatchName() string {
 		return r.ServerInfo
 	}
 	return r.Server
+}
+
+// Asker is who asks, on one line: the server's configured name, preceded by the host's
+// name and " › " for a question an elicitty proxy forwards for that host ("Claude
+// Desktop › github"). Sanitized.
+func (r *Request) Asker() string {
+	name := safe.Line(r.Server)
+	if r.Host != "" {
+		name = safe.Line(r.Host) + " › " + name
+	}
+	return name
 }

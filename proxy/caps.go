@@ -76,6 +76,7 @@ func (p *Proxy) hostInitialize(env *transport.Envelope, msg []byte) []byte {
 	p.mu.Lock()
 	p.caps, p.hostName, p.protocol, p.legacy = declared, params.ClientInfo.Name, params.ProtocolVersion, legacy
 	p.mu.Unlock()
+	p.namedHost(params.ClientInfo.Name)
 	want := modes{form: true, url: !legacy}
 	if declared == want || (declared.form && declared.url) {
 		p.logf("host %q declares elicitation %s: passing its questions through%s", elicit.Sanitize(params.ClientInfo.Name), declared, p.hereNote())
@@ -143,6 +144,7 @@ func (p *Proxy) requestModes(env *transport.Envelope, msg []byte) []byte {
 	if !ok {
 		return msg
 	}
+	named := ""
 	p.mu.Lock()
 	if p.hostName == "" {
 		var mp struct {
@@ -152,10 +154,11 @@ func (p *Proxy) requestModes(env *transport.Envelope, msg []byte) []byte {
 			Name string `json:"name"`
 		}
 		if json.Unmarshal(env.Params(), &mp) == nil && json.Unmarshal(mp.Meta[metaClientInfo], &info) == nil {
-			p.hostName = info.Name
+			p.hostName, named = info.Name, info.Name
 		}
 	}
 	p.mu.Unlock()
+	p.namedHost(named)
 	if declared.form && declared.url {
 		return msg
 	}
@@ -287,4 +290,11 @@ func (p *Proxy) noteServerMeta(result []byte) {
 	p.mu.Lock()
 	p.serverInfo = info.Name
 	p.mu.Unlock()
+}
+
+// namedHost tells Options.OnHost the host's name.
+func (p *Proxy) namedHost(name string) {
+	if name != "" && p.opts.OnHost != nil {
+		p.opts.OnHost(name)
+	}
 }

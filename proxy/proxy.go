@@ -69,6 +69,9 @@ type Options struct {
 	// Logf receives the proxy's log lines (no message contents but method and tool
 	// names, sanitized); nil keeps none.
 	Logf func(format string, args ...any)
+	// OnHost, when set, gets the host's name (clientInfo.name, as sent) once the host
+	// names itself: in its initialize, or in a 2026-07-28 request's _meta.
+	OnHost func(name string)
 }
 
 // Proxy relays one host's MCP session to one server and answers the questions the host

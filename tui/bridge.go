@@ -9,6 +9,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"
 )
@@ -82,8 +83,18 @@ func (b *Bridge) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			why = "expired"
 		}
+		if cause := context.Cause(ctx); cause != nil && cause != ctx.Err() {
+			why = safe.Line(cause.Error()) // e.g. a proxy's "withdrawn: answered in another inbox"
+		}
 		send(elicitGoneMsg{id: id, why: why})
 		return elicit.Response{}, ctx.Err()
+	}
+}
+
+// notice hands msg to the program, when one is attached.
+func (b *Bridge) notice(msg tea.Msg) {
+	if send := b.sender(); send != nil {
+		send(msg)
 	}
 }
 

@@ -16,7 +16,7 @@ import (
 // onElicit files a new request and opens it when nothing else is being edited.
 func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 	call := msg.call
-	if call == 0 {
+	if call == 0 && msg.req.Host == "" {
 		call = m.calls.only(msg.req.Server, msg.req.Call) // a pushed request during one call
 	}
 	p := &pending{id: msg.id, req: msg.req, form: msg.form, reply: msg.reply, arrived: m.now, call: call}
@@ -28,12 +28,17 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 		m.inbox.dropFlows(func(f flow) bool { return f.call == call && f.origin == elicit.OriginInputRequest })
 	}
 	m.inbox.add(p)
+	bell := notify("elicitty: " + msg.req.Asker() + " asks for input")
 	if m.active == nil && m.args == nil {
+		if msg.req.Host != "" {
+			// A proxy's ask: its user may be looking at another window.
+			return tea.Batch(m.open(p), bell)
+		}
 		return m.open(p)
 	}
 	m.unseen++
 	m.status = "new request: " + describe(msg.req)
-	return notify("elicitty: " + msg.req.Server + " asks for input")
+	return bell
 }
 
 // onGone drops a request whose asker stopped waiting.
@@ -163,7 +168,9 @@ func (m *Model) consented(c consent.Choice) tea.Cmd {
 // the user retries or cancels it; since is when the user consented. It reports the flow,
 // and false for a pushed request without an id and call, which has nothing to wait for.
 func (m *Model) track(req *elicit.Request, call callID, since time.Time) (flow, bool) {
-	if req.ElicitationID == "" && call == 0 {
+	if (req.ElicitationID == "" && call == 0) || req.Host != "" {
+		// A proxy's ask: the proxy's host waits for the flow, and its completion
+		// goes to the proxy.
 		return flow{}, false
 	}
 	f := flow{server: req.Server, id: req.ElicitationID, url: req.URL, call: call, origin: req.Origin, req: req, since: since}
@@ -481,7 +488,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		_, m.describing = m.cats[m.tab].selected()
 		m.describeOff = 0
 	case key.Matches(msg, m.keys.Quit):
-		if n := len(m.inbox.items); n > 0 {
+		if n := m.inbox.local(); n > 0 { // a proxy's ask stays pending for another inbox
 			m.ask(fmt.Sprintf("quit and cancel %d pending request(s)?", n), msg.String(), func() tea.Cmd { return tea.Quit })
 			return nil
 		}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -60,6 +61,18 @@ type inbox struct {
 func (in *inbox) SetSize(w, h int) { in.w, in.h = w, h }
 
 func (in *inbox) add(p *pending) { in.items = append(in.items, p) }
+
+// local counts the requests of the program's own servers: quitting cancels them,
+// while a proxy's ask (Request.Host set) stays pending in its proxy.
+func (in *inbox) local() int {
+	n := 0
+	for _, p := range in.items {
+		if p.req.Host == "" {
+			n++
+		}
+	}
+	return n
+}
 
 func (in *inbox) find(id reqID) (*pending, int) {
 	for i, p := range in.items {
@@ -166,7 +179,7 @@ func describe(r *elicit.Request) string {
 	case elicit.ModeSampling:
 		what = "sampling"
 	}
-	s := fmt.Sprintf("%s %s (%s)", r.Server, what, r.Origin)
+	s := fmt.Sprintf("%s %s (%s)", r.Asker(), what, r.Origin)
 	if r.Call != "" {
 		s += " ← " + oneLine(r.Call)
 	}
@@ -254,4 +267,33 @@ func scrollTo(lines []string, at, h int) []string {
 	}
 	first := max(1, at+2-(h-2)) // the entry ends on the last line shown
 	return append([]string{lines[0], "  ↑ more"}, lines[first:]...)
+}
+
+// onProxies takes the new list of attached proxies and says what changed.
+func (m *Model) onProxies(ps []Proxy) {
+	was := map[int]bool{}
+	for _, p := range m.servers.proxies {
+		was[p.PID] = true
+	}
+	now := map[int]bool{}
+	var came []string
+	for _, p := range ps {
+		now[p.PID] = true
+		if !was[p.PID] {
+			came = append(came, p.label())
+		}
+	}
+	var gone []string
+	for _, p := range m.servers.proxies {
+		if !now[p.PID] {
+			gone = append(gone, p.label())
+		}
+	}
+	m.servers.proxies = ps
+	switch {
+	case len(came) > 0:
+		m.status = "attached to proxy " + strings.Join(came, ", ")
+	case len(gone) > 0:
+		m.status = "proxy gone: " + strings.Join(gone, ", ")
+	}
 }

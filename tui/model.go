@@ -116,6 +116,11 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.live = newLiveState()
 	m.now = opts.Now()
 	m.status = fmt.Sprintf("connecting to %d server(s)", len(opts.Servers))
+	if opts.InboxOnly {
+		m.tab = tabInbox
+		m.servers.proxies = []Proxy{}
+		m.status = "waiting for elicitty proxies to ask"
+	}
 	m.SetSize(80, 24)
 	return m
 }
@@ -168,6 +173,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.logTick()
 	case refreshMsg, liveDoneMsg:
 		return m, m.onLive(msg)
+	case proxiesMsg:
+		m.onProxies(msg)
+		return m, nil
+	case noteMsg:
+		m.status = oneLine(string(msg))
+		return m, nil
 	case clockMsg:
 		m.now = time.Time(msg)
 		return m, m.clockTick()

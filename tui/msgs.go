@@ -73,6 +73,12 @@ type logTickMsg struct{}
 // logEntriesMsg carries new wire log entries, oldest first.
 type logEntriesMsg []wire.Entry
 
+// proxiesMsg lists the elicitty proxies attached now (Options.Remote).
+type proxiesMsg []Proxy
+
+// noteMsg is a line of Options.Remote's log, shown in the status bar.
+type noteMsg string
+
 // clockMsg advances the model's clock (ages and time left in the inbox).
 type clockMsg time.Time
 

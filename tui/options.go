@@ -117,6 +117,30 @@ type Options struct {
 	Out io.Writer
 	// Now is the clock; nil means time.Now. Tests pin it.
 	Now func() time.Time
+	// Remote, when set, brings the questions of running elicitty proxies into the
+	// inbox. Run calls it on a goroutine of its own with the program's answerer and
+	// ends its ctx when the user quits, before the program's own requests are
+	// cancelled: a proxy's ask left unanswered stays pending for another inbox. It
+	// answers each ask with a.Answer on a goroutine of its own, reports the proxies it
+	// is attached to with proxies after each change, and passes its log lines
+	// (refusals, drops) to note.
+	Remote func(ctx context.Context, a elicit.Answerer, proxies func([]Proxy), note func(string))
+	// InboxOnly is `elicitty inbox`: no servers of its own, the Inbox tab first, and
+	// the servers pane lists the proxies.
+	InboxOnly bool
+}
+
+// Proxy is a running elicitty proxy the program answers for (Options.Remote).
+type Proxy struct {
+	// Host is the host's name ("Claude Desktop") and Server the server's, as the
+	// proxy announced them; "" when unknown. Sanitized before display.
+	Host, Server string
+	PID          int
+}
+
+// label is how p is named on one line: "host › server".
+func (p Proxy) label() string {
+	return (&elicit.Request{Host: p.Host, Server: p.Server}).Asker()
 }
 
 func (o *Options) defaults() {
@@ -215,7 +239,34 @@ func Run(ctx context.Context, opts Options) error {
 	p := tea.NewProgram(m, popts...)
 	b.Attach(p)
 	defer b.Detach()
+	stopRemote := startRemote(ctx, b, opts.Remote)
 	_, err := p.Run()
+	stopRemote()
 	m.closeAll()
 	return err
+}
+
+// startRemote runs remote, when set, until the returned func is called; that func
+// waits for it to end, at most closeBudget.
+func startRemote(ctx context.Context, b *Bridge, remote func(context.Context, elicit.Answerer, func([]Proxy), func(string))) func() {
+	if remote == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		remote(ctx, b,
+			func(ps []Proxy) { b.notice(proxiesMsg(ps)) },
+			func(s string) { b.notice(noteMsg(s)) })
+	}()
+	return func() {
+		cancel()
+		t := time.NewTimer(closeBudget)
+		defer t.Stop()
+		select {
+		case <-done:
+		case <-t.C:
+		}
+	}
 }

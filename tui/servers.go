@@ -9,6 +9,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -46,6 +47,9 @@ type serversPane struct {
 	cursor int
 	w, h   int
 	st     *styles
+	// proxies are the elicitty proxies attached, listed when there are no servers
+	// (`elicitty inbox`); nil when the program does not attach to any.
+	proxies []Proxy
 }
 
 func newServersPane(srvs []config.Server, st *styles) serversPane {
@@ -231,6 +235,22 @@ func (p serversPane) View() string {
 	inner := max(p.w-2, 4)
 	title := p.st.Title.Render("Servers")
 	var lines []string
+	if len(p.rows) == 0 && p.proxies != nil {
+		lines = []string{p.st.Title.Render("Proxies")}
+		for _, px := range p.proxies {
+			host := px.Host
+			if host == "" {
+				host = "(no host name yet)"
+			}
+			lines = append(lines, trunc(oneLine(elicit.Sanitize(host)), inner),
+				trunc("› "+oneLine(elicit.Sanitize(px.Server)), inner),
+				p.st.Dim.Render(trunc(fmt.Sprintf("  pid %d", px.PID), inner)))
+		}
+		if len(p.proxies) == 0 {
+			lines = append(lines, p.st.Dim.Render("(none running)"))
+		}
+		return p.st.Pane.Width(p.w).Height(p.h).MaxHeight(p.h).Render(fitLines(lines, p.h))
+	}
 	if len(p.rows) == 0 {
 		lines = []string{title, p.st.Dim.Render("(none)")}
 		return p.st.Pane.Width(p.w).Height(p.h).MaxHeight(p.h).Render(fitLines(lines, p.h))

@@ -586,7 +586,7 @@ func (m *Model) viewItems(line func(string)) {
 }
 
 func (m *Model) header() string {
-	s := fmt.Sprintf("%q asks you to open a link", safeText(m.req.Server))
+	s := fmt.Sprintf("%q asks you to open a link", safeText(m.req.Asker()))
 	if m.req.Tool != "" {
 		s += fmt.Sprintf(" (for %s)", safeText(m.req.Tool))
 	}

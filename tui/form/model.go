@@ -671,7 +671,7 @@ func headerText(req *elicit.Request, f *elicit.Form) string {
 	var b strings.Builder
 	server := "a server"
 	if req != nil && req.Server != "" {
-		server = fmt.Sprintf("%q", oneLine(elicit.Sanitize(req.Server)))
+		server = fmt.Sprintf("%q", oneLine(req.Asker()))
 	}
 	b.WriteString("Input requested by " + server)
 	if req != nil && req.Call != "" {

@@ -1,0 +1,14 @@
+//go:build unix
+
+package inbox
+
+import (
+	"errors"
+	"syscall"
+)
+
+// processAlive reports whether process pid exists (EPERM: it does, as another user).
+func processAlive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	return err == nil || errors.Is(err, syscall.EPERM)
+}
