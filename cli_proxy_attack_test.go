@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -81,7 +82,7 @@ while :; do printf '{"jsonrpc":"2.0","method":"notifications/message","params":{
 	if err != nil {
 		t.Fatal(err)
 	}
-	var stderr lockedBuffer
+	var stderr testkit.LockedBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"io"
 	"os"
 	"os/exec"
@@ -30,35 +31,17 @@ type scriptedHost struct {
 	cmd    *exec.Cmd
 	in     io.WriteCloser
 	lines  chan []byte
-	stderr *lockedBuffer
+	stderr *testkit.LockedBuffer
 	mu     sync.Mutex
 	got    bytes.Buffer // every byte received, as received
 	mark   string       // in the environment of every process the run starts
 	exited chan struct{}
 }
 
-// lockedBuffer is a bytes.Buffer safe for a writer goroutine and a reader.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // startHost runs argv (the proxy, or a server directly) as the host's server.
 func startHost(t *testing.T, env []string, argv ...string) *scriptedHost {
 	t.Helper()
-	h := &scriptedHost{t: t, lines: make(chan []byte, 64), stderr: &lockedBuffer{}, exited: make(chan struct{}),
+	h := &scriptedHost{t: t, lines: make(chan []byte, 64), stderr: &testkit.LockedBuffer{}, exited: make(chan struct{}),
 		mark: fmt.Sprintf("ELICITTY_PROXY_TEST_MARK=%s-%d", t.Name(), time.Now().UnixNano())}
 	cmd := exec.Command(argv[0], argv[1:]...)
 	home := t.TempDir()

@@ -2,7 +2,6 @@ package inbox
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // peerEnv selects the helper mode of the test binary: connect to the socket it names,
@@ -53,24 +53,6 @@ func peerHelper(path string) int {
 	return 0
 }
 
-// syncBuf is a log both goroutines write and the test reads.
-type syncBuf struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuf) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuf) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // waitFor polls cond for up to 5 s.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -93,10 +75,10 @@ func privateDir(t *testing.T) string {
 	return dir
 }
 
-func newBroker(t *testing.T, opts BrokerOptions) (*Broker, string, *syncBuf) {
+func newBroker(t *testing.T, opts BrokerOptions) (*Broker, string, *testkit.LockedBuffer) {
 	t.Helper()
 	dir := privateDir(t)
-	log := &syncBuf{}
+	log := &testkit.LockedBuffer{}
 	if opts.Log == nil {
 		opts.Log = log
 	}
@@ -381,7 +363,7 @@ func TestMalformedProxyIsDropped(t *testing.T) {
 		fmt.Fprintln(c, strings.Repeat("y", MaxLine+1))
 		time.Sleep(5 * time.Second)
 	}()
-	log := &syncBuf{}
+	log := &testkit.LockedBuffer{}
 	var asks atomic.Int32
 	watch(t, dir, func(context.Context, Ask) { asks.Add(1) }, &WatchOptions{Log: log})
 	waitFor(t, "the drop", func() bool {
@@ -502,7 +484,7 @@ func TestOtherUsersAreRefused(t *testing.T) {
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	log := &syncBuf{}
+	log := &testkit.LockedBuffer{}
 	b, err := Listen(dir, BrokerOptions{Log: log})
 	if err != nil {
 		t.Fatal(err)

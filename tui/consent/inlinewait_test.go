@@ -1,38 +1,19 @@
 package consent
 
 import (
-	"bytes"
 	"context"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
-
-// lockedBuffer is a bytes.Buffer safe for the wait's goroutine and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
 
 // TestInlineWaitShowsLinkAndEndsOnCompletion: after consent the inline prompt says it
 // waits, with the link in full and what completes it, and the server's completion
 // ends the wait with a line saying so.
 func TestInlineWaitShowsLinkAndEndsOnCompletion(t *testing.T) {
-	out := &lockedBuffer{}
+	out := &testkit.LockedBuffer{}
 	a := NewAnswerer(strings.NewReader("c\n"), out, AnswererOptions{Accessible: true, NoClipboard: true, ShowWait: true, Opener: &fakeOpener{}})
 	req := &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Origin: elicit.OriginURLRequired, Message: "Link it.",
 		URL: "https://auth.example.com/link?s=abc", ElicitationID: "e-7"}
@@ -58,7 +39,7 @@ func TestInlineWaitShowsLinkAndEndsOnCompletion(t *testing.T) {
 // TestInlineWaitEndsAtNextRequest: the next request takes the terminal back from the
 // wait; StopWaiting ends a wait that nothing completed.
 func TestInlineWaitEndsAtNextRequest(t *testing.T) {
-	out := &lockedBuffer{}
+	out := &testkit.LockedBuffer{}
 	a := NewAnswerer(strings.NewReader("c\nd\n"), out, AnswererOptions{Accessible: true, NoClipboard: true, ShowWait: true, Opener: &fakeOpener{}})
 	req := &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Origin: elicit.OriginInputRequest, Protocol: "2026-07-28",
 		URL: "https://auth.example.com/link?s=abc"}
