@@ -412,6 +412,9 @@ func TestProxySignal(t *testing.T) {
 	if code := h.cmd.ProcessState.ExitCode(); code != exitCancel {
 		t.Errorf("exit %d, want %d\nstderr:\n%s", code, exitCancel, h.stderr)
 	}
+	if strings.Contains(h.stderr.String(), "context canceled") {
+		t.Errorf("an interrupted proxy reports a raw context error:\n%s", h.stderr)
+	}
 	h.noSurvivors()
 }
 

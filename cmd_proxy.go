@@ -158,6 +158,10 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
 	err = proxy.New(up, opts).Run(ctx, a.stdin, a.stdout)
+	if ctx.Err() != nil {
+		// Interrupted: the log already says so ("interrupted; stopping the server").
+		return &silentError{code: exitCancel}
+	}
 	if errors.Is(err, proxy.ErrServerExited) {
 		return &transport.ConnError{Server: srv.Name, Err: err}
 	}
