@@ -41,6 +41,13 @@ type scriptedHost struct {
 // startHost runs argv (the proxy, or a server directly) as the host's server.
 func startHost(t *testing.T, env []string, argv ...string) *scriptedHost {
 	t.Helper()
+	return startHostStderr(t, env, nil, argv...)
+}
+
+// startHostStderr is startHost with the process's stderr going to stderr instead of
+// the host's buffer, when not nil (a pipe nobody reads, for one).
+func startHostStderr(t *testing.T, env []string, stderr *os.File, argv ...string) *scriptedHost {
+	t.Helper()
 	h := &scriptedHost{t: t, lines: make(chan []byte, 64), stderr: &testkit.LockedBuffer{}, exited: make(chan struct{}),
 		mark: fmt.Sprintf("ELICITTY_PROXY_TEST_MARK=%s-%d", t.Name(), time.Now().UnixNano())}
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -59,6 +66,9 @@ func startHost(t *testing.T, env []string, argv ...string) *scriptedHost {
 		t.Fatal(err)
 	}
 	cmd.Stderr = h.stderr
+	if stderr != nil {
+		cmd.Stderr = stderr
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -428,5 +438,31 @@ func TestProxyStopsStubbornServer(t *testing.T) {
 	h.noSurvivors()
 	if !strings.Contains(h.stderr.String(), "SIGTERM to its process group") {
 		t.Errorf("stderr does not say how the server was stopped:\n%s", h.stderr)
+	}
+}
+
+// TestProxyStderrNotRead: a host that never reads the proxy's stderr (its pipe full of
+// the server's stderr lines, which the proxy logs) still gets every answer: logging
+// never blocks the relay.
+func TestProxyStderrNotRead(t *testing.T) {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close() // never read until the test ends
+	noisy := `i=0; while [ $i -lt 5000 ]; do echo "noise line $i of a chatty server" >&2; i=$((i+1)); done; exec "$0" serve-demo`
+	h := startHostStderr(t, nil, w, bin, "proxy", "--", "sh", "-c", noisy, bin)
+	w.Close() // the proxy holds the only write end
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.initialize()
+		h.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+		h.await("2", 30*time.Second)
+	}()
+	select {
+	case <-done:
+	case <-time.After(40 * time.Second):
+		t.Fatal("the proxy stopped relaying while its stderr was not read")
 	}
 }

@@ -24,8 +24,9 @@ import (
 // resolved server and the log.
 type proxyState struct {
 	server config.Server
-	mu     sync.Mutex // guards file
-	file   io.Writer  // the --log file, nil without
+	mu     sync.Mutex     // guards file and stderr
+	file   io.Writer      // the --log file, nil without
+	stderr *proxy.LogSink // stderr while the proxy runs (a host may not read it), nil else
 }
 
 // proxyLogf writes one log line of the proxy to stderr and, with --log, to the file.
@@ -34,7 +35,11 @@ func (a *app) proxyLogf(format string, args ...any) {
 	line := "elicitty proxy: " + proxy.LogLine(format, args...) + "\n"
 	a.proxy.mu.Lock()
 	defer a.proxy.mu.Unlock()
-	_, _ = io.WriteString(a.stderr, line)
+	if a.proxy.stderr != nil {
+		a.proxy.stderr.Line(line)
+	} else {
+		_, _ = io.WriteString(a.stderr, line)
+	}
 	if a.proxy.file != nil {
 		_, _ = io.WriteString(a.proxy.file, time.Now().UTC().Format(time.RFC3339Nano)+" "+line)
 	}
@@ -96,6 +101,16 @@ log goes to stderr and, with --log FILE, to FILE (mode 0600).`,
 // runProxy relays the host on stdin and stdout to srv until one of them ends.
 func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Options) error {
 	a.proxy.server = srv
+	sink := proxy.NewLogSink(a.stderr)
+	a.proxy.mu.Lock()
+	a.proxy.stderr = sink
+	a.proxy.mu.Unlock()
+	defer func() {
+		a.proxy.mu.Lock()
+		a.proxy.stderr = nil
+		a.proxy.mu.Unlock()
+		sink.Close(time.Second)
+	}()
 	if a.logPath != "" {
 		f, err := os.OpenFile(a.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 		if err != nil {
