@@ -239,6 +239,7 @@ func Run(ctx context.Context, opts Options) error {
 	p := tea.NewProgram(m, popts...)
 	b.Attach(p)
 	defer b.Detach()
+	m.startConnects()
 	stopRemote := startRemote(ctx, b, opts.Remote)
 	_, err := p.Run()
 	stopRemote()
