@@ -45,7 +45,10 @@ type app struct {
 	logLevel     string
 
 	colorOnce sync.Once
-	profile   colorprofile.Profile
+	profile   colorprofile.Profile // the run's, under NO_COLOR and CLICOLOR
+	// terminal is colorprofile.Detect's profile of terminalOut, the output detected.
+	terminal    colorprofile.Profile
+	terminalOut io.Writer
 
 	tokensOnce sync.Once
 	tokens     oauth.Choice

@@ -111,6 +111,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server, inboxOnly bool) 
 		Log:        log,
 		Opener:     open,
 		NoColor:    a.noColor(),
+		Profile:    a.uiProfile(),
 		Accessible: a.accessible,
 		In:         a.stdin,
 		Out:        a.stdout,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
@@ -112,6 +113,9 @@ type Options struct {
 	// NoColor drops colour (NO_COLOR). Accessible replaces the full-screen program by a
 	// line mode for screen readers (commands on In, prompts and results on Out).
 	NoColor, Accessible bool
+	// Profile, when set, is the colour profile colorprofile.Detect found for Out (the
+	// program's renderer uses it); nil has the program detect it.
+	Profile *colorprofile.Profile
 	// In and Out are the terminal; nil means stdin and stdout.
 	In  io.Reader
 	Out io.Writer
@@ -235,6 +239,9 @@ func Run(ctx context.Context, opts Options) error {
 	}
 	if opts.Out != nil {
 		popts = append(popts, tea.WithOutput(opts.Out))
+	}
+	if opts.Profile != nil {
+		popts = append(popts, tea.WithColorProfile(*opts.Profile))
 	}
 	p := tea.NewProgram(m, popts...)
 	b.Attach(p)
