@@ -45,6 +45,7 @@ type app struct {
 	logLevel     string
 
 	colorOnce sync.Once
+	colorDone chan struct{}        // closed once the fields below are set
 	profile   colorprofile.Profile // the run's, under NO_COLOR and CLICOLOR
 	// terminal is colorprofile.Detect's profile of terminalOut, the output detected.
 	terminal    colorprofile.Profile

@@ -102,10 +102,23 @@ func (a *app) applyEnvironment() {
 	if os.Getenv("TERM") == "dumb" {
 		a.accessible = true
 	}
-	a.colorOnce.Do(a.detectColor)
+	a.startColor()
 }
 
-// detectColor detects the colour profile, once per run.
+// startColor begins detecting the colour profile, once per run, on a goroutine of its
+// own: in tmux the detection runs `tmux info`, tens of milliseconds that the terminal
+// UI spends starting its servers (noColor and uiProfile wait for it).
+func (a *app) startColor() {
+	a.colorOnce.Do(func() {
+		a.colorDone = make(chan struct{})
+		go func() {
+			defer close(a.colorDone)
+			a.detectColor()
+		}()
+	})
+}
+
+// detectColor detects the colour profile.
 func (a *app) detectColor() {
 	env := os.Environ()
 	a.terminal, a.terminalOut = terminalProfile(a.stdout, a.stderr, env)
@@ -114,7 +127,8 @@ func (a *app) detectColor() {
 
 // noColor reports whether the run draws without colour.
 func (a *app) noColor() bool {
-	a.colorOnce.Do(a.detectColor)
+	a.startColor()
+	<-a.colorDone
 	return a.profile < colorprofile.ANSI
 }
 
@@ -124,7 +138,8 @@ func (a *app) noColor() bool {
 // it is not detected twice (in tmux each detection runs `tmux info`, tens of
 // milliseconds before the first frame). Nil when it must be detected again.
 func (a *app) uiProfile() *colorprofile.Profile {
-	a.colorOnce.Do(a.detectColor)
+	a.startColor()
+	<-a.colorDone
 	if a.terminalOut != a.stdout && isTerminal(a.terminalOut) != isTerminal(a.stdout) {
 		return nil
 	}

@@ -189,6 +189,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return m, m.toScreen(msg)
 }
 
+// setNoColor sets whether the program draws without colour, before it starts.
+func (m *Model) setNoColor(noColor bool) {
+	m.opts.NoColor = noColor
+	m.st = newStyles(noColor) // the panes point at m.st
+}
+
 // SetSize lays the panes out for a w×h terminal.
 func (m *Model) SetSize(w, h int) {
 	m.w, m.h = max(w, 20), max(h, 6)

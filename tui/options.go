@@ -116,6 +116,10 @@ type Options struct {
 	// Profile, when set, is the colour profile colorprofile.Detect found for Out (the
 	// program's renderer uses it); nil has the program detect it.
 	Profile *colorprofile.Profile
+	// Colors, when set, replaces NoColor and Profile: Run calls it once the first
+	// connections have begun, so that a slow colour detection (in tmux it runs `tmux
+	// info`) does not hold the servers back. Accessible mode does not call it.
+	Colors func() (noColor bool, profile *colorprofile.Profile)
 	// In and Out are the terminal; nil means stdin and stdout.
 	In  io.Reader
 	Out io.Writer
@@ -247,6 +251,13 @@ func Run(ctx context.Context, opts Options) error {
 	b.Attach(p)
 	defer b.Detach()
 	m.startConnects()
+	if opts.Colors != nil {
+		noColor, profile := opts.Colors()
+		m.setNoColor(noColor)
+		if profile != nil {
+			tea.WithColorProfile(*profile)(p)
+		}
+	}
 	stopRemote := startRemote(ctx, b, opts.Remote)
 	_, err := p.Run()
 	stopRemote()
