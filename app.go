@@ -45,7 +45,11 @@ type app struct {
 	logLevel     string
 
 	colorOnce sync.Once
-	profile   colorprofile.Profile
+	colorDone chan struct{}        // closed once the fields below are set
+	profile   colorprofile.Profile // the run's, under NO_COLOR and CLICOLOR
+	// terminal is colorprofile.Detect's profile of terminalOut, the output detected.
+	terminal    colorprofile.Profile
+	terminalOut io.Writer
 
 	tokensOnce sync.Once
 	tokens     oauth.Choice

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
@@ -108,9 +109,10 @@ func (a *app) tui(ctx context.Context, servers []config.Server, inboxOnly bool) 
 			}
 			return transport.Connect(ctx, p.server, p.options)
 		},
-		Log:        log,
-		Opener:     open,
-		NoColor:    a.noColor(),
+		Log:    log,
+		Opener: open,
+		// Detected meanwhile (applyEnvironment began it): the servers start first.
+		Colors:     func() (bool, *colorprofile.Profile) { return a.noColor(), a.uiProfile() },
 		Accessible: a.accessible,
 		In:         a.stdin,
 		Out:        a.stdout,

@@ -102,25 +102,78 @@ func (a *app) applyEnvironment() {
 	if os.Getenv("TERM") == "dumb" {
 		a.accessible = true
 	}
-	a.colorOnce.Do(func() { a.profile = detectProfile(a.stdout, a.stderr, os.Environ()) })
+	a.startColor()
+}
+
+// startColor begins detecting the colour profile, once per run, on a goroutine of its
+// own: in tmux the detection runs `tmux info`, tens of milliseconds that the terminal
+// UI spends starting its servers (noColor and uiProfile wait for it).
+func (a *app) startColor() {
+	a.colorOnce.Do(func() {
+		a.colorDone = make(chan struct{})
+		go func() {
+			defer close(a.colorDone)
+			a.detectColor()
+		}()
+	})
+}
+
+// detectColor detects the colour profile.
+func (a *app) detectColor() {
+	env := os.Environ()
+	a.terminal, a.terminalOut = terminalProfile(a.stdout, a.stderr, env)
+	a.profile = colorEnv(a.terminal, env)
 }
 
 // noColor reports whether the run draws without colour.
 func (a *app) noColor() bool {
-	a.colorOnce.Do(func() { a.profile = detectProfile(a.stdout, a.stderr, os.Environ()) })
+	a.startColor()
+	<-a.colorDone
 	return a.profile < colorprofile.ANSI
 }
 
+// uiProfile is the colour profile of the terminal UI drawn on a.stdout as bubbletea
+// would detect it, when the run already detected it (colorprofile.Detect depends only
+// on the environment and on whether its output is a terminal): handed to the program,
+// it is not detected twice (in tmux each detection runs `tmux info`, tens of
+// milliseconds before the first frame). Nil when it must be detected again.
+func (a *app) uiProfile() *colorprofile.Profile {
+	a.startColor()
+	<-a.colorDone
+	if a.terminalOut != a.stdout && isTerminal(a.terminalOut) != isTerminal(a.stdout) {
+		return nil
+	}
+	p := a.terminal
+	return &p
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(term.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
 // detectProfile decides the colour profile from the environment and the terminal the
-// interactive screens draw on (stderr for forms, else stdout for the terminal UI):
-// NO_COLOR (any non-empty value) and CLICOLOR=0 turn colour off, CLICOLOR_FORCE forces
-// it, TERM and COLORTERM say how much there is.
+// interactive screens draw on (terminalProfile), under colorEnv's rules.
 func detectProfile(stdout, stderr io.Writer, env []string) colorprofile.Profile {
+	p, _ := terminalProfile(stdout, stderr, env)
+	return colorEnv(p, env)
+}
+
+// terminalProfile is colorprofile.Detect's profile of the terminal the interactive
+// screens draw on (stderr for forms, else stdout for the terminal UI), and that output.
+func terminalProfile(stdout, stderr io.Writer, env []string) (colorprofile.Profile, io.Writer) {
 	out := stderr
-	if f, ok := stderr.(term.File); !ok || !term.IsTerminal(f.Fd()) {
+	if !isTerminal(stderr) {
 		out = stdout
 	}
-	p := colorprofile.Detect(out, env)
+	return colorprofile.Detect(out, env), out
+}
+
+// colorEnv applies the colour conventions to a detected profile p: NO_COLOR (any
+// non-empty value) and CLICOLOR=0 turn colour off, CLICOLOR_FORCE forces it (TERM and
+// COLORTERM, which say how much there is, are in p already).
+func colorEnv(p colorprofile.Profile, env []string) colorprofile.Profile {
 	get := func(k string) string {
 		for i := len(env) - 1; i >= 0; i-- {
 			if name, val, ok := strings.Cut(env[i], "="); ok && name == k {

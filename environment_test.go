@@ -96,6 +96,25 @@ func TestColourFromEnvironment(t *testing.T) {
 	}
 }
 
+// TestUIProfileIsTheTerminals: the terminal UI's renderer gets the profile the run
+// detected for its output, as the program would detect it itself (NO_COLOR and
+// CLICOLOR=0 are applied by the styles, not by the renderer's profile).
+func TestUIProfileIsTheTerminals(t *testing.T) {
+	for _, env := range [][2]string{{"CLICOLOR_FORCE", "1"}, {"NO_COLOR", "yes"}, {"CLICOLOR", "0"}, {"COLORTERM", "truecolor"}} {
+		t.Run(env[0], func(t *testing.T) {
+			t.Setenv("TERM", "xterm-256color")
+			t.Setenv("CLICOLOR_FORCE", "1")
+			t.Setenv(env[0], env[1])
+			var out, errOut strings.Builder
+			a := newApp(strings.NewReader(""), &out, &errOut)
+			got := a.uiProfile()
+			if want := colorprofile.Detect(&out, os.Environ()); got == nil || *got != want {
+				t.Errorf("uiProfile = %v, want %v (what the program detects for its output)", got, want)
+			}
+		})
+	}
+}
+
 // TestTermDumbIsAccessible: TERM=dumb switches to accessible line prompts.
 func TestTermDumbIsAccessible(t *testing.T) {
 	t.Setenv("TERM", "dumb")

@@ -1,9 +1,11 @@
 package tui
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -70,8 +72,13 @@ func (c *catalogPane) selected() (catItem, bool) {
 // refilter recomputes the items shown after the items, the filter or only changed.
 func (c *catalogPane) refilter() {
 	c.view = c.view[:0]
+	words := strings.Fields(c.f.value)
 	for i, it := range c.items {
 		if c.only != "" && it.server != c.only {
+			continue
+		}
+		if len(words) == 0 { // no filter: everything matches
+			c.view = append(c.view, i)
 			continue
 		}
 		hay := it.server + " " + it.name + " " + it.desc
@@ -97,25 +104,34 @@ func (c *catalogPane) editKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // replace swaps the items of server for items, keeping the list sorted by server then name.
 func (c *catalogPane) replace(server string, items []catItem) {
-	kept := c.items[:0:0]
+	kept := make([]catItem, 0, len(c.items)+len(items))
 	for _, it := range c.items {
 		if it.server != server {
 			kept = append(kept, it)
 		}
 	}
 	kept = append(kept, items...)
-	sort.SliceStable(kept, func(i, j int) bool {
-		if kept[i].server != kept[j].server {
-			return kept[i].server < kept[j].server
-		}
-		return kept[i].name < kept[j].name
+	// Sorting the indexes moves ints, not whole items (thousands of tools).
+	order := make([]int, len(kept))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		return cmp.Or(strings.Compare(kept[i].server, kept[j].server), strings.Compare(kept[i].name, kept[j].name))
 	})
-	c.items = kept
+	sorted := make([]catItem, len(kept))
+	for k, i := range order {
+		sorted[k] = kept[i]
+	}
+	c.items = sorted
 	c.refilter()
 }
 
 // catalogItems converts a catalogMsg into the items of each tab.
 func catalogItems(msg catalogMsg) (tools, prompts, resources []catItem) {
+	tools = make([]catItem, 0, len(msg.tools))
+	prompts = make([]catItem, 0, len(msg.prompts))
+	resources = make([]catItem, 0, len(msg.resources)+len(msg.templates))
 	for _, t := range msg.tools {
 		// The schema as sent keeps the server's property order, the order to ask in;
 		// mcp.Tool's decoded InputSchema would sort it.

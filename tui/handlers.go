@@ -385,7 +385,11 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	m.status = name + " ready"
 	m.live.forget(name) // subscriptions end with the session
 	m.markResources()
-	return tea.Batch(listCatalog(m.ctx, msg.sess, msg.caps), m.afterRestart(msg.idx))
+	list := msg.catalog
+	if list == nil {
+		list = listCatalog(m.ctx, msg.sess, msg.caps)
+	}
+	return tea.Batch(list, m.afterRestart(msg.idx))
 }
 
 func (m *Model) onCatalog(msg catalogMsg) tea.Cmd {

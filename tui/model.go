@@ -92,6 +92,9 @@ type Model struct {
 	now        time.Time
 	w, h       int
 	ticks      bool // tests turn periodic commands off
+	// connecting are the first connection attempts, begun by startConnects and
+	// handed to the program by Init.
+	connecting []tea.Cmd
 }
 
 // New returns the root model for opts; b is the bridge the sessions answer through.
@@ -125,12 +128,12 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	return m
 }
 
-// Init connects every server and starts the clocks.
+// Init connects every server (unless startConnects already began) and starts the
+// clocks.
 func (m *Model) Init() tea.Cmd {
-	cmds := []tea.Cmd{}
-	for i := range m.servers.rows {
-		cmds = append(cmds, m.connect(i, m.servers.rows[i].gen))
-	}
+	m.startConnects()
+	cmds := m.connecting
+	m.connecting = nil
 	if m.ticks {
 		cmds = append(cmds, m.clockTick())
 		if m.opts.Log != nil {
@@ -184,6 +187,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.clockTick()
 	}
 	return m, m.toScreen(msg)
+}
+
+// setNoColor sets whether the program draws without colour, before it starts.
+func (m *Model) setNoColor(noColor bool) {
+	m.opts.NoColor = noColor
+	m.st = newStyles(noColor) // the panes point at m.st
 }
 
 // SetSize lays the panes out for a w×h terminal.
@@ -292,6 +301,27 @@ func waitUntil(wg *sync.WaitGroup, deadline time.Time) {
 	}
 }
 
+// startConnects begins connecting every server at once, each on a goroutine of its own,
+// unless Init already did; Init's commands wait for them. Run calls it before the
+// program starts, so that the servers start while the terminal is being set up, not
+// after the program's first frames and command hops.
+func (m *Model) startConnects() {
+	if m.connecting != nil {
+		return
+	}
+	m.connecting = make([]tea.Cmd, 0, len(m.servers.rows)+2)
+	for i := range m.servers.rows {
+		m.connecting = append(m.connecting, begin(m.connect(i, m.servers.rows[i].gen)))
+	}
+}
+
+// begin runs cmd now, on a goroutine; the returned command waits for its message.
+func begin(cmd tea.Cmd) tea.Cmd {
+	ch := make(chan tea.Msg, 1)
+	go func() { ch <- cmd() }()
+	return func() tea.Msg { return <-ch }
+}
+
 // ---- commands (all I/O happens inside these functions, off the UI goroutine) ----
 
 func (m *Model) connect(idx, gen int) tea.Cmd {
@@ -301,7 +331,10 @@ func (m *Model) connect(idx, gen int) tea.Cmd {
 		if err != nil {
 			return connectedMsg{idx: idx, gen: gen, err: err}
 		}
-		return connectedMsg{idx: idx, gen: gen, sess: s, protocol: s.Protocol(), era: s.Era().Reason, caps: capNames(s.Capabilities())}
+		caps := capNames(s.Capabilities())
+		// The listing starts at once; onConnected shows it if this attempt is current.
+		return connectedMsg{idx: idx, gen: gen, sess: s, protocol: s.Protocol(), era: s.Era().Reason, caps: caps,
+			catalog: begin(listCatalog(ctx, s, caps))}
 	}
 }
 

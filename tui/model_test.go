@@ -430,3 +430,23 @@ func TestFullHelp(t *testing.T) {
 		}
 	}
 }
+
+// TestColorsDecidedAfterStart: the colour decision Run learns after the model is built
+// (Options.Colors) reaches every pane, the status line included.
+func TestColorsDecidedAfterStart(t *testing.T) {
+	m := New(t.Context(), NewBridge(), Options{Servers: demoServers(), dial: connector(demoSession())})
+	m.ticks = false
+	colour := "\x1b[36m" // the status line's cyan
+	if !strings.Contains(m.View().Content, colour) {
+		t.Fatalf("the status line is not coloured to begin with: %q", m.View().Content)
+	}
+	m.setNoColor(true)
+	lines := strings.Split(m.View().Content, "\n")
+	// The help bar (the last line) keeps the help component's own colours.
+	if v := strings.Join(lines[:len(lines)-1], "\n"); strings.Contains(v, "\x1b[3") {
+		t.Errorf("colour left after setNoColor(true): %q", v)
+	}
+	if !m.screenSize().NoColor {
+		t.Error("the screens opened later would still be coloured")
+	}
+}

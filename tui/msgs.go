@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
@@ -39,6 +40,8 @@ type connectedMsg struct {
 	protocol string
 	era      string // why this protocol (transport.Era.Reason)
 	caps     []string
+	// catalog waits for the server's catalog, listed as soon as it connected.
+	catalog tea.Cmd
 }
 
 // catalogMsg carries what a server offers.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
@@ -112,6 +113,13 @@ type Options struct {
 	// NoColor drops colour (NO_COLOR). Accessible replaces the full-screen program by a
 	// line mode for screen readers (commands on In, prompts and results on Out).
 	NoColor, Accessible bool
+	// Profile, when set, is the colour profile colorprofile.Detect found for Out (the
+	// program's renderer uses it); nil has the program detect it.
+	Profile *colorprofile.Profile
+	// Colors, when set, replaces NoColor and Profile: Run calls it once the first
+	// connections have begun, so that a slow colour detection (in tmux it runs `tmux
+	// info`) does not hold the servers back. Accessible mode does not call it.
+	Colors func() (noColor bool, profile *colorprofile.Profile)
 	// In and Out are the terminal; nil means stdin and stdout.
 	In  io.Reader
 	Out io.Writer
@@ -236,9 +244,20 @@ func Run(ctx context.Context, opts Options) error {
 	if opts.Out != nil {
 		popts = append(popts, tea.WithOutput(opts.Out))
 	}
+	if opts.Profile != nil {
+		popts = append(popts, tea.WithColorProfile(*opts.Profile))
+	}
 	p := tea.NewProgram(m, popts...)
 	b.Attach(p)
 	defer b.Detach()
+	m.startConnects()
+	if opts.Colors != nil {
+		noColor, profile := opts.Colors()
+		m.setNoColor(noColor)
+		if profile != nil {
+			tea.WithColorProfile(*profile)(p)
+		}
+	}
 	stopRemote := startRemote(ctx, b, opts.Remote)
 	_, err := p.Run()
 	stopRemote()
