@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
@@ -116,6 +117,19 @@ func (a *app) startColor() {
 			a.detectColor()
 		}()
 	})
+}
+
+// colorSettled waits, at most two seconds, for the colour detection that startColor
+// began, so that a command that never asked for colour does not leave its `tmux info`
+// running after it exits.
+func (a *app) colorSettled() {
+	a.startColor()
+	t := time.NewTimer(2 * time.Second)
+	defer t.Stop()
+	select {
+	case <-a.colorDone:
+	case <-t.C:
+	}
 }
 
 // detectColor detects the colour profile.

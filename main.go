@@ -40,6 +40,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer close(finished)
 	defer app.stopServers()
 	defer app.urlWaits.end() // whatever the exit path, the terminal is given back
+	defer app.colorSettled() // no colour detection (in tmux, `tmux info`) outlives the run
 	go func() {
 		select {
 		case <-ctx.Done():
