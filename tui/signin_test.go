@@ -5,6 +5,7 @@ import (
 	"errors"
 	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -60,11 +61,19 @@ func TestBridgeSignIn(t *testing.T) {
 }
 
 func TestServersPaneSignInNeeded(t *testing.T) {
+	var mu sync.Mutex // the two servers are dialled at once
 	dials := map[string]int{}
+	dialled := func(name string) int {
+		mu.Lock()
+		defer mu.Unlock()
+		return dials[name]
+	}
 	h := newHarness(t, Options{
 		Servers: []config.Server{{Name: "demo", Command: "elicitty"}, {Name: "api", URL: "https://api.example.com/mcp"}},
 		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, _ func(transport.Event)) (session, error) {
+			mu.Lock()
 			dials[srv.Name]++
+			mu.Unlock()
 			if srv.Name == "demo" {
 				return demoSession(), nil
 			}
@@ -75,15 +84,15 @@ func TestServersPaneSignInNeeded(t *testing.T) {
 	h.keys("s", "s") // demo, then api
 	testkit.Golden(t, "signin_needed", h.screen())
 	h.keys("l")
-	if dials["api"] != 2 {
-		t.Errorf("api dialled %d times, want 2 (start, sign in)", dials["api"])
+	if dialled("api") != 2 {
+		t.Errorf("api dialled %d times, want 2 (start, sign in)", dialled("api"))
 	}
 	if !h.m.bridge.signIn["api"] || h.m.bridge.signIn["demo"] {
 		t.Errorf("sign-in allowed for %v, want api only", h.m.bridge.signIn)
 	}
 	h.keys("s", "l") // every server again, demo selected: a stdio server
-	if dials["demo"] != 1 || !strings.Contains(h.m.status, "stdio") {
-		t.Errorf("sign-in on a stdio server: dials %d, status %q", dials["demo"], h.m.status)
+	if dialled("demo") != 1 || !strings.Contains(h.m.status, "stdio") {
+		t.Errorf("sign-in on a stdio server: dials %d, status %q", dialled("demo"), h.m.status)
 	}
 }
 
