@@ -87,10 +87,15 @@ func parseEnvelope(data []byte) (envelope, error) {
 		case "jsonrpc":
 			env.version = v
 		case "method":
-			if v[0] != '"' {
+			switch {
+			case string(v) == "null":
+				// go-sdk reads a null method as a present, empty one: a request for "".
+				env.method, env.hasMethod = "", true
+			case v[0] != '"':
 				return env, errors.New("method is not a string")
+			default:
+				env.method, env.hasMethod = jsonString(v), true // as go-sdk reads it
 			}
-			env.method, env.hasMethod = jsonString(v), true // as go-sdk reads it
 		case "id":
 			env.idRaw = v
 		case "params":

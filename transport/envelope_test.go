@@ -26,6 +26,7 @@ func FuzzEnvelope(f *testing.F) {
 		`{"jsonrpc":"1.0","id":1,"result":{}}`,
 		`{"jsonrpc":"2.0","id":true,"result":{}}`,
 		`{"jsonrpc":"2.0","method":3}`,
+		`{"jsonrpc":"2.0","met\u0068od":null}`, `{"jsonrpc":"2.0","method":null,"id":4}`,
 		`{"jsonrpc":"2.0","id":1,"id":2,"result":{}}`,
 		`{}`, `[]`, `{"jsonrpc":"2.0"`, `{"jsonrpc":"2.0","id":0}0`, `  {"jsonrpc":"2.0","id":1,"result":{}}  `,
 		`{"jsonrpc":"2.0","id":1,"result":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}`,
