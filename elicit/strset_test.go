@@ -23,3 +23,16 @@ func TestStrSetFindsRepeats(t *testing.T) {
 		}
 	}
 }
+
+// TestStrSetOfFindsRepeats: a set over a list finds the items whose string came
+// earlier in the list, and only those.
+func TestStrSetOfFindsRepeats(t *testing.T) {
+	list := []string{"a", "", "b", "a", "c", "", "b", "d"}
+	want := []bool{true, true, true, false, true, false, false, true}
+	s := newStrSetOf(list)
+	for i := range list {
+		if got := s.addAt(i); got != want[i] {
+			t.Errorf("item %d (%q): new = %v, want %v", i, list[i], got, want[i])
+		}
+	}
+}
