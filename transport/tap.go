@@ -630,12 +630,13 @@ func (t *tap) logMsg(dir wire.Dir, msg jsonrpc.Message, method, id string, lat t
 	t.logRaw(dir, raw, method, id, lat)
 }
 
-// logRaw logs a message as the bytes sent or received (the log copies them).
+// logRaw logs a message as the bytes sent or received (the log copies them); raw is
+// valid JSON: a message parseEnvelope read or go-sdk encoded.
 func (t *tap) logRaw(dir wire.Dir, raw []byte, method, id string, lat time.Duration) {
 	if t.log == nil {
 		return
 	}
-	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
+	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw, RawValid: true})
 }
 
 // paramCursor returns params.cursor ("" when absent or not a string).
@@ -854,8 +855,8 @@ func (w *tapWriter) Write(p []byte) (int, error) {
 	msg := bytes.TrimRight(p, "\n")
 	if env, err := parseEnvelope(msg); err == nil {
 		w.tap.logRaw(wire.Out, msg, env.method, idText(env.id), 0)
-	} else {
-		w.tap.logRaw(wire.Out, msg, "", "", 0)
+	} else if w.tap.log != nil {
+		w.tap.log.Append(wire.Entry{Server: w.tap.server, Dir: wire.Out, Size: len(msg), Raw: msg}) // checked there
 	}
 	return w.w.Write(p)
 }
