@@ -316,11 +316,11 @@ func (b *builder) labelFromNames(fld *Field, enum, names *tree.Node, path string
 // enumOptions turns enum members into options, skipping non-strings and duplicates.
 func (b *builder) enumOptions(enum *tree.Node, path string) []Option {
 	if strs, ok := enum.Strings(); ok {
-		// Packed: the set refers to the list, and each value is the list's string.
+		// Packed: the list is checked at once, and each value is the list's string.
 		opts := make([]Option, 0, len(strs))
-		seen := newStrSetOf(strs)
+		dup := repeats(strs)
 		for i, s := range strs {
-			if !seen.addAt(i) {
+			if dup[i/64]&(1<<(i%64)) != 0 {
 				b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", s)
 				continue
 			}
