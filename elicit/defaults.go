@@ -62,19 +62,19 @@ func (b *builder) defaultOf(fld *Field, d *tree.Node, path string) {
 			drop("a JSON %s is not an array", d.Kind)
 			return
 		}
-		list := make([]string, 0, len(d.Items))
+		list := make([]string, 0, d.Len())
 		seen := map[string]bool{}
-		for i, it := range d.Items {
-			switch {
-			case it.Kind != tree.KindString:
-				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: a JSON %s is not a string", it.Kind)
-			case !hasOption(fld.Options, it.Str):
-				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: %q is not one of the choices", it.Str)
-			case seen[it.Str]:
-				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: %q is listed twice", it.Str)
+		for i := range d.Len() {
+			switch s, kind := itemString(d, i); {
+			case kind != tree.KindString:
+				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: a JSON %s is not a string", kind)
+			case !hasOption(fld.Options, s):
+				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: %q is not one of the choices", s)
+			case seen[s]:
+				b.warn(path+"/"+strconv.Itoa(i), CodeDefaultTrimmed, "default member removed: %q is listed twice", s)
 			default:
-				seen[it.Str] = true
-				list = append(list, it.Str)
+				seen[s] = true
+				list = append(list, s)
 			}
 		}
 		v = list

@@ -1,6 +1,7 @@
 package elicit
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -60,7 +61,7 @@ func (e *Engine) Answer(ctx context.Context, req *Request) (Response, error) {
 }
 
 func (e *Engine) answerForm(ctx context.Context, req *Request) (Response, error) {
-	if s := strings.TrimSpace(string(req.Schema)); s == "" || s == "null" {
+	if s := bytes.TrimSpace(req.Schema); len(s) == 0 || string(s) == "null" {
 		return Response{}, &ProtocolError{Reason: "missing requestedSchema"}
 	}
 	form := req.ParsedForm() // the caller's parse, when it made one

@@ -12,9 +12,10 @@ const maxDepth = 64
 // decodeTree decodes one JSON document into an order-preserving tree (package tree,
 // linear in the input). Duplicate object keys keep their first position and their last
 // value, as encoding/json does; their names are returned. Each node keeps its bytes as
-// sent (Node.Raw).
+// sent (Node.Raw), but arrays of strings are packed (tree.Options.PackStrings: read
+// their items with itemString): a million-option enum is one list of strings.
 func decodeTree(data []byte) (*tree.Node, []string, error) {
-	r, err := tree.ParseJSON(data, &tree.Options{MaxDepth: maxDepth, KeepLastDuplicate: true, Raw: true})
+	r, err := tree.ParseJSON(data, &tree.Options{MaxDepth: maxDepth, KeepLastDuplicate: true, Raw: true, PackStrings: 1})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,9 +37,9 @@ func jsonValue(n *tree.Node) any {
 	case tree.KindString:
 		return n.Str
 	case tree.KindArray:
-		out := make([]any, len(n.Items))
-		for i, it := range n.Items {
-			out[i] = jsonValue(it)
+		out := make([]any, n.Len())
+		for i := range out {
+			out[i] = jsonValue(n.Item(i))
 		}
 		return out
 	case tree.KindObject:
@@ -49,4 +50,17 @@ func jsonValue(n *tree.Node) any {
 		return out
 	}
 	return nil
+}
+
+// itemString returns item i of the array n: its string and tree.KindString, or "" and
+// the item's kind when it is not a string. It reads packed arrays without making nodes.
+func itemString(n *tree.Node, i int) (string, tree.Kind) {
+	if strs, ok := n.Strings(); ok {
+		return strs[i], tree.KindString
+	}
+	it := n.Items[i]
+	if it.Kind != tree.KindString {
+		return "", it.Kind
+	}
+	return it.Str, tree.KindString
 }

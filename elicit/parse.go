@@ -145,21 +145,22 @@ func (b *builder) root(root *tree.Node) {
 		if req.Kind != tree.KindArray {
 			b.malformed("/required", "required is a JSON %s, not an array", req.Kind)
 		} else {
-			for i, it := range req.Items {
+			for i := range req.Len() {
 				path := "/required/" + strconv.Itoa(i)
-				if it.Kind != tree.KindString {
-					b.malformed(path, "required entry is a JSON %s, not a string", it.Kind)
+				name, kind := itemString(req, i)
+				if kind != tree.KindString {
+					b.malformed(path, "required entry is a JSON %s, not a string", kind)
 					continue
 				}
 				found := false
 				for j := range b.form.Fields {
-					if b.form.Fields[j].Name == it.Str {
+					if b.form.Fields[j].Name == name {
 						b.form.Fields[j].Required = true
 						found = true
 					}
 				}
 				if !found {
-					b.warn(path, CodeUnknownRequired, "required names %q, which is not a property; ignored", it.Str)
+					b.warn(path, CodeUnknownRequired, "required names %q, which is not a property; ignored", name)
 				}
 			}
 		}
@@ -241,8 +242,8 @@ func (b *builder) stringField(fld *Field, n *tree.Node, path string) {
 			if names.Kind != tree.KindArray {
 				b.malformed(path+"/enumNames", "enumNames is a JSON %s, not an array", names.Kind)
 			} else {
-				if len(names.Items) != len(enum.Items) {
-					b.warn(path+"/enumNames", CodeEnumNamesLength, "enumNames has %d %s for %d %s", len(names.Items), Plural(len(names.Items), "label"), len(enum.Items), Plural(len(enum.Items), "choice"))
+				if nn, ne := names.Len(), enum.Len(); nn != ne {
+					b.warn(path+"/enumNames", CodeEnumNamesLength, "enumNames has %d %s for %d %s", nn, Plural(nn, "label"), ne, Plural(ne, "choice"))
 				}
 				b.labelFromNames(fld, enum, names, path)
 			}
@@ -293,27 +294,40 @@ func (b *builder) labelFromNames(fld *Field, enum, names *tree.Node, path string
 	// once: walking the members beside the options gives each option the label at the
 	// position of its first member, without a lookup.
 	k := 0
-	for i, it := range enum.Items {
-		if k == len(fld.Options) || i >= len(names.Items) {
+	for i := range min(enum.Len(), names.Len()) {
+		if k == len(fld.Options) {
 			break
 		}
-		if it.Kind != tree.KindString || it.Str != fld.Options[k].Value {
+		if s, kind := itemString(enum, i); kind != tree.KindString || s != fld.Options[k].Value {
 			continue // skipped by enumOptions: not a string, or a duplicate
 		}
 		k++
-		nm := names.Items[i]
-		if nm.Kind != tree.KindString {
-			b.malformed(path+"/enumNames/"+strconv.Itoa(i), "enumNames entry is a JSON %s, not a string", nm.Kind)
+		nm, kind := itemString(names, i)
+		if kind != tree.KindString {
+			b.malformed(path+"/enumNames/"+strconv.Itoa(i), "enumNames entry is a JSON %s, not a string", kind)
 			continue
 		}
-		if nm.Str != "" {
-			fld.Options[k-1].Label = Sanitize(nm.Str)
+		if nm != "" {
+			fld.Options[k-1].Label = Sanitize(nm)
 		}
 	}
 }
 
 // enumOptions turns enum members into options, skipping non-strings and duplicates.
 func (b *builder) enumOptions(enum *tree.Node, path string) []Option {
+	if strs, ok := enum.Strings(); ok {
+		// Packed: the list is checked at once, and each value is the list's string.
+		opts := make([]Option, 0, len(strs))
+		dup := repeats(strs)
+		for i, s := range strs {
+			if dup[i/64]&(1<<(i%64)) != 0 {
+				b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", s)
+				continue
+			}
+			opts = append(opts, Option{Value: s, Label: Sanitize(s)})
+		}
+		return opts
+	}
 	opts := make([]Option, 0, len(enum.Items))
 	seen := newStrSet(len(enum.Items))
 	for i, it := range enum.Items {
@@ -340,6 +354,9 @@ func (b *builder) constOptions(list *tree.Node, path string) ([]Option, bool) {
 	if list.Kind != tree.KindArray {
 		b.malformed(path, "%s is a JSON %s, not an array", path[strings.LastIndexByte(path, '/')+1:], list.Kind)
 		return nil, false
+	}
+	if _, packed := list.Strings(); packed {
+		return nil, false // strings, not {const, title} objects
 	}
 	opts := make([]Option, 0, len(list.Items))
 	seen := newStrSet(len(list.Items))

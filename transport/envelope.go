@@ -29,6 +29,9 @@ type envelope struct {
 	result    []byte
 	resultEnd int    // offset just past result in the message
 	errRaw    []byte // raw "error" value
+	// own says the message's bytes are not written again by their reader (a big
+	// stdio frame, in a buffer of its own): the tap may keep parts of them uncopied.
+	own bool
 }
 
 // isRequest reports a request or notification (a "method" member).

@@ -105,7 +105,7 @@ func TestRawParamsTellsSameMessagesApart(t *testing.T) {
 		`{"message":"Same","requestedSchema":{"type":"object","properties":{"z":{"type":"number"}}}}`,
 	}
 	for _, r := range raws {
-		tp.keepRaw(json.RawMessage(r), true)
+		tp.keepRaw(json.RawMessage(r), true, false)
 	}
 	for _, r := range raws {
 		var p mcp.ElicitParams
@@ -129,7 +129,7 @@ func TestBigParamsReachGoSDKLight(t *testing.T) {
 		return `{"message":"Same","requestedSchema":{"type":"object","properties":{"p":{"type":"string","enum":[` + opts + `"last"]}}}}`
 	}
 	for _, r := range []string{big("one"), big("two")} {
-		light := tp.keepRaw(json.RawMessage(r), true)
+		light := tp.keepRaw(json.RawMessage(r), true, false)
 		if light == nil || len(light) > 200 || !strings.Contains(string(light), lightKey) {
 			t.Fatalf("light params = %.200s", light)
 		}
@@ -143,9 +143,21 @@ func TestBigParamsReachGoSDKLight(t *testing.T) {
 		if got := string(tp.rawParams(&p)); got != r {
 			t.Errorf("rawParams = %.80s..., want the params as sent", got)
 		}
+		if again := tp.rawParams(&p); again != nil {
+			t.Errorf("light params read twice: %.80s", again)
+		}
+	}
+	// Params of a big stdio frame (own) are kept without a copy.
+	r0 := []byte(big("own"))
+	var op mcp.ElicitParams
+	if err := json.Unmarshal(tp.keepRaw(r0, true, true), &op); err != nil {
+		t.Fatal(err)
+	}
+	if got := tp.rawParams(&op); len(got) != len(r0) || &got[0] != &r0[0] || cap(got) != len(r0) {
+		t.Errorf("own params were copied (or can be appended to): %.80s", got)
 	}
 	r := big("three")
-	if light := tp.keepRaw(json.RawMessage(r), false); light != nil {
+	if light := tp.keepRaw(json.RawMessage(r), false, false); light != nil {
 		t.Fatalf("params kept whole came back light: %.80s", light)
 	}
 	var p mcp.ElicitParams

@@ -26,9 +26,9 @@ type frameReader struct {
 
 // next returns the next line (with its newline, when there was one) and whether it was
 // longer than max; then only its first max bytes are returned and the rest is discarded.
-// The slice is valid until the next call.
+// The slice is valid until the next call, unless owned reports it.
 func (f *frameReader) next() (line []byte, tooLong bool, err error) {
-	if cap(f.buf) > 1<<20 {
+	if cap(f.buf) > bigLine {
 		f.buf = nil // do not keep a big buffer for the next small line
 	}
 	f.buf = f.buf[:0]
@@ -56,6 +56,13 @@ func (f *frameReader) next() (line []byte, tooLong bool, err error) {
 		return f.buf, n > f.max, err
 	}
 }
+
+// bigLine is the buffer size above which frameReader does not reuse its buffer.
+const bigLine = 1 << 20
+
+// owned reports whether line, returned by next (or a part of it), is the caller's to
+// keep: frameReader never writes its buffer again.
+func owned(line []byte) bool { return cap(line) > bigLine }
 
 // frameID finds the top-level "id" of a (possibly truncated) JSON-RPC object in its
 // first frameIDPrefix bytes. isRequest reports a "method" member seen before it.

@@ -40,6 +40,22 @@ func TestFrameReaderCapsLines(t *testing.T) {
 	}
 }
 
+// TestFrameReaderHandsOverBigLines: a line over bigLine is owned (the reader never
+// writes its buffer again, so the next lines leave it as it was); a short one is not.
+func TestFrameReaderHandsOverBigLines(t *testing.T) {
+	big := strings.Repeat("b", bigLine+1)
+	fr := &frameReader{br: bufio.NewReaderSize(strings.NewReader(big+"\n"+big+"\nshort\n"), 64<<10), max: maxFrame}
+	first, _, _ := fr.next()
+	if !owned(first) {
+		t.Fatal("a big line is not owned")
+	}
+	second, _, _ := fr.next()
+	short, _, _ := fr.next()
+	if owned(short) || !owned(second) || &first[0] == &second[0] || string(first) != big+"\n" {
+		t.Errorf("big lines share a buffer, or a short one is owned")
+	}
+}
+
 func TestFrameID(t *testing.T) {
 	for _, c := range []struct {
 		in    string

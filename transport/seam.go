@@ -208,10 +208,9 @@ func NewRequest(src RequestSource, origin elicit.Origin, p *mcp.ElicitParams, ra
 		er.Mode = elicit.Mode(p.Mode)
 	}
 	if raw != nil {
-		if f := topFields(raw); f != nil {
-			if sc, ok := f["requestedSchema"]; ok && string(sc) != "null" {
-				er.Schema = sc
-			}
+		// raw is valid JSON, params the tap kept from a message it read (rawParams).
+		if sc, ok := spansOf(raw)["requestedSchema"]; ok && string(raw[sc.start:sc.end]) != "null" {
+			er.Schema = raw[sc.start:sc.end:sc.end]
 		}
 	} else if p.RequestedSchema != nil {
 		// The tap missed it: order is lost, but the schema is still usable.

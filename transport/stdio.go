@@ -248,6 +248,7 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 			env, derr := parseEnvelope(trimmed)
 			switch {
 			case derr == nil:
+				env.own = owned(trimmed)
 				if !pass(trimmed, &env) {
 					return
 				}

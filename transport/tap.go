@@ -345,7 +345,7 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 	}
 	switch env.method {
 	case "elicitation/create":
-		if light := t.keepRaw(env.params, true); light != nil {
+		if light := t.keepRaw(env.params, true, env.own); light != nil {
 			// go-sdk decodes the light params; the middleware answers with the kept ones.
 			at := env.paramsEnd - len(env.params)
 			out := make([]byte, 0, at+len(light)+len(raw)-env.paramsEnd)
@@ -461,7 +461,7 @@ func (t *tap) noteResult(result json.RawMessage) (badType string) {
 		if json.Unmarshal(ir, &entries) == nil {
 			for _, e := range entries {
 				if e.Method == "elicitation/create" {
-					t.keepRaw(e.Params, false)
+					t.keepRaw(e.Params, false, false)
 				}
 			}
 		}
@@ -522,9 +522,11 @@ const lightKey = "x-elicitty-params"
 // keepRaw remembers raw elicitation params under their elicitKey, read from the raw
 // members without decoding the schema. With lighten, params over lightParams are kept
 // under a token instead, and keepRaw returns them with the requestedSchema replaced by a placeholder
-// object naming the token (nil for params kept as they are): go-sdk decodes those.
+// object naming the token (nil for params kept as they are): go-sdk decodes those;
+// rawParams reads them once. own says nobody writes raw's bytes again (envelope.own):
+// light params are then kept as they are, not copied.
 // raw is valid JSON (a member of a message parseEnvelope or json.Unmarshal read).
-func (t *tap) keepRaw(raw json.RawMessage, lighten bool) json.RawMessage {
+func (t *tap) keepRaw(raw json.RawMessage, lighten, own bool) json.RawMessage {
 	f := spansOf(raw)
 	if f == nil {
 		return nil
@@ -544,7 +546,11 @@ func (t *tap) keepRaw(raw json.RawMessage, lighten bool) json.RawMessage {
 		}
 		t.lightSeq++
 		tok := strconv.FormatUint(t.lightSeq, 10)
-		t.light[tok] = append(json.RawMessage(nil), raw...)
+		if own {
+			t.light[tok] = raw[:len(raw):len(raw)]
+		} else {
+			t.light[tok] = append(json.RawMessage(nil), raw...)
+		}
 		t.kept++
 		ph := `{"type":"object","` + lightKey + `":"` + tok + `"}`
 		out := make(json.RawMessage, 0, len(raw)-(sc.end-sc.start)+len(ph))
@@ -579,8 +585,11 @@ func (t *tap) clearKept() {
 func (t *tap) rawParams(p *mcp.ElicitParams) json.RawMessage {
 	if sc, ok := p.RequestedSchema.(map[string]any); ok && len(sc) == 2 {
 		if tok, ok := sc[lightKey].(string); ok {
+			// Read once: the middleware asks for each request's params once, and a big
+			// schema must not outlive its request.
 			t.mu.Lock()
 			r := t.light[tok]
+			delete(t.light, tok)
 			t.mu.Unlock()
 			if r != nil {
 				return r
@@ -630,12 +639,13 @@ func (t *tap) logMsg(dir wire.Dir, msg jsonrpc.Message, method, id string, lat t
 	t.logRaw(dir, raw, method, id, lat)
 }
 
-// logRaw logs a message as the bytes sent or received (the log copies them).
+// logRaw logs a message as the bytes sent or received (the log copies them); raw is
+// valid JSON: a message parseEnvelope read or go-sdk encoded.
 func (t *tap) logRaw(dir wire.Dir, raw []byte, method, id string, lat time.Duration) {
 	if t.log == nil {
 		return
 	}
-	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
+	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw, RawValid: true})
 }
 
 // paramCursor returns params.cursor ("" when absent or not a string).
@@ -854,8 +864,8 @@ func (w *tapWriter) Write(p []byte) (int, error) {
 	msg := bytes.TrimRight(p, "\n")
 	if env, err := parseEnvelope(msg); err == nil {
 		w.tap.logRaw(wire.Out, msg, env.method, idText(env.id), 0)
-	} else {
-		w.tap.logRaw(wire.Out, msg, "", "", 0)
+	} else if w.tap.log != nil {
+		w.tap.log.Append(wire.Entry{Server: w.tap.server, Dir: wire.Out, Size: len(msg), Raw: msg}) // checked there
 	}
 	return w.w.Write(p)
 }

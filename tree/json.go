@@ -70,6 +70,12 @@ type Options struct {
 	KeepLastDuplicate bool
 	// Raw keeps each JSON value's bytes in Node.Raw.
 	Raw bool
+	// PackStrings, when positive, packs each JSON array of at least PackStrings items
+	// that are all strings: the node keeps its items as strings (Node.Strings), not as
+	// nodes (Items is nil), without their positions or Raw. A million-option enum is
+	// then one []string and one copy of its bytes instead of a million nodes. Errors and
+	// limits are those of an unpacked parse. YAML ignores it.
+	PackStrings int
 	// StrictYAML restricts YAML to what JSON can say: one document, no aliases,
 	// anchors or tags, string keys, finite numbers (written canonically in Str), dates
 	// as strings. Otherwise aliases are expanded (counted against MaxNodes), merge keys
@@ -377,6 +383,11 @@ func (p *jsonParser) after(close byte) (end bool, err error) {
 
 func (p *jsonParser) array(depth int) (*Node, error) {
 	n := p.newNode(Node{Kind: KindArray, Loc: p.locAt(p.pos)})
+	if p.opts.PackStrings > 0 {
+		if count, end := p.stringItems(); count >= p.opts.PackStrings && (p.opts.MaxNodes <= 0 || p.nodes+count <= p.opts.MaxNodes) {
+			return p.packStrings(n, count, end)
+		}
+	}
 	p.pos++ // [
 	p.ws()
 	if p.pos < len(p.data) && p.data[p.pos] == ']' {
@@ -399,35 +410,133 @@ func (p *jsonParser) array(depth int) (*Node, error) {
 	}
 }
 
+// stringItems looks ahead at the array at p.pos: when it holds only strings, it returns
+// their number and the offset just past its ']'; otherwise (count 0) the array is parsed
+// item by item, which also reports its errors. It reads at most the array's bytes.
+func (p *jsonParser) stringItems() (count, end int) {
+	d := p.data
+	i := p.pos + 1 // [
+	skip := func() {
+		for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n') {
+			i++
+		}
+	}
+	skip()
+	if i < len(d) && d[i] == ']' {
+		return 0, 0
+	}
+	for {
+		if i >= len(d) || d[i] != '"' {
+			return 0, 0
+		}
+		for i++; ; i++ {
+			if i >= len(d) || d[i] < 0x20 {
+				return 0, 0
+			}
+			if d[i] == '\\' {
+				i++
+				continue
+			}
+			if d[i] == '"' {
+				break
+			}
+		}
+		i++
+		count++
+		skip()
+		if i >= len(d) {
+			return 0, 0
+		}
+		switch d[i] {
+		case ']':
+			return count, i + 1
+		case ',':
+			i++
+			skip()
+		default:
+			return 0, 0
+		}
+	}
+}
+
+// packStrings reads the array at p.pos, of count strings ending at end
+// (stringItems), into n as a packed array. The strings without escapes share one
+// copy of the array's bytes.
+func (p *jsonParser) packStrings(n *Node, count, end int) (*Node, error) {
+	start := p.pos
+	whole := string(p.data[start:end])
+	strs := make([]string, 0, count)
+	p.pos++ // [
+	for {
+		p.ws()
+		s0 := p.pos
+		escaped, err := p.skipStr()
+		if err != nil {
+			return nil, err
+		}
+		s := whole[s0+1-start : p.pos-1-start] // no escape: the bytes as written
+		if escaped {
+			if s, err = p.unescape(s0, p.data[s0:p.pos]); err != nil {
+				return nil, err
+			}
+		}
+		strs = append(strs, s)
+		p.ws()
+		if p.data[p.pos] == ']' {
+			p.pos++
+			break
+		}
+		p.pos++ // ,
+	}
+	p.nodes += count
+	n.packed = &strs
+	return n, nil
+}
+
 // str reads a string starting at the opening quote.
 func (p *jsonParser) str() (string, error) {
 	start := p.pos
+	escaped, err := p.skipStr()
+	if err != nil {
+		return "", err
+	}
+	raw := p.data[start:p.pos]
+	if !escaped {
+		return string(raw[1 : len(raw)-1]), nil
+	}
+	return p.unescape(start, raw)
+}
+
+// unescape decodes the string raw, which starts at offset start and has escapes.
+func (p *jsonParser) unescape(start int, raw []byte) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", p.fail(start, "bad string escape")
+	}
+	return s, nil
+}
+
+// skipStr moves past the string starting at the opening quote, checking all of it but
+// its escapes (unescape does), and reports whether it has any.
+func (p *jsonParser) skipStr() (escaped bool, err error) {
+	start := p.pos
 	p.pos++
-	escaped := false
 	for p.pos < len(p.data) {
 		c := p.data[p.pos]
 		switch {
 		case c == '"':
 			p.pos++
-			raw := p.data[start:p.pos]
-			if !escaped {
-				return string(raw[1 : len(raw)-1]), nil
-			}
-			var s string
-			if err := json.Unmarshal(raw, &s); err != nil {
-				return "", p.fail(start, "bad string escape")
-			}
-			return s, nil
+			return escaped, nil
 		case c == '\\':
 			escaped = true
 			p.pos += 2
 		case c < 0x20:
-			return "", p.fail(p.pos, "control character in string")
+			return false, p.fail(p.pos, "control character in string")
 		default:
 			p.pos++
 		}
 	}
-	return "", p.fail(start, "unterminated string")
+	return false, p.fail(start, "unterminated string")
 }
 
 // number reads a JSON number, checking its grammar.

@@ -59,16 +59,17 @@ type Location struct {
 // several goroutines. The zero value is a null without position.
 type Node struct {
 	Kind Kind
+	Bool bool
 	// Str is the string value, or the number as written (JSON; canonical decimal for
 	// strict YAML, as written otherwise).
 	Str string
 	// Num is the numeric value of a number (±Inf when out of range).
-	Num  float64
-	Bool bool
+	Num float64
 	// Tag is the YAML short tag of a scalar ("!!int", "!!str", "!!timestamp", ...);
 	// empty for JSON.
 	Tag string
-	// Items are the elements of an array.
+	// Items are the elements of an array, unless it is packed (Options.PackStrings):
+	// then Items is nil and its elements are strings (Strings). Len and Item read both.
 	Items []*Node
 	// Keys and Values are the members of an object, in source order; KeyLocs are the
 	// positions of the keys.
@@ -80,7 +81,37 @@ type Node struct {
 	// Raw is the value's bytes as written (JSON with Options.Raw only).
 	Raw []byte
 
-	index map[string]int // member positions of a large object, built while parsing
+	index  map[string]int // member positions of a large object, built while parsing
+	packed *[]string      // the items of a packed array of strings (Options.PackStrings)
+}
+
+// Strings returns the items of a packed array of strings (Options.PackStrings), and
+// false for any other node, whose items, if any, are in Items.
+func (n *Node) Strings() ([]string, bool) {
+	if n == nil || n.packed == nil {
+		return nil, false
+	}
+	return *n.packed, true
+}
+
+// Len returns the number of items of an array node, packed or not; 0 for other nodes.
+func (n *Node) Len() int {
+	if n == nil || n.Kind != KindArray {
+		return 0
+	}
+	if n.packed != nil {
+		return len(*n.packed)
+	}
+	return len(n.Items)
+}
+
+// Item returns item i of an array node. An item of a packed array is made on each
+// call, a string node without position or Raw: loops over big arrays read Strings.
+func (n *Node) Item(i int) *Node {
+	if n.packed != nil {
+		return &Node{Kind: KindString, Str: (*n.packed)[i]}
+	}
+	return n.Items[i]
 }
 
 // indexThreshold is the member count above which an object keeps a key index.
@@ -186,6 +217,14 @@ func appendJSON(buf *bytes.Buffer, n *Node) {
 		appendString(buf, n.Str)
 	case KindArray:
 		buf.WriteByte('[')
+		if strs, ok := n.Strings(); ok {
+			for i, s := range strs {
+				if i > 0 {
+					buf.WriteByte(',')
+				}
+				appendString(buf, s)
+			}
+		}
 		for i, it := range n.Items {
 			if i > 0 {
 				buf.WriteByte(',')

@@ -61,6 +61,18 @@ func Line(s string) string {
 
 // clean reports whether s needs no change (the common case, kept allocation-free).
 func clean(s string) bool {
+	for i := 0; i < len(s); i++ { // printable ASCII, the usual case, byte by byte
+		if c := s[i]; c >= utf8.RuneSelf {
+			return cleanRunes(s[i:])
+		} else if c < 0x20 && c != '\n' && c != '\t' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanRunes is clean for s from its first non-ASCII byte.
+func cleanRunes(s string) bool {
 	for _, r := range s {
 		if r == utf8.RuneError || (isControl(r) && r != '\n' && r != '\t') || isBidiControl(r) || isInvisible(r) || r == 0x2028 || r == 0x2029 {
 			return false

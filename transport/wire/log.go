@@ -34,6 +34,9 @@ type Entry struct {
 	Latency time.Duration   `json:"latency,omitempty"` // for responses: time since the request
 	Text    string          `json:"text,omitempty"`    // stderr line or note
 	Raw     json.RawMessage `json:"raw,omitempty"`
+	// RawValid says the caller checked that Raw is valid JSON (a message it parsed), so
+	// Append does not read it again: a big message is read once.
+	RawValid bool `json:"-"`
 }
 
 // DefaultMaxRaw is the largest Raw a Log keeps in memory per entry; larger bodies are
@@ -171,7 +174,7 @@ func (l *Log) Append(e Entry) Entry {
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
-	if len(e.Raw) > 0 && !json.Valid(e.Raw) {
+	if len(e.Raw) > 0 && !e.RawValid && !json.Valid(e.Raw) {
 		// Keep the bytes readable without breaking the JSONL sink.
 		if e.Text == "" {
 			e.Text = string(e.Raw)
