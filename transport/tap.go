@@ -268,6 +268,7 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 // inRaw handles a message that arrived, as the bytes received and their envelope: it
 // returns the bytes to deliver (raw itself, or a local replacement), or nil to drop the
 // message. It decodes nothing but what it keeps: the message is decoded once, by go-sdk.
+// raw is what parseEnvelope accepted (env), so valid JSON.
 func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 	if !env.isRequest() {
 		key := idKey(env.id)
@@ -275,7 +276,7 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 		if t.answered[key] {
 			delete(t.answered, key)
 			t.mu.Unlock()
-			t.logRaw(wire.In, raw, "", idText(env.id), 0)
+			t.logParsed(wire.In, raw, "", idText(env.id), 0)
 			t.log.Notef(t.server, "dropped late response to request %s", idText(env.id))
 			return nil
 		}
@@ -286,7 +287,7 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 		if ok {
 			lat = time.Since(req.start)
 		}
-		t.logRaw(wire.In, raw, req.method, idText(env.id), lat)
+		t.logParsed(wire.In, raw, req.method, idText(env.id), lat)
 		if !env.isError() && req.method == "tools/list" && t.toolsList != nil && len(env.result) > 0 {
 			if light := t.toolsList(req.cursor, env.result); light != nil {
 				// go-sdk gets the light result; the wire log above keeps what was sent.
@@ -318,7 +319,7 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 		}
 		return raw
 	}
-	t.logRaw(wire.In, raw, env.method, idText(env.id), 0)
+	t.logParsed(wire.In, raw, env.method, idText(env.id), 0)
 	t.mu.Lock()
 	serve := t.clientTasks != nil // we run tasks for the server (taskserve.go)
 	t.mu.Unlock()
@@ -636,6 +637,15 @@ func (t *tap) logRaw(dir wire.Dir, raw []byte, method, id string, lat time.Durat
 		return
 	}
 	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
+}
+
+// logParsed is logRaw for bytes parseEnvelope accepted: the log does not check them
+// for valid JSON a second time.
+func (t *tap) logParsed(dir wire.Dir, raw []byte, method, id string, lat time.Duration) {
+	if t.log == nil {
+		return
+	}
+	t.log.AppendValid(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
 }
 
 // paramCursor returns params.cursor ("" when absent or not a string).
