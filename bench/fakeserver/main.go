@@ -9,7 +9,7 @@
 // lines on stderr first (they fill the client's log).
 //
 // It measures the client, so it costs next to nothing itself: it speaks line-delimited
-// JSON-RPC on stdin and stdout by hand (no MCP SDK), and its tools/list pages (100 tools
+// JSON-RPC on stdin and stdout by hand (no MCP SDK), and its tools/list pages (1,000 tools
 // each, the cursor is the index of the next tool) and its elicitation requests are
 // encoded once, before it serves. It answers initialize (echoing a protocol version it
 // knows), ping, tools/list and tools/call, ignores notifications, and answers any other
@@ -32,7 +32,7 @@ import (
 )
 
 // pageSize is the tools of one tools/list page (go-sdk's default).
-const pageSize = 100
+const pageSize = 1000
 
 // Protocol versions initialize echoes; any other is answered with the newest.
 var versions = []string{"2025-03-26", "2025-06-18", "2025-11-25"}
