@@ -3,9 +3,11 @@ package main
 import (
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
+	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/colorprofile"
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
@@ -181,7 +183,24 @@ func terminalProfile(stdout, stderr io.Writer, env []string) (colorprofile.Profi
 	if !isTerminal(stderr) {
 		out = stdout
 	}
+	if p, ok := startupProfile(out, env); ok {
+		return p, out
+	}
 	return colorprofile.Detect(out, env), out
+}
+
+// startupProfile is the colour profile lipgloss detected for os.Stdout while the
+// program was initialized (its package variable lipgloss.Writer; in tmux that ran
+// `tmux info`, tens of milliseconds before main), when colorprofile.Detect would find
+// the same for out: Detect depends only on the environment and on whether its output
+// is a terminal, so it holds when out and os.Stdout are both terminals and env is the
+// process's environment, which elicitty never changes. Reusing it spares a second
+// `tmux info` before the terminal UI's first frame.
+func startupProfile(out io.Writer, env []string) (colorprofile.Profile, bool) {
+	if !isTerminal(out) || !isTerminal(os.Stdout) || !slices.Equal(env, os.Environ()) {
+		return 0, false
+	}
+	return lipgloss.Writer.Profile, true
 }
 
 // colorEnv applies the colour conventions to a detected profile p: NO_COLOR (any

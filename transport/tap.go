@@ -268,6 +268,7 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 // inRaw handles a message that arrived, as the bytes received and their envelope: it
 // returns the bytes to deliver (raw itself, or a local replacement), or nil to drop the
 // message. It decodes nothing but what it keeps: the message is decoded once, by go-sdk.
+// raw is what parseEnvelope accepted (env), so valid JSON.
 func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 	if !env.isRequest() {
 		key := idKey(env.id)
@@ -640,12 +641,13 @@ func (t *tap) logMsg(dir wire.Dir, msg jsonrpc.Message, method, id string, lat t
 }
 
 // logRaw logs a message as the bytes sent or received (the log copies them); raw is
-// valid JSON: a message parseEnvelope read or go-sdk encoded.
+// valid JSON (a message parseEnvelope read or go-sdk encoded), so the log does not check
+// it a second time: a big message is read once.
 func (t *tap) logRaw(dir wire.Dir, raw []byte, method, id string, lat time.Duration) {
 	if t.log == nil {
 		return
 	}
-	t.log.Append(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw, RawValid: true})
+	t.log.AppendValid(wire.Entry{Server: t.server, Dir: dir, Method: method, ID: id, Size: len(raw), Latency: lat, Raw: raw})
 }
 
 // paramCursor returns params.cursor ("" when absent or not a string).

@@ -40,7 +40,8 @@ type listedTool struct {
 // result to hand go-sdk: the same members, with "tools" holding only the tools whose
 // input schema may carry x-mcp-header annotations (go-sdk needs them to write
 // Mcp-Param-* headers), so go-sdk does not decode every schema into maps a second time.
-// It fails where go-sdk's decoding of the page would fail.
+// It fails where go-sdk's decoding of the page would fail. result must be valid JSON:
+// the tap hands it the result of a message parseEnvelope accepted.
 func decodeToolPage(result json.RawMessage) (*toolPage, json.RawMessage, error) {
 	var res struct {
 		Tools []*listedTool `json:"tools"`
@@ -78,9 +79,9 @@ func decodeToolPage(result json.RawMessage) (*toolPage, json.RawMessage, error) 
 }
 
 // lightToolsResult returns result with its "tools" array cut down to the elements at
-// keep, every other member as sent.
+// keep, every other member as sent; result is valid JSON.
 func lightToolsResult(result json.RawMessage, keep []int) json.RawMessage {
-	sp, ok := topSpans(result)["tools"]
+	sp, ok := spansOf(result)["tools"] // valid JSON (see decodeToolPage): not checked again
 	if !ok || result[sp.start] != '[' {
 		return nil
 	}

@@ -2,29 +2,43 @@
 //
 //	fakeserver [-tools N] [-delay D] [-enum N] [-pending N] [-stderr N]
 //
-// -tools lists N tools (tool-0 ... tool-N-1, each with a small input schema, answered
-// from a list built once: go-sdk's AddTool checks each tool's schema, which took the
-// fake server most of a second for 10,000 tools, a cost of the server, not of the
-// client measured); -delay
-// waits D before answering anything (a slow server); -enum adds the tool "pick" whose
-// elicitation chooses among N options; -pending adds the tool "flood" that sends N
-// elicitations at once and waits for all of them; -stderr writes N lines on stderr
-// first (they fill the client's log).
+// -tools lists N tools (tool-0 ... tool-N-1, each with a small input schema; tools/call
+// of one answers "ok"); -delay waits D before answering anything (a slow server); -enum
+// adds the tool "pick" whose elicitation chooses among N options; -pending adds the tool
+// "flood" that sends N elicitations at once and waits for all of them; -stderr writes N
+// lines on stderr first (they fill the client's log).
+//
+// It measures the client, so it costs next to nothing itself: it speaks line-delimited
+// JSON-RPC on stdin and stdout by hand (no MCP SDK), and its tools/list pages (1,000 tools
+// each, the cursor is the index of the next tool) and its elicitation requests are
+// encoded once, before it serves. It answers initialize (echoing a protocol version it
+// knows), ping, tools/list and tools/call, ignores notifications, and answers any other
+// method with "method not found".
 package main
 
 import (
 	"bufio"
-	"context"
+	"bytes"
+	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
+
+// pageSize is the tools of one tools/list page (go-sdk's default).
+const pageSize = 1000
+
+// Protocol versions initialize echoes; any other is answered with the newest.
+var versions = []string{"2025-03-26", "2025-06-18", "2025-11-25"}
+
+// toolSchema is the input schema of every tool-N.
+const toolSchema = `{"type":"object","properties":{"text":{"type":"string","description":"Some text."},"n":{"type":"integer","minimum":0}}}`
 
 func main() {
 	tools := flag.Int("tools", 10, "number of tools to list")
@@ -41,96 +55,317 @@ func main() {
 		_ = w.Flush()
 	}
 	time.Sleep(*delay)
-	s := mcp.NewServer(&mcp.Implementation{Name: "fakeserver", Version: "0.0.0"}, &mcp.ServerOptions{
-		Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-	})
-	schema := map[string]any{"type": "object", "properties": map[string]any{
-		"text": map[string]any{"type": "string", "description": "Some text."},
-		"n":    map[string]any{"type": "integer", "minimum": 0},
-	}}
-	many := make([]*mcp.Tool, *tools)
-	for i := range many {
-		many[i] = &mcp.Tool{Name: fmt.Sprintf("tool-%d", i), Description: fmt.Sprintf("Tool number %d of %d.", i, *tools), InputSchema: schema}
+	s := &server{
+		out:     bufio.NewWriterSize(os.Stdout, 1<<16),
+		pages:   pages(*tools, *enum > 0, *pending > 0),
+		enum:    *enum,
+		pending: *pending,
+		waiting: map[string]chan reply{},
 	}
-	obj := map[string]any{"type": "object"}
 	if *enum > 0 {
-		opts := make([]string, *enum)
-		for i := range opts {
-			opts[i] = fmt.Sprintf("option-%d", i)
-		}
-		sch := map[string]any{"type": "object", "properties": map[string]any{
-			"pick": map[string]any{"type": "string", "title": "Pick one", "enum": opts},
-		}, "required": []string{"pick"}}
-		many = append(many, &mcp.Tool{Name: "pick", Description: "Asks to pick one option.", InputSchema: obj})
-		s.AddTool(&mcp.Tool{Name: "pick", Description: "Asks to pick one option.", InputSchema: obj},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: "Pick one", RequestedSchema: sch})
-				if err != nil {
-					return nil, err
-				}
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: res.Action}}}, nil
-			})
+		s.pickSchema = pickSchema(*enum)
 	}
-	if *pending > 0 {
-		sch := map[string]any{"type": "object", "properties": map[string]any{"ok": map[string]any{"type": "boolean"}}}
-		many = append(many, &mcp.Tool{Name: "flood", Description: "Sends many elicitations at once.", InputSchema: obj})
-		s.AddTool(&mcp.Tool{Name: "flood", Description: "Sends many elicitations at once.", InputSchema: obj},
-			func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-				var wg sync.WaitGroup
-				var mu sync.Mutex
-				var actions []string
-				for i := range *pending {
-					wg.Go(func() {
-						res, err := req.Session.Elicit(ctx, &mcp.ElicitParams{Message: fmt.Sprintf("Request %d", i), RequestedSchema: sch})
-						mu.Lock()
-						defer mu.Unlock()
-						if err == nil {
-							actions = append(actions, res.Action)
-						}
-					})
-				}
-				wg.Wait()
-				return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: strings.Join(actions, " ")}}}, nil
-			})
-	}
-	s.AddReceivingMiddleware(manyTools(many))
-	if err := s.Run(context.Background(), &mcp.StdioTransport{}); err != nil {
+	if err := s.serve(os.Stdin); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeserver:", err)
 		os.Exit(1)
 	}
 }
 
-// pageSize is the tools of one tools/list page, go-sdk's default.
-const pageSize = mcp.DefaultPageSize
+// server is one client's connection.
+type server struct {
+	mu  sync.Mutex // guards out and version
+	out *bufio.Writer
 
-// manyTools answers tools/list from tools (pages of pageSize, the cursor is the index of
-// the next tool) and tools/call of a tool-N with "ok"; every other request goes to the
-// server (the pick and flood tools, which tools lists too, are registered with it).
-func manyTools(tools []*mcp.Tool) mcp.Middleware {
-	return func(next mcp.MethodHandler) mcp.MethodHandler {
-		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-			switch r := req.(type) {
-			case *mcp.ListToolsRequest:
-				from := 0
-				if r.Params != nil && r.Params.Cursor != "" {
-					n, err := strconv.Atoi(r.Params.Cursor)
-					if err != nil || n < 0 || n > len(tools) {
-						return nil, fmt.Errorf("invalid cursor %q", r.Params.Cursor)
-					}
-					from = n
-				}
-				to := min(from+pageSize, len(tools))
-				res := &mcp.ListToolsResult{Tools: tools[from:to]}
-				if to < len(tools) {
-					res.NextCursor = strconv.Itoa(to)
-				}
-				return res, nil
-			case *mcp.CallToolRequest:
-				if r.Params != nil && strings.HasPrefix(r.Params.Name, "tool-") {
-					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "ok"}}}, nil
-				}
-			}
-			return next(ctx, method, req)
+	pages      [][]byte // tools/list results, encoded
+	enum       int      // options of the pick tool (0: none)
+	pending    int      // elicitations of the flood tool (0: none)
+	pickSchema []byte   // the pick tool's requested schema, encoded
+	version    string   // the protocol version initialize agreed on
+
+	wmu     sync.Mutex // guards next and waiting
+	next    int
+	waiting map[string]chan reply // this server's requests by id, until answered
+}
+
+// message is any JSON-RPC message read from the client.
+type message struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+	Params json.RawMessage `json:"params"`
+	Result json.RawMessage `json:"result"`
+	Error  json.RawMessage `json:"error"`
+}
+
+// reply is the client's answer to one of this server's requests.
+type reply struct {
+	result json.RawMessage
+	err    json.RawMessage
+}
+
+// serve reads messages until the end of in, answering requests and routing responses.
+func (s *server) serve(in io.Reader) error {
+	r := bufio.NewReaderSize(in, 1<<20)
+	for {
+		line, err := r.ReadBytes('\n') // lines of any length
+		if len(bytes.TrimSpace(line)) > 0 {
+			s.handle(line)
+		}
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read: %w", err)
 		}
 	}
+}
+
+// handle acts on one message.
+func (s *server) handle(line []byte) {
+	var m message
+	if err := json.Unmarshal(line, &m); err != nil {
+		s.writeError(json.RawMessage("null"), -32700, "parse error")
+		return
+	}
+	hasID := len(m.ID) > 0 && string(m.ID) != "null"
+	switch {
+	case m.Method == "" && hasID: // a response to one of ours
+		s.wmu.Lock()
+		ch := s.waiting[string(m.ID)]
+		delete(s.waiting, string(m.ID))
+		s.wmu.Unlock()
+		if ch != nil {
+			ch <- reply{result: m.Result, err: m.Error}
+		}
+	case !hasID: // a notification
+	case m.Method == "initialize":
+		s.initialize(m)
+	case m.Method == "ping":
+		s.writeResult(m.ID, []byte(`{}`))
+	case m.Method == "tools/list":
+		s.list(m)
+	case m.Method == "tools/call":
+		s.call(m)
+	default:
+		s.writeError(m.ID, -32601, "method not found: "+strconv.Quote(m.Method))
+	}
+}
+
+// initialize answers with the client's protocol version when it is known, else the newest.
+func (s *server) initialize(m message) {
+	var p struct {
+		ProtocolVersion string `json:"protocolVersion"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	v := versions[len(versions)-1]
+	for _, known := range versions {
+		if p.ProtocolVersion == known {
+			v = known
+		}
+	}
+	s.mu.Lock()
+	s.version = v
+	s.mu.Unlock()
+	s.writeResult(m.ID, []byte(`{"capabilities":{"tools":{"listChanged":true}},"protocolVersion":"`+v+
+		`","serverInfo":{"name":"fakeserver","version":"0.0.0"}}`))
+}
+
+// list answers tools/list with the page its cursor starts.
+func (s *server) list(m message) {
+	var p struct {
+		Cursor string `json:"cursor"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	page := 0
+	if p.Cursor != "" {
+		n, err := strconv.Atoi(p.Cursor)
+		if err != nil || n < 0 || n%pageSize != 0 || n/pageSize >= len(s.pages) {
+			s.writeError(m.ID, -32602, "invalid cursor "+strconv.Quote(p.Cursor))
+			return
+		}
+		page = n / pageSize
+	}
+	s.writeResult(m.ID, s.pages[page])
+}
+
+// call answers tools/call: tool-N at once, pick and flood once the client has answered
+// their elicitations (in their own goroutine, so that the answers can be read).
+func (s *server) call(m message) {
+	var p struct {
+		Name string `json:"name"`
+	}
+	_ = json.Unmarshal(m.Params, &p)
+	switch {
+	case strings.HasPrefix(p.Name, "tool-"):
+		s.writeResult(m.ID, textResult("ok"))
+	case p.Name == "pick" && s.enum > 0:
+		go func() {
+			action, err := s.elicit("Pick one", s.pickSchema)
+			if err != nil {
+				s.writeError(m.ID, -32603, err.Error())
+				return
+			}
+			s.writeResult(m.ID, textResult(action))
+		}()
+	case p.Name == "flood" && s.pending > 0:
+		go s.flood(m.ID)
+	default:
+		s.writeError(m.ID, -32602, "unknown tool "+strconv.Quote(p.Name))
+	}
+}
+
+// flood sends the flood tool's elicitations at once and answers with their actions.
+func (s *server) flood(id json.RawMessage) {
+	schema := []byte(`{"type":"object","properties":{"ok":{"type":"boolean"}}}`)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var actions []string
+	for i := range s.pending {
+		wg.Go(func() {
+			action, err := s.elicit("Request "+strconv.Itoa(i), schema)
+			if err != nil {
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			actions = append(actions, action)
+		})
+	}
+	wg.Wait()
+	s.writeResult(id, textResult(strings.Join(actions, " ")))
+}
+
+// elicit sends elicitation/create with message and schema and waits for the action.
+func (s *server) elicit(message string, schema []byte) (string, error) {
+	ch := make(chan reply, 1)
+	s.wmu.Lock()
+	s.next++
+	id := strconv.Itoa(s.next)
+	s.waiting[id] = ch
+	s.wmu.Unlock()
+	s.mu.Lock()
+	mode := ""
+	if s.version >= "2025-11-25" {
+		mode = `"mode":"form",`
+	}
+	s.mu.Unlock()
+	msg, _ := json.Marshal(message)
+	b := make([]byte, 0, len(schema)+len(msg)+128)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"method":"elicitation/create","params":{`...)
+	b = append(b, mode...)
+	b = append(b, `"message":`...)
+	b = append(b, msg...)
+	b = append(b, `,"requestedSchema":`...)
+	b = append(b, schema...)
+	b = append(b, "}}\n"...)
+	s.write(b)
+	r := <-ch
+	if len(r.err) > 0 && string(r.err) != "null" {
+		return "", fmt.Errorf("elicitation failed: %s", r.err)
+	}
+	var res struct {
+		Action string `json:"action"`
+	}
+	if err := json.Unmarshal(r.result, &res); err != nil {
+		return "", fmt.Errorf("elicitation result: %w", err)
+	}
+	return res.Action, nil
+}
+
+// writeResult writes a response with the encoded result.
+func (s *server) writeResult(id json.RawMessage, result []byte) {
+	b := make([]byte, 0, len(result)+64)
+	b = append(b, `{"jsonrpc":"2.0","id":`...)
+	b = append(b, id...)
+	b = append(b, `,"result":`...)
+	b = append(b, result...)
+	b = append(b, "}\n"...)
+	s.write(b)
+}
+
+// writeError writes an error response.
+func (s *server) writeError(id json.RawMessage, code int, message string) {
+	msg, _ := json.Marshal(message)
+	b := fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%s,"error":{"code":%d,"message":%s}}`+"\n", id, code, msg)
+	s.write(b)
+}
+
+// write writes one whole line to stdout.
+func (s *server) write(b []byte) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, _ = s.out.Write(b)
+	_ = s.out.Flush()
+}
+
+// textResult is a tools/call result of one text.
+func textResult(text string) []byte {
+	t, _ := json.Marshal(text)
+	return []byte(`{"content":[{"type":"text","text":` + string(t) + `}]}`)
+}
+
+// pages encodes the tools/list results: tool-0 ... tool-n-1, then pick and flood when
+// asked for, pageSize tools a page, each but the last with the cursor of the next.
+func pages(n int, pick, flood bool) [][]byte {
+	type extra struct{ name, desc string }
+	var extras []extra
+	if pick {
+		extras = append(extras, extra{"pick", "Asks to pick one option."})
+	}
+	if flood {
+		extras = append(extras, extra{"flood", "Sends many elicitations at once."})
+	}
+	total := n + len(extras)
+	var out [][]byte
+	for from := 0; from < total || from == 0; from += pageSize {
+		to := min(from+pageSize, total)
+		b := make([]byte, 0, (to-from)*192+64)
+		b = append(b, `{"tools":[`...)
+		for i := from; i < to; i++ {
+			if i > from {
+				b = append(b, ',')
+			}
+			if i < n {
+				b = append(b, `{"name":"tool-`...)
+				b = strconv.AppendInt(b, int64(i), 10)
+				b = append(b, `","description":"Tool number `...)
+				b = strconv.AppendInt(b, int64(i), 10)
+				b = append(b, " of "...)
+				b = strconv.AppendInt(b, int64(n), 10)
+				b = append(b, `.","inputSchema":`...)
+				b = append(b, toolSchema...)
+				b = append(b, '}')
+				continue
+			}
+			e := extras[i-n]
+			b = append(b, `{"name":"`+e.name+`","description":"`+e.desc+`","inputSchema":{"type":"object"}}`...)
+		}
+		b = append(b, ']')
+		if to < total {
+			b = append(b, `,"nextCursor":"`...)
+			b = strconv.AppendInt(b, int64(to), 10)
+			b = append(b, '"')
+		}
+		b = append(b, '}')
+		out = append(out, b)
+	}
+	return out
+}
+
+// pickSchema encodes the pick tool's requested schema: one required string "pick"
+// titled "Pick one", among option-0 ... option-n-1.
+func pickSchema(n int) []byte {
+	b := make([]byte, 0, n*16+128)
+	b = append(b, `{"type":"object","properties":{"pick":{"type":"string","title":"Pick one","enum":[`...)
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `"option-`...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, '"')
+	}
+	b = append(b, `]}},"required":["pick"]}`...)
+	return b
 }

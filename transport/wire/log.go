@@ -34,9 +34,6 @@ type Entry struct {
 	Latency time.Duration   `json:"latency,omitempty"` // for responses: time since the request
 	Text    string          `json:"text,omitempty"`    // stderr line or note
 	Raw     json.RawMessage `json:"raw,omitempty"`
-	// RawValid says the caller checked that Raw is valid JSON (a message it parsed), so
-	// Append does not read it again: a big message is read once.
-	RawValid bool `json:"-"`
 }
 
 // DefaultMaxRaw is the largest Raw a Log keeps in memory per entry; larger bodies are
@@ -168,13 +165,26 @@ func (l *Log) Err() error {
 // Append stores e, assigning its Seq (and its Time when zero), and returns the stored
 // entry. It never blocks on subscribers. A nil Log ignores the call.
 func (l *Log) Append(e Entry) Entry {
+	return l.append(e, false)
+}
+
+// AppendValid is Append for an entry whose Raw the caller has already found to be
+// valid JSON (a transport that parsed the message): the body is not checked again,
+// which for a stream of large results (pages of thousands of tools) is a pass over
+// every byte saved.
+func (l *Log) AppendValid(e Entry) Entry {
+	return l.append(e, true)
+}
+
+// append is Append; valid says e.Raw is known to be valid JSON.
+func (l *Log) append(e Entry, valid bool) Entry {
 	if l == nil {
 		return e
 	}
 	if e.Time.IsZero() {
 		e.Time = time.Now()
 	}
-	if len(e.Raw) > 0 && !e.RawValid && !json.Valid(e.Raw) {
+	if len(e.Raw) > 0 && !valid && !json.Valid(e.Raw) {
 		// Keep the bytes readable without breaking the JSONL sink.
 		if e.Text == "" {
 			e.Text = string(e.Raw)

@@ -81,6 +81,26 @@ func TestLogInvalidRawBecomesText(t *testing.T) {
 	}
 }
 
+// TestLogAppendValid: an entry whose body the caller already parsed is stored as sent,
+// like Append's valid entries, and still masked.
+func TestLogAppendValid(t *testing.T) {
+	l := New(4)
+	l.Redact("hunter2")
+	var buf bytes.Buffer
+	l.SetFile(&buf)
+	e := l.AppendValid(Entry{Dir: In, Raw: json.RawMessage(`{"a":1,"p":"hunter2"}`)})
+	if e.Seq != 1 || e.Time.IsZero() {
+		t.Fatalf("AppendValid returned seq %d time %v, want seq 1 and a time", e.Seq, e.Time)
+	}
+	got := l.Snapshot()
+	if len(got) != 1 || string(got[0].Raw) != `{"a":1,"p":"`+Mask+`"}` || got[0].Text != "" {
+		t.Fatalf("Snapshot = %+v, want the body with its secret masked", got)
+	}
+	if !json.Valid(bytes.TrimSpace(buf.Bytes())) || bytes.Contains(buf.Bytes(), []byte("hunter2")) {
+		t.Errorf("file line is not JSON or holds the secret: %q", buf.String())
+	}
+}
+
 func TestLogFileSinkJSONL(t *testing.T) {
 	l := New(2)
 	var buf bytes.Buffer
