@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 
 	"golang.org/x/net/http/httpguts"
@@ -25,9 +26,9 @@ const maxRoundsLimit = 1000
 // maxRestartsLimit bounds MaxRestarts: a server that crashes more often is broken.
 const maxRestartsLimit = 100
 
-var quoted = regexp.MustCompile(` ?"[^"]*"`)
+var quoted = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(` ?"[^"]*"`) })
 
-var protocolRe = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+var protocolRe = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`) })
 
 // validateServer checks one server entry and reports every problem; it changes nothing.
 func validateServer(s Server) []fieldErr {
@@ -77,7 +78,7 @@ func validateServer(s Server) []fieldErr {
 			add("headers."+k, "value contains characters not allowed in a header (line breaks or control characters)")
 		}
 	}
-	if s.Protocol != "" && !protocolRe.MatchString(s.Protocol) {
+	if s.Protocol != "" && !protocolRe().MatchString(s.Protocol) {
 		add("protocol", "invalid protocol version %q (want a date such as 2025-11-25)", s.Protocol)
 	}
 	if s.Timeout < 0 {
@@ -160,7 +161,7 @@ func checkURL(raw string) string {
 			err = ue.Err
 		}
 		// Drop quoted fragments ("invalid port \":x\" after host"): a URL may carry secrets.
-		return "invalid url: " + quoted.ReplaceAllString(err.Error(), "")
+		return "invalid url: " + quoted().ReplaceAllString(err.Error(), "")
 	}
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":

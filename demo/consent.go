@@ -128,8 +128,12 @@ func validID(id string) bool {
 
 // consentPage is the consent page. It is plain HTML with no script, so that
 // it works in any browser, headless Chromium included; the approve button
-// has id="approve".
-var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
+// has id="approve". It is parsed on first use, not while every command starts.
+var consentPage = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("consent").Parse(consentHTML))
+})
+
+const consentHTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -145,7 +149,7 @@ var consentPage = template.Must(template.New("consent").Parse(`<!doctype html>
 <form method="post" action="/consent/{{.ID}}/approve"><button id="approve" type="submit">Approve</button></form>
 {{end}}</body>
 </html>
-`))
+`
 
 // consentHandler serves the consent pages: GET /consent/{id} shows one,
 // POST /consent/{id}/approve approves it. Unknown ids get 404.
@@ -190,7 +194,7 @@ func (s *Server) renderConsent(w http.ResponseWriter, c *consent) {
 		ID, Message string
 		Approved    bool
 	}{c.id, c.message, c.approved()}
-	if err := consentPage.Execute(w, data); err != nil {
+	if err := consentPage().Execute(w, data); err != nil {
 		s.logf("demo: render consent page: %v", err)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode"
 )
 
@@ -43,7 +44,7 @@ func (f *Form) SecretValues(content map[string]any) []string {
 }
 
 // secretRef matches a content value that refers to a secret variable.
-var secretRef = regexp.MustCompile(`^\$\{(` + SecretEnvPrefix + `[A-Z0-9_]+)\}$`)
+var secretRef = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\$\{(` + SecretEnvPrefix + `[A-Z0-9_]+)\}$`) })
 
 // expandSecrets replaces every content value of the form ${ELICITTY_SECRET_...} with
 // that variable's value (lookup nil means the environment). A variable that is not
@@ -57,7 +58,7 @@ func expandSecrets(content map[string]any, lookup func(string) (string, bool)) e
 		if !ok {
 			continue
 		}
-		m := secretRef.FindStringSubmatch(s)
+		m := secretRef().FindStringSubmatch(s)
 		if m == nil {
 			continue
 		}

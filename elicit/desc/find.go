@@ -108,7 +108,7 @@ func follow(root *Node, n *Node) (*Node, error) {
 	schemas, _ := comps.Get("schemas")
 	for hops := 0; n.Kind == KindObject && n.Has("$componentRef"); hops++ {
 		v, _ := n.Get("$componentRef")
-		m := refPattern.FindStringSubmatch(v.Str)
+		m := refPattern().FindStringSubmatch(v.Str)
 		if m == nil || m[1] != "schemas" || hops > len(schemas.Keys) {
 			return nil, fmt.Errorf("desc: cannot resolve $componentRef %q", v.Str)
 		}

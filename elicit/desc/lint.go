@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/elicitty/elicitty/protocol"
 )
@@ -164,9 +165,13 @@ func versionIndex(v string) int {
 func isLegacy(v string) bool { return versionIndex(v) < 2 }
 
 var (
-	schemaRC3   = regexp.MustCompile(`^https://mcpdesc\.org/schema/mcp-description/0\.9\.0-rc\.3\.json$`)
-	schemaAny   = regexp.MustCompile(`/mcp-description/(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)\.json$`)
-	namePattern = regexp.MustCompile(`^[A-Za-z0-9._-]+$`)
+	schemaRC3 = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^https://mcpdesc\.org/schema/mcp-description/0\.9\.0-rc\.3\.json$`)
+	})
+	schemaAny = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`/mcp-description/(\d+\.\d+\.\d+(?:-[0-9A-Za-z.]+)?)\.json$`)
+	})
+	namePattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9._-]+$`) })
 )
 
 func knownSelector(s string) bool {
@@ -193,12 +198,12 @@ func resolveSpec(root *Node, selector string) (string, bool) {
 	case "0.9.0-rc.3":
 		return Specification, true
 	case "0.9.0":
-		if !hasSchema || schemaRC3.MatchString(schema) {
+		if !hasSchema || schemaRC3().MatchString(schema) {
 			return Specification, true
 		}
 		return "", false
 	case "0.8.0":
-		if m := schemaAny.FindStringSubmatch(schema); m != nil && strings.HasPrefix(m[1], "0.8.0") {
+		if m := schemaAny().FindStringSubmatch(schema); m != nil && strings.HasPrefix(m[1], "0.8.0") {
 			return m[1], true
 		}
 		return "0.8.0", true

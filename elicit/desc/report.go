@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // Seg is one segment of a diagnostic path: an object key or an array index.
@@ -76,7 +77,7 @@ func (p *Path) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-var identKey = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`)
+var identKey = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*$`) })
 
 // dotted renders the path as `tools[0].elicitations[1].name`.
 func (p Path) dotted() string {
@@ -85,7 +86,7 @@ func (p Path) dotted() string {
 		switch {
 		case s.IsIndex:
 			fmt.Fprintf(&sb, "[%d]", s.Index)
-		case identKey.MatchString(s.Key):
+		case identKey().MatchString(s.Key):
 			if i > 0 {
 				sb.WriteByte('.')
 			}

@@ -108,7 +108,7 @@ func (l *linter) resolve(ref *Node, usePath Path) (*Node, bool) {
 	for {
 		v, _ := cur.Get("$componentRef")
 		refPath := curPath.with(Key("$componentRef"))
-		m := refPattern.FindStringSubmatch(v.Str)
+		m := refPattern().FindStringSubmatch(v.Str)
 		ns, name := m[1], m[2]
 		if ns != "schemas" {
 			l.add(CodeWrongRefNamespace, SevError, v.Loc, refPath, "%q targets components.%s, but a requestedSchema may only reference components.schemas", v.Str, ns)

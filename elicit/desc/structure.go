@@ -4,6 +4,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // primitiveKind describes one primitive collection and its identifying key.
@@ -109,7 +110,7 @@ func (l *linter) components(c *Node) {
 			l.bad(v.Loc, nsPath, "must not be empty when present")
 		}
 		for j, name := range v.Keys {
-			if !namePattern.MatchString(name) {
+			if !namePattern().MatchString(name) {
 				l.bad(v.KeyLocs[j], nsPath.with(Key(name)), "is not a valid component name: it must match ^[A-Za-z0-9._-]+$")
 			}
 			if ns == "schemas" && v.Values[j].Kind != KindObject {
@@ -154,7 +155,7 @@ func (l *linter) declaration(n *Node, path Path) {
 			l.bad(n.KeyLocs[i], path.with(Key(k)), "is not a member of an Elicitation Declaration")
 		}
 	}
-	if name, ok := l.requireString(n, path, "name", true); ok && !namePattern.MatchString(name) {
+	if name, ok := l.requireString(n, path, "name", true); ok && !namePattern().MatchString(name) {
 		l.bad(locOf(n, "name"), path.with(Key("name")), "%q does not match ^[A-Za-z0-9._-]+$", name)
 	}
 	mode, modeOK := l.requireString(n, path, "mode", false)
@@ -201,7 +202,7 @@ func (l *linter) declaration(n *Node, path Path) {
 	}
 }
 
-var refPattern = regexp.MustCompile(`^#/components/([^/]+)/([^/]+)$`)
+var refPattern = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^#/components/([^/]+)/([^/]+)$`) })
 
 // reference checks the shape of a Reference Object; its target is resolved later.
 func (l *linter) reference(n *Node, path Path) {
@@ -211,14 +212,14 @@ func (l *linter) reference(n *Node, path Path) {
 		}
 	}
 	v, _ := n.Get("$componentRef")
-	if s, ok := l.stringValue(v, path.with(Key("$componentRef"))); ok && !refPattern.MatchString(s) {
+	if s, ok := l.stringValue(v, path.with(Key("$componentRef"))); ok && !refPattern().MatchString(s) {
 		l.bad(v.Loc, path.with(Key("$componentRef")), "%q is not a local reference of the form #/components/<namespace>/<name>", s)
 	}
 }
 
 // validURI reports whether s is an absolute URI (RFC 3986) with a scheme. Syntax only.
 func validURI(s string) bool {
-	if !uriScheme.MatchString(s) || strings.Count(s, "#") > 1 {
+	if !uriScheme().MatchString(s) || strings.Count(s, "#") > 1 {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -239,7 +240,7 @@ func validURI(s string) bool {
 	return err == nil
 }
 
-var uriScheme = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`)
+var uriScheme = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z][A-Za-z0-9+.-]*:`) })
 
 func isHex(c byte) bool {
 	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'

@@ -3,11 +3,13 @@ package urlsafe
 import (
 	"slices"
 	"strings"
+	"sync"
 	"unicode"
 )
 
-// scriptNames is unicode.Scripts' keys, sorted, without Common and Inherited.
-var scriptNames = func() []string {
+// scriptNames is unicode.Scripts' keys, sorted, without Common and Inherited; built
+// on first use (a URL with a letter beyond ASCII), not while every command starts.
+var scriptNames = sync.OnceValue(func() []string {
 	var names []string
 	for n := range unicode.Scripts {
 		if n != "Common" && n != "Inherited" {
@@ -16,7 +18,7 @@ var scriptNames = func() []string {
 	}
 	slices.Sort(names)
 	return names
-}()
+})
 
 // labelScripts returns the scripts of the letters in a host label, sorted.
 func labelScripts(label string) []string {
@@ -28,7 +30,7 @@ func labelScripts(label string) []string {
 			}
 			continue
 		}
-		for _, n := range scriptNames {
+		for _, n := range scriptNames() {
 			if unicode.Is(unicode.Scripts[n], r) {
 				if !slices.Contains(out, n) {
 					out = append(out, n)

@@ -9,12 +9,15 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 )
 
 // frontmatterRE matches the leading --- delimited YAML block of a SKILL.md.
-var frontmatterRE = regexp.MustCompile(`\A(?:\x{FEFF})?---\r?\n((?s:.*?))\r?\n---[ \t]*(?:\r?\n|\z)`)
+var frontmatterRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\A(?:\x{FEFF})?---\r?\n((?s:.*?))\r?\n---[ \t]*(?:\r?\n|\z)`)
+})
 
 // maxYAMLNodes bounds alias expansion (a "billion laughs" document).
 const maxYAMLNodes = 100000
@@ -22,7 +25,7 @@ const maxYAMLNodes = 100000
 // parseFrontmatter returns the front matter of a SKILL.md as JSON-like values
 // (map[string]any, []any, string, float64, bool, nil).
 func parseFrontmatter(body []byte) (map[string]any, error) {
-	m := frontmatterRE.FindSubmatch(body)
+	m := frontmatterRE().FindSubmatch(body)
 	if m == nil {
 		return nil, errors.New("SKILL.md does not begin with a --- delimited YAML front matter block")
 	}

@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -183,7 +184,7 @@ func Get(ctx context.Context, c Conn, uri string) (Skill, error) {
 	return s, nil
 }
 
-var digestRE = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
+var digestRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^sha256:[0-9a-f]{64}$`) })
 
 // parseEntry decodes one entry and records the first reason it cannot be loaded.
 func parseEntry(raw json.RawMessage) Skill {
@@ -245,7 +246,7 @@ func parseEntry(raw json.RawMessage) Skill {
 			return problem("resources[%d] has no uri", i)
 		case seen[f.URI]:
 			return problem("resources lists %q twice", f.URI)
-		case !digestRE.MatchString(f.Digest):
+		case !digestRE().MatchString(f.Digest):
 			return problem("resources[%d] digest is not sha256:<64 lowercase hex>", i)
 		case f.Size < 0:
 			return problem("resources[%d] size is negative", i)

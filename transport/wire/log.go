@@ -43,7 +43,8 @@ const DefaultMaxRaw = 256 << 10
 // Log is a bounded, concurrency-safe ring of entries. The zero value is not usable; use New.
 type Log struct {
 	mu      sync.Mutex
-	ring    []Entry
+	ring    []Entry // grows up to max entries, then wraps
+	max     int
 	start   int // index of the oldest entry in ring
 	n       int // number of entries held
 	next    uint64
@@ -126,8 +127,11 @@ func New(capacity int) *Log {
 	if capacity < 1 {
 		capacity = 1
 	}
+	// The ring grows as entries come (append's doubling) instead of being allocated
+	// whole: a full ring is over a megabyte of pointerful memory that every garbage
+	// collection would scan, and a run may never fill it.
 	return &Log{
-		ring:   make([]Entry, capacity),
+		max:    capacity,
 		next:   1,
 		maxRaw: DefaultMaxRaw,
 		subs:   map[*subscription]struct{}{},
@@ -218,12 +222,17 @@ func (l *Log) append(e Entry, valid bool) Entry {
 		// Own the bytes: callers may reuse their buffers.
 		mem.Raw = append(json.RawMessage(nil), mem.Raw...)
 	}
-	if l.n == len(l.ring) {
+	if l.n == l.max {
 		l.ring[l.start] = mem
 		l.start = (l.start + 1) % len(l.ring)
 		l.dropped++
-	} else {
-		l.ring[(l.start+l.n)%len(l.ring)] = mem
+	} else { // not full: start is 0 and the ring grows (entries are never removed)
+		if len(l.ring) == cap(l.ring) {
+			grown := make([]Entry, len(l.ring), min(max(2*cap(l.ring), 64), l.max))
+			copy(grown, l.ring)
+			l.ring = grown
+		}
+		l.ring = append(l.ring, mem)
 		l.n++
 	}
 	for s := range l.subs {

@@ -21,6 +21,14 @@ func seqs(es []Entry) []uint64 {
 	return out
 }
 
+func seqRange(from, to uint64) []uint64 {
+	var out []uint64
+	for s := from; s <= to; s++ {
+		out = append(out, s)
+	}
+	return out
+}
+
 func TestLogRing(t *testing.T) {
 	tests := []struct {
 		name      string
@@ -38,6 +46,8 @@ func TestLogRing(t *testing.T) {
 		{"since dropped", 3, 7, 2, []uint64{5, 6, 7}, 4},
 		{"since newest", 3, 7, 7, nil, 4},
 		{"capacity zero acts as one", 0, 4, 0, []uint64{4}, 3},
+		{"grown past its first allocation, then wrapped", 200, 450, 0, seqRange(251, 450), 250},
+		{"grown, not full", 200, 150, 140, seqRange(141, 150), 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -50,6 +60,9 @@ func TestLogRing(t *testing.T) {
 			}
 			if got := l.Dropped(); got != tt.wantDrops {
 				t.Errorf("Dropped() = %d, want %d", got, tt.wantDrops)
+			}
+			if c := cap(l.ring); c > max(tt.capacity, 1) {
+				t.Errorf("the ring holds room for %d entries, more than the capacity %d", c, tt.capacity)
 			}
 		})
 	}
