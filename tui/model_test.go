@@ -3,15 +3,19 @@ package tui
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"github.com/elicitty/elicitty/elicit/safe"
 	"github.com/elicitty/elicitty/internal/testkit"
+	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -448,5 +452,46 @@ func TestColorsDecidedAfterStart(t *testing.T) {
 	}
 	if !m.screenSize().NoColor {
 		t.Error("the screens opened later would still be coloured")
+	}
+}
+
+// TestCrowdConnectsAfterFirstFrame: with more servers than CPUs, no server starts
+// before the first frame (their processes would take the CPUs it needs); each is
+// connected a moment later, and all of them are listed.
+func TestCrowdConnectsAfterFirstFrame(t *testing.T) {
+	n := runtime.NumCPU() + 1
+	var servers []config.Server
+	var sessions []*fakeSession
+	for i := range n {
+		s := demoSession()
+		s.name = fmt.Sprintf("s%d", i)
+		sessions = append(sessions, s)
+		servers = append(servers, config.Server{Name: s.name, Command: "elicitty", Args: []string{"serve"}})
+	}
+	var dials atomic.Int32
+	dial := connector(sessions...)
+	h := newHarness(t, Options{Servers: servers, dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, ev func(transport.Event)) (session, error) {
+		dials.Add(1)
+		return dial(ctx, srv, a, ev)
+	}})
+	if !h.m.crowded() {
+		t.Fatalf("%d servers on %d CPUs are not a crowd", n, runtime.NumCPU())
+	}
+	init := h.m.Init()
+	time.Sleep(20 * time.Millisecond) // a connection begun now would have dialled by then
+	if d := dials.Load(); d != 0 {
+		t.Fatalf("%d servers dialled before the first frame", d)
+	}
+	if v := h.m.View().Content; !strings.Contains(v, "s0") {
+		t.Fatalf("the first frame does not list the servers:\n%s", v)
+	}
+	h.run(init)
+	if d := dials.Load(); d != int32(n) {
+		t.Fatalf("%d of %d servers dialled after the first frame", d, n)
+	}
+	for i, r := range h.m.servers.rows {
+		if r.sess == nil {
+			t.Errorf("server %d (%s) is not connected", i, r.srv.Name)
+		}
 	}
 }

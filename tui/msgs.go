@@ -30,6 +30,10 @@ type elicitGoneMsg struct {
 // eventMsg is a session notification.
 type eventMsg transport.Event
 
+// beginConnectsMsg begins the connections of a crowd of servers, after the first frame
+// (Model.crowded).
+type beginConnectsMsg struct{}
+
 // connectedMsg reports the end of a connection attempt to server idx.
 type connectedMsg struct {
 	idx  int

@@ -250,7 +250,9 @@ func Run(ctx context.Context, opts Options) error {
 	p := tea.NewProgram(m, popts...)
 	b.Attach(p)
 	defer b.Detach()
-	m.startConnects()
+	if !m.crowded() {
+		m.startConnects()
+	}
 	if opts.Colors != nil {
 		noColor, profile := opts.Colors()
 		m.setNoColor(noColor)
