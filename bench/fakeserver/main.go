@@ -279,15 +279,17 @@ func (s *server) elicit(message string, schema []byte) (string, error) {
 	return res.Action, nil
 }
 
-// writeResult writes a response with the encoded result.
+// writeResult writes a response with the encoded result, straight to stdout (a page
+// of tools is not copied into a line first).
 func (s *server) writeResult(id json.RawMessage, result []byte) {
-	b := make([]byte, 0, len(result)+64)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b = append(b, result...)
-	b = append(b, "}\n"...)
-	s.write(b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, _ = s.out.WriteString(`{"jsonrpc":"2.0","id":`)
+	_, _ = s.out.Write(id)
+	_, _ = s.out.WriteString(`,"result":`)
+	_, _ = s.out.Write(result)
+	_, _ = s.out.WriteString("}\n")
+	_ = s.out.Flush()
 }
 
 // writeError writes an error response.
