@@ -85,7 +85,17 @@ func lightToolsResult(result json.RawMessage, keep []int) json.RawMessage {
 	if !ok || result[sp.start] != '[' {
 		return nil
 	}
-	elems := arraySpans(result[sp.start:sp.end])
+	arr := result[sp.start:sp.end]
+	if len(keep) == 0 { // the usual page: no element is kept, none needs finding
+		if emptyArray(arr) {
+			return nil // no tool at all: the result as sent
+		}
+		out := make([]byte, 0, sp.start+len(result)-sp.end+2)
+		out = append(out, result[:sp.start]...)
+		out = append(out, "[]"...)
+		return append(out, result[sp.end:]...)
+	}
+	elems := arraySpans(arr)
 	if len(keep) == len(elems) {
 		return nil // go-sdk needs every tool: the result as sent
 	}
@@ -101,6 +111,17 @@ func lightToolsResult(result json.RawMessage, keep []int) json.RawMessage {
 	}
 	out = append(out, ']')
 	return append(out, result[sp.end:]...)
+}
+
+// emptyArray reports whether a valid JSON array has no element.
+func emptyArray(arr []byte) bool {
+	s := scanner{b: arr}
+	s.space()
+	if !s.eat('[') {
+		return false
+	}
+	s.space()
+	return s.eat(']')
 }
 
 // arraySpans returns the byte ranges of the elements of a valid JSON array.

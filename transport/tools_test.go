@@ -151,6 +151,18 @@ func TestLightToolsResult(t *testing.T) {
 	if _, light, _ := decodeToolPage(json.RawMessage(`{"tools":[{"name":"h","inputSchema":{"x-mcp-header":1}}]}`)); light != nil {
 		t.Errorf("every tool needed by go-sdk, yet the result was rewritten: %s", light)
 	}
+	// No tool needed by go-sdk: the tools array is emptied, every other member as sent;
+	// an empty array is left as sent.
+	for in, want := range map[string]string{
+		`{"tools":[{"name":"a"},null,{"name":"b"}],"nextCursor":"2"}`: `{"tools":[],"nextCursor":"2"}`,
+		`{ "nextCursor" : "x", "tools" : [ {"name":"a"} ] , "z":[1]}`: `{ "nextCursor" : "x", "tools" : [] , "z":[1]}`,
+		`{"tools":[ ],"nextCursor":"2"}`:                              ``,
+		`{"tools":[]}`:                                                ``,
+	} {
+		if _, light, err := decodeToolPage(json.RawMessage(in)); err != nil || string(light) != want {
+			t.Errorf("light result of %s = %q, %v; want %q", in, light, err, want)
+		}
+	}
 }
 
 func TestMayHaveHeader(t *testing.T) {

@@ -104,24 +104,25 @@ func (c *catalogPane) editKey(msg tea.KeyPressMsg) tea.Cmd {
 
 // replace swaps the items of server for items, keeping the list sorted by server then name.
 func (c *catalogPane) replace(server string, items []catItem) {
-	kept := make([]catItem, 0, len(c.items)+len(items))
-	for _, it := range c.items {
-		if it.server != server {
-			kept = append(kept, it)
+	// The other servers' items and the new ones are sorted by pointer (not whole items:
+	// thousands of tools), then copied once into the new list.
+	var others []*catItem
+	for i := range c.items {
+		if c.items[i].server != server {
+			others = append(others, &c.items[i])
 		}
 	}
-	kept = append(kept, items...)
-	// Sorting the indexes moves ints, not whole items (thousands of tools).
-	order := make([]int, len(kept))
-	for i := range order {
-		order[i] = i
+	order := make([]*catItem, 0, len(others)+len(items))
+	order = append(order, others...)
+	for i := range items {
+		order = append(order, &items[i])
 	}
-	slices.SortStableFunc(order, func(i, j int) int {
-		return cmp.Or(strings.Compare(kept[i].server, kept[j].server), strings.Compare(kept[i].name, kept[j].name))
+	slices.SortStableFunc(order, func(a, b *catItem) int {
+		return cmp.Or(strings.Compare(a.server, b.server), strings.Compare(a.name, b.name))
 	})
-	sorted := make([]catItem, len(kept))
-	for k, i := range order {
-		sorted[k] = kept[i]
+	sorted := make([]catItem, len(order))
+	for k, it := range order {
+		sorted[k] = *it
 	}
 	c.items = sorted
 	c.refilter()

@@ -9,9 +9,11 @@
 // lines on stderr first (they fill the client's log).
 //
 // It measures the client, so it costs next to nothing itself: it speaks line-delimited
-// JSON-RPC on stdin and stdout by hand (no MCP SDK), and its tools/list pages (1,000 tools
-// each, the cursor is the index of the next tool) and its elicitation requests are
-// encoded once, before it serves. It answers initialize (echoing a protocol version it
+// JSON-RPC on stdin and stdout by hand (no MCP SDK), and it encodes each tools/list page
+// (1,000 tools each, the cursor is the index of the next tool) once, on the first request
+// of it or just after answering the request before it (initialize for the first page), so
+// that initialize is answered at once and the next page is ready while the client reads
+// the last. The pick tool's schema is encoded once, before it serves. It answers initialize (echoing a protocol version it
 // knows), ping, tools/list and tools/call, ignores notifications, and answers any other
 // method with "method not found".
 package main
@@ -76,11 +78,11 @@ type server struct {
 	mu  sync.Mutex // guards out and version
 	out *bufio.Writer
 
-	pages      [][]byte // tools/list results, encoded
-	enum       int      // options of the pick tool (0: none)
-	pending    int      // elicitations of the flood tool (0: none)
-	pickSchema []byte   // the pick tool's requested schema, encoded
-	version    string   // the protocol version initialize agreed on
+	pages      *toolPages // tools/list results, encoded on first use
+	enum       int        // options of the pick tool (0: none)
+	pending    int        // elicitations of the flood tool (0: none)
+	pickSchema []byte     // the pick tool's requested schema, encoded
+	version    string     // the protocol version initialize agreed on
 
 	wmu     sync.Mutex // guards next and waiting
 	next    int
@@ -167,6 +169,7 @@ func (s *server) initialize(m message) {
 	s.mu.Unlock()
 	s.writeResult(m.ID, []byte(`{"capabilities":{"tools":{"listChanged":true}},"protocolVersion":"`+v+
 		`","serverInfo":{"name":"fakeserver","version":"0.0.0"}}`))
+	s.pages.page(0) // while the client sends initialized and its first tools/list
 }
 
 // list answers tools/list with the page its cursor starts.
@@ -178,13 +181,16 @@ func (s *server) list(m message) {
 	page := 0
 	if p.Cursor != "" {
 		n, err := strconv.Atoi(p.Cursor)
-		if err != nil || n < 0 || n%pageSize != 0 || n/pageSize >= len(s.pages) {
+		if err != nil || n < 0 || n%pageSize != 0 || n/pageSize >= s.pages.len() {
 			s.writeError(m.ID, -32602, "invalid cursor "+strconv.Quote(p.Cursor))
 			return
 		}
 		page = n / pageSize
 	}
-	s.writeResult(m.ID, s.pages[page])
+	s.writeResult(m.ID, s.pages.page(page))
+	if page+1 < s.pages.len() {
+		s.pages.page(page + 1) // while the client reads this one
+	}
 }
 
 // call answers tools/call: tool-N at once, pick and flood once the client has answered
@@ -273,15 +279,17 @@ func (s *server) elicit(message string, schema []byte) (string, error) {
 	return res.Action, nil
 }
 
-// writeResult writes a response with the encoded result.
+// writeResult writes a response with the encoded result, straight to stdout (a page
+// of tools is not copied into a line first).
 func (s *server) writeResult(id json.RawMessage, result []byte) {
-	b := make([]byte, 0, len(result)+64)
-	b = append(b, `{"jsonrpc":"2.0","id":`...)
-	b = append(b, id...)
-	b = append(b, `,"result":`...)
-	b = append(b, result...)
-	b = append(b, "}\n"...)
-	s.write(b)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, _ = s.out.WriteString(`{"jsonrpc":"2.0","id":`)
+	_, _ = s.out.Write(id)
+	_, _ = s.out.WriteString(`,"result":`)
+	_, _ = s.out.Write(result)
+	_, _ = s.out.WriteString("}\n")
+	_ = s.out.Flush()
 }
 
 // writeError writes an error response.
@@ -305,52 +313,72 @@ func textResult(text string) []byte {
 	return []byte(`{"content":[{"type":"text","text":` + string(t) + `}]}`)
 }
 
-// pages encodes the tools/list results: tool-0 ... tool-n-1, then pick and flood when
+// toolPages is the tools/list results, each page encoded on its first use.
+type toolPages struct {
+	n      int     // tool-0 ... tool-n-1
+	extras []extra // then these
+	pages  []func() []byte
+}
+
+// extra is a tool listed after tool-N.
+type extra struct{ name, desc string }
+
+// pages returns the tools/list results: tool-0 ... tool-n-1, then pick and flood when
 // asked for, pageSize tools a page, each but the last with the cursor of the next.
-func pages(n int, pick, flood bool) [][]byte {
-	type extra struct{ name, desc string }
-	var extras []extra
+// Nothing is encoded yet.
+func pages(n int, pick, flood bool) *toolPages {
+	p := &toolPages{n: n}
 	if pick {
-		extras = append(extras, extra{"pick", "Asks to pick one option."})
+		p.extras = append(p.extras, extra{"pick", "Asks to pick one option."})
 	}
 	if flood {
-		extras = append(extras, extra{"flood", "Sends many elicitations at once."})
+		p.extras = append(p.extras, extra{"flood", "Sends many elicitations at once."})
 	}
-	total := n + len(extras)
-	var out [][]byte
+	total := n + len(p.extras)
 	for from := 0; from < total || from == 0; from += pageSize {
-		to := min(from+pageSize, total)
-		b := make([]byte, 0, (to-from)*192+64)
-		b = append(b, `{"tools":[`...)
-		for i := from; i < to; i++ {
-			if i > from {
-				b = append(b, ',')
-			}
-			if i < n {
-				b = append(b, `{"name":"tool-`...)
-				b = strconv.AppendInt(b, int64(i), 10)
-				b = append(b, `","description":"Tool number `...)
-				b = strconv.AppendInt(b, int64(i), 10)
-				b = append(b, " of "...)
-				b = strconv.AppendInt(b, int64(n), 10)
-				b = append(b, `.","inputSchema":`...)
-				b = append(b, toolSchema...)
-				b = append(b, '}')
-				continue
-			}
-			e := extras[i-n]
-			b = append(b, `{"name":"`+e.name+`","description":"`+e.desc+`","inputSchema":{"type":"object"}}`...)
-		}
-		b = append(b, ']')
-		if to < total {
-			b = append(b, `,"nextCursor":"`...)
-			b = strconv.AppendInt(b, int64(to), 10)
-			b = append(b, '"')
-		}
-		b = append(b, '}')
-		out = append(out, b)
+		p.pages = append(p.pages, sync.OnceValue(func() []byte { return p.encode(from, min(from+pageSize, total), total) }))
 	}
-	return out
+	return p
+}
+
+// len is the number of pages.
+func (p *toolPages) len() int { return len(p.pages) }
+
+// page returns page i, encoding it the first time.
+func (p *toolPages) page(i int) []byte { return p.pages[i]() }
+
+// encode encodes the page of the tools from ... to-1 of total.
+func (p *toolPages) encode(from, to, total int) []byte {
+	n := p.n
+	b := make([]byte, 0, (to-from)*192+64)
+	b = append(b, `{"tools":[`...)
+	for i := from; i < to; i++ {
+		if i > from {
+			b = append(b, ',')
+		}
+		if i < n {
+			b = append(b, `{"name":"tool-`...)
+			b = strconv.AppendInt(b, int64(i), 10)
+			b = append(b, `","description":"Tool number `...)
+			b = strconv.AppendInt(b, int64(i), 10)
+			b = append(b, " of "...)
+			b = strconv.AppendInt(b, int64(n), 10)
+			b = append(b, `.","inputSchema":`...)
+			b = append(b, toolSchema...)
+			b = append(b, '}')
+			continue
+		}
+		e := p.extras[i-n]
+		b = append(b, `{"name":"`+e.name+`","description":"`+e.desc+`","inputSchema":{"type":"object"}}`...)
+	}
+	b = append(b, ']')
+	if to < total {
+		b = append(b, `,"nextCursor":"`...)
+		b = strconv.AppendInt(b, int64(to), 10)
+		b = append(b, '"')
+	}
+	b = append(b, '}')
+	return b
 }
 
 // pickSchema encodes the pick tool's requested schema: one required string "pick"
