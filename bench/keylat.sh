@@ -10,8 +10,9 @@
 #   peak RSS: VmHWM of the program at the end.
 #
 # Scenarios (fake servers from bench/fakeserver): the tools list with 100 and 10,000
-# tools (elicitty TUI, Down), and the inline form of one enum with 1,000, 50,000 and
-# 1,000,000 options (elicitty call pick, Down), a form open with 999 more requests pending
+# tools (elicitty TUI, Down), the inline form of one enum with 1,000, 50,000 and
+# 1,000,000 options (elicitty call pick, Down), an inline form of 200 text fields
+# (elicitty call fill, typing a letter), a form open with 999 more requests pending
 # in the inbox, and the log after 100,000 server stderr lines (elicitty TUI, Down).
 #
 # Start-up with 30 configured servers, each 1 s slow to start: the time to the first frame
@@ -95,6 +96,8 @@ run "TUI, 10,000 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver
 for n in 1000 50000 1000000; do
   run "inline form, enum of $n options (Down)" "Pick one" Down ./bin/elicitty call pick -- ./bin/fakeserver -tools 0 -enum "$n"
 done
+# A form of 200 text fields: each key types a letter into the first field.
+run "inline form, 200 fields (typing)" "Field 0" x ./bin/elicitty call fill -- ./bin/fakeserver -tools 0 -fields 200
 # The flood tool sends 1,000 elicitations at once: Enter calls it and the first one opens,
 # the other 999 wait in the inbox.
 setup_keys="Enter" setup_marker="999 more pending" \

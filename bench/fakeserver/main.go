@@ -1,10 +1,11 @@
 // Command fakeserver is a stdio MCP server that scales what the bench scripts measure:
 //
-//	fakeserver [-tools N] [-delay D] [-enum N] [-pending N] [-stderr N]
+//	fakeserver [-tools N] [-delay D] [-enum N] [-fields N] [-pending N] [-stderr N]
 //
 // -tools lists N tools (tool-0 ... tool-N-1, each with a small input schema; tools/call
 // of one answers "ok"); -delay waits D before answering anything (a slow server); -enum
-// adds the tool "pick" whose elicitation chooses among N options; -pending adds the tool
+// adds the tool "pick" whose elicitation chooses among N options; -fields adds the tool
+// "fill" whose elicitation is a form of N optional text fields; -pending adds the tool
 // "flood" that sends N elicitations at once and waits for all of them; -stderr writes N
 // lines on stderr first (they fill the client's log).
 //
@@ -46,6 +47,7 @@ func main() {
 	tools := flag.Int("tools", 10, "number of tools to list")
 	delay := flag.Duration("delay", 0, "wait this long before serving")
 	enum := flag.Int("enum", 0, "options of the pick tool's enum (0: no pick tool)")
+	fields := flag.Int("fields", 0, "text fields of the fill tool's form (0: no fill tool)")
 	pending := flag.Int("pending", 0, "elicitations the flood tool sends at once (0: no flood tool)")
 	stderr := flag.Int("stderr", 0, "lines to write on stderr before serving")
 	flag.Parse()
@@ -59,13 +61,17 @@ func main() {
 	time.Sleep(*delay)
 	s := &server{
 		out:     bufio.NewWriterSize(os.Stdout, 1<<16),
-		pages:   pages(*tools, *enum > 0, *pending > 0),
+		pages:   pages(*tools, *enum > 0, *fields > 0, *pending > 0),
 		enum:    *enum,
+		fields:  *fields,
 		pending: *pending,
 		waiting: map[string]chan reply{},
 	}
 	if *enum > 0 {
 		s.pickSchema = pickSchema(*enum)
+	}
+	if *fields > 0 {
+		s.fillSchema = fillSchema(*fields)
 	}
 	if err := s.serve(os.Stdin); err != nil {
 		fmt.Fprintln(os.Stderr, "fakeserver:", err)
@@ -80,8 +86,10 @@ type server struct {
 
 	pages      *toolPages // tools/list results, encoded on first use
 	enum       int        // options of the pick tool (0: none)
+	fields     int        // text fields of the fill tool (0: none)
 	pending    int        // elicitations of the flood tool (0: none)
 	pickSchema []byte     // the pick tool's requested schema, encoded
+	fillSchema []byte     // the fill tool's requested schema, encoded
 	version    string     // the protocol version initialize agreed on
 
 	wmu     sync.Mutex // guards next and waiting
@@ -212,6 +220,15 @@ func (s *server) call(m message) {
 			}
 			s.writeResult(m.ID, textResult(action))
 		}()
+	case p.Name == "fill" && s.fields > 0:
+		go func() {
+			action, err := s.elicit("Fill the form", s.fillSchema)
+			if err != nil {
+				s.writeError(m.ID, -32603, err.Error())
+				return
+			}
+			s.writeResult(m.ID, textResult(action))
+		}()
 	case p.Name == "flood" && s.pending > 0:
 		go s.flood(m.ID)
 	default:
@@ -323,13 +340,16 @@ type toolPages struct {
 // extra is a tool listed after tool-N.
 type extra struct{ name, desc string }
 
-// pages returns the tools/list results: tool-0 ... tool-n-1, then pick and flood when
-// asked for, pageSize tools a page, each but the last with the cursor of the next.
+// pages returns the tools/list results: tool-0 ... tool-n-1, then pick, fill and flood
+// when asked for, pageSize tools a page, each but the last with the cursor of the next.
 // Nothing is encoded yet.
-func pages(n int, pick, flood bool) *toolPages {
+func pages(n int, pick, fill, flood bool) *toolPages {
 	p := &toolPages{n: n}
 	if pick {
 		p.extras = append(p.extras, extra{"pick", "Asks to pick one option."})
+	}
+	if fill {
+		p.extras = append(p.extras, extra{"fill", "Asks to fill a form of many fields."})
 	}
 	if flood {
 		p.extras = append(p.extras, extra{"flood", "Sends many elicitations at once."})
@@ -396,4 +416,21 @@ func pickSchema(n int) []byte {
 	}
 	b = append(b, `]}},"required":["pick"]}`...)
 	return b
+}
+
+// fillSchema is the fill tool's requested schema: n optional text fields field-0 ...
+// field-n-1, titled "Field 0" ... in that order.
+func fillSchema(n int) []byte {
+	b := []byte(`{"type":"object","properties":{`)
+	for i := range n {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `"field-`...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `":{"type":"string","title":"Field `...)
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, `"}`...)
+	}
+	return append(b, "}}"...)
 }

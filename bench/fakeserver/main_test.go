@@ -60,10 +60,13 @@ func (c *client) read() map[string]any {
 	return m
 }
 
-func newServer(tools, enum, pending int) *server {
-	s := &server{pages: pages(tools, enum > 0, pending > 0), enum: enum, pending: pending, waiting: map[string]chan reply{}}
+func newServer(tools, enum, fields, pending int) *server {
+	s := &server{pages: pages(tools, enum > 0, fields > 0, pending > 0), enum: enum, fields: fields, pending: pending, waiting: map[string]chan reply{}}
 	if enum > 0 {
 		s.pickSchema = pickSchema(enum)
+	}
+	if fields > 0 {
+		s.fillSchema = fillSchema(fields)
 	}
 	return s
 }
@@ -72,7 +75,7 @@ func newServer(tools, enum, pending int) *server {
 // every tool by cursor (the extra tools last), a tool-N call answers "ok", an unknown
 // method is refused.
 func TestListAndCall(t *testing.T) {
-	c := newClient(t, newServer(250, 3, 2))
+	c := newClient(t, newServer(250, 3, 0, 2))
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`)
 	if r := c.read()["result"].(map[string]any); r["protocolVersion"] != "2025-06-18" {
 		t.Fatalf("initialize answered %v", r)
@@ -116,7 +119,7 @@ func TestListAndCall(t *testing.T) {
 // TestPickAndFlood: the pick tool asks for one of its options and returns the action;
 // the flood tool sends all its requests at once and returns every action.
 func TestPickAndFlood(t *testing.T) {
-	c := newClient(t, newServer(0, 3, 2))
+	c := newClient(t, newServer(0, 3, 0, 2))
 	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
 	c.read()
 	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"pick"}}`)
@@ -147,5 +150,29 @@ func TestPickAndFlood(t *testing.T) {
 	}
 	if m := c.read(); m["id"] != float64(3) || !strings.Contains(fmt.Sprint(m["result"]), "decline decline") {
 		t.Fatalf("flood answered %v", m)
+	}
+}
+
+// TestFill: the fill tool asks for a form of its fields, in order, and returns the action;
+// it is listed after tool-N.
+func TestFill(t *testing.T) {
+	c := newClient(t, newServer(2, 0, 3, 0))
+	c.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}`)
+	c.read()
+	c.send(`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
+	if tools := c.read()["result"].(map[string]any)["tools"].([]any); len(tools) != 3 || tools[2].(map[string]any)["name"] != "fill" {
+		t.Fatalf("listed %v", tools)
+	}
+	c.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"fill"}}`)
+	req := c.read()
+	p := req["params"].(map[string]any)
+	want := `{"type":"object","properties":{"field-0":{"type":"string","title":"Field 0"},"field-1":{"type":"string","title":"Field 1"},"field-2":{"type":"string","title":"Field 2"}}}`
+	if req["method"] != "elicitation/create" || p["message"] != "Fill the form" || string(fillSchema(3)) != want || !json.Valid(fillSchema(3)) {
+		t.Fatalf("fill sent %v", req)
+	}
+	id, _ := json.Marshal(req["id"])
+	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":"cancel"}}`, id))
+	if m := c.read(); m["id"] != float64(3) || !strings.Contains(fmt.Sprint(m["result"]), "cancel") {
+		t.Fatalf("fill answered %v", m)
 	}
 }
