@@ -31,7 +31,15 @@ starts=${STARTS:-5}
 command -v tmux >/dev/null || { echo "keylat.sh: tmux not found" >&2; exit 1; }
 mkdir -p bin
 go build -o bin/elicitty . && go build -o bin/ ./bench/fakeserver ./bench/baseline
-sock=elicitty-keylat-$$
+# fresh: ends the tmux server of the last start and names a new one, so that a start
+# never races the end of the one before (tmux: "server exited unexpectedly").
+nsock=0
+fresh() {
+  tm kill-server 2>/dev/null || true
+  nsock=$((nsock + 1))
+  sock=elicitty-keylat-$$-$nsock
+}
+sock=elicitty-keylat-$$-0
 tm() { tmux -L "$sock" "$@"; }
 trap 'tm kill-server 2>/dev/null || true' EXIT
 now() { echo "${EPOCHREALTIME/./}"; }
@@ -43,7 +51,7 @@ run() {
   if [[ -n $only ]] && ! grep -qE -- "$only" <<<"$name"; then return 0; fi
   local t0 t1 ready ttcs=() r
   for r in $(seq "$starts"); do # the last start stays up for the keys
-    tm kill-server 2>/dev/null || true
+    fresh
     ready=0
     t0=$(now)
     tm new-session -d -s b -x 120 -y 40 "exec $*"
@@ -124,7 +132,7 @@ trap 'tm kill-server 2>/dev/null || true; rm -rf "$cfg"' EXIT
     printf '  s%s:\n    command: %s\n    args: [-tools, "1", -delay, 1s]\n' "$i" "$PWD/bin/fakeserver"
   done
 } >"$cfg/elicitty.yaml"
-tm kill-server 2>/dev/null || true
+fresh
 t0=$(now)
 tm new-session -d -s b -x 120 -y 80 "exec ./bin/elicitty --config $cfg/elicitty.yaml" # tall enough to list all 30
 first=0 all=0
