@@ -212,28 +212,24 @@ func (s *server) call(m message) {
 	case strings.HasPrefix(p.Name, "tool-"):
 		s.writeResult(m.ID, textResult("ok"))
 	case p.Name == "pick" && s.enum > 0:
-		go func() {
-			action, err := s.elicit("Pick one", s.pickSchema)
-			if err != nil {
-				s.writeError(m.ID, -32603, err.Error())
-				return
-			}
-			s.writeResult(m.ID, textResult(action))
-		}()
+		go s.ask(m.ID, "Pick one", s.pickSchema)
 	case p.Name == "fill" && s.fields > 0:
-		go func() {
-			action, err := s.elicit("Fill the form", s.fillSchema)
-			if err != nil {
-				s.writeError(m.ID, -32603, err.Error())
-				return
-			}
-			s.writeResult(m.ID, textResult(action))
-		}()
+		go s.ask(m.ID, "Fill the form", s.fillSchema)
 	case p.Name == "flood" && s.pending > 0:
 		go s.flood(m.ID)
 	default:
 		s.writeError(m.ID, -32602, "unknown tool "+strconv.Quote(p.Name))
 	}
+}
+
+// ask sends one elicitation and answers the call id with its action.
+func (s *server) ask(id json.RawMessage, message string, schema []byte) {
+	action, err := s.elicit(message, schema)
+	if err != nil {
+		s.writeError(id, -32603, err.Error())
+		return
+	}
+	s.writeResult(id, textResult(action))
 }
 
 // flood sends the flood tool's elicitations at once and answers with their actions.
