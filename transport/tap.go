@@ -51,6 +51,10 @@ type tap struct {
 	serverTasks json.RawMessage
 	notifyFn    func(jsonrpc.Message) error
 	created     map[string]json.RawMessage // 2026-07-28 CreateTaskResults by progress token
+	// handoff holds, by taskId, the tool of each task a tools/call of ours created,
+	// from the moment its response arrives until the caller notes the task (noteTask):
+	// a server request the task raises in between still finds its call.
+	handoff map[string]handoff
 }
 
 // outReq is a request we sent and have not seen answered.
@@ -58,6 +62,7 @@ type outReq struct {
 	method, name string
 	start        time.Time
 	token        string // params._meta.progressToken of a tools/call
+	task         bool   // a task-augmented tools/call (params.task)
 	cursor       string // params.cursor of a tools/list
 }
 
@@ -67,6 +72,9 @@ func newOutReq(method string, params json.RawMessage) outReq {
 	switch method {
 	case "tools/call":
 		or.token = progressTokenOf(params)
+		if bytes.Contains(params, []byte(`"task"`)) {
+			_, or.task = topSpans(params)["task"]
+		}
 	case "tools/list":
 		or.cursor = paramCursor(params)
 	}
@@ -282,6 +290,9 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 		}
 		req, ok := t.inflight[key]
 		delete(t.inflight, key)
+		if req.task && !env.isError() {
+			t.keepHandoff(req.name, env.result)
+		}
 		t.mu.Unlock()
 		var lat time.Duration
 		if ok {
@@ -307,6 +318,7 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 				// A 2026-07-28 tasks-extension CreateTaskResult: the call polls it.
 				t.mu.Lock()
 				t.keepCreatedTask(req.token, env.result)
+				t.keepHandoff(req.name, env.result)
 				t.mu.Unlock()
 			} else if bad != "" {
 				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(env.id), bad)

@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -174,8 +175,12 @@ type TaskInfo struct {
 	Mine bool `json:"mine,omitempty"`
 }
 
-// noteTask records the latest state of a task and reports it as an EventTask.
+// noteTask records the latest state of a task and reports it as an EventTask; a tool
+// names the call of ours that created it.
 func (s *Session) noteTask(t Task, tool string) {
+	if tool != "" {
+		defer s.tap.dropHandoff(t.TaskID)
+	}
 	s.mu.Lock()
 	if s.requested == nil {
 		s.requested = map[string]*TaskInfo{}
@@ -234,6 +239,71 @@ func (s *Session) Tasks() []TaskInfo {
 	return out
 }
 
+// keepHandoff records, under t.mu, the task a response to our tools/call of tool
+// created (result.task.taskId in 2025-11-25, result.taskId in the tasks extension),
+// until the caller notes it: between the two, the call is in flight nowhere.
+func (t *tap) keepHandoff(tool string, result json.RawMessage) {
+	if tool == "" || !bytes.Contains(result, []byte(`"taskId"`)) {
+		return
+	}
+	var r struct {
+		TaskID string `json:"taskId"`
+		Task   struct {
+			TaskID string `json:"taskId"`
+		} `json:"task"`
+	}
+	if json.Unmarshal(result, &r) != nil {
+		return
+	}
+	id := r.Task.TaskID
+	if id == "" {
+		id = r.TaskID
+	}
+	if id == "" {
+		return
+	}
+	if t.handoff == nil || len(t.handoff) >= maxKept {
+		t.handoff = map[string]handoff{}
+	}
+	t.handoff[id] = handoff{tool: tool, at: time.Now()}
+}
+
+// handoff is a task our tools/call of tool created, whose response arrived at at.
+type handoff struct {
+	tool string
+	at   time.Time
+}
+
+// handoffLife bounds how long a task stays handed off: the caller notes it within
+// moments, unless its call failed in between, and a stale entry must not claim the
+// server's later requests.
+const handoffLife = 10 * time.Second
+
+// dropHandoff forgets the task id once its caller has noted it.
+func (t *tap) dropHandoff(id string) {
+	t.mu.Lock()
+	delete(t.handoff, id)
+	t.mu.Unlock()
+}
+
+// handoffs returns the tasks created by our calls and not yet noted, id to tool.
+func (t *tap) handoffs() map[string]string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out map[string]string
+	for id, h := range t.handoff {
+		if time.Since(h.at) > handoffLife {
+			delete(t.handoff, id)
+			continue
+		}
+		if out == nil {
+			out = map[string]string{}
+		}
+		out[id] = h.tool
+	}
+	return out
+}
+
 // relatedTool returns the tool of the task a server request names in its related-task
 // _meta, when this session created that task.
 func (s *Session) relatedTool(meta map[string]any) (taskID, tool string) {
@@ -241,6 +311,9 @@ func (s *Session) relatedTool(meta map[string]any) (taskID, tool string) {
 	id, _ := rt["taskId"].(string)
 	if id == "" {
 		return "", ""
+	}
+	if tool, ok := s.tap.handoffs()[id]; ok {
+		return id, tool
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -267,8 +340,18 @@ func (s *Session) askingCall(meta map[string]any) (call, tool, relatedTask strin
 	if len(calls) > 0 || relatedTask != "" {
 		return "", "", relatedTask
 	}
+	handoffs := s.tap.handoffs()
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for id, name := range handoffs {
+		if _, noted := s.requested[id]; noted {
+			continue
+		}
+		if tool != "" {
+			return "", "", ""
+		}
+		tool = name
+	}
 	for _, ti := range s.requested {
 		if !ti.Mine || ti.Tool == "" || ti.Status.Terminal() {
 			continue

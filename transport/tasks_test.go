@@ -436,3 +436,76 @@ func TestTaskListBounded(t *testing.T) {
 		t.Errorf("the session keeps %d listed tasks, more than %d", n, maxKept)
 	}
 }
+
+// TestTaskHandoff: a server may ask inside the task a call of ours just created
+// without naming it (the TypeScript SDK's elicitInputStream) and its request may
+// arrive after the tools/call response but before the caller has noted the task. In
+// that window the call is in flight nowhere; the tap's handoff still ties the request
+// to the tool, until the caller notes the task.
+func TestTaskHandoff(t *testing.T) {
+	for _, tc := range []struct{ name, params, result string }{
+		{"2025-11-25", `{"name":"research","arguments":{},"task":{"ttl":600000}}`, `{"task":` + taskJSON("working", "") + `}`},
+		{"2026-07-28", `{"name":"research","arguments":{}}`, `{"resultType":"task","taskId":"t-1","status":"working"}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, _, tr := taskServer(t, serverTaskCaps, func(*rawServer, rawMsg) {})
+			s := connectRaw(t, tr, Options{Protocol: "2025-11-25"})
+			s.tap.mu.Lock()
+			s.tap.inflight["s:c-1"] = newOutReq("tools/call", json.RawMessage(tc.params))
+			s.tap.mu.Unlock()
+			if call, tool, _ := s.askingCall(nil); tool != "research" || call != "tools/call research" {
+				t.Fatalf("with the call in flight: askingCall = %q, %q", call, tool)
+			}
+			raw := []byte(`{"jsonrpc":"2.0","id":"c-1","result":` + tc.result + `}`)
+			env, err := parseEnvelope(raw)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.tap.inRaw(raw, &env)
+			if n := len(s.tap.callsInFlight()); n != 0 {
+				t.Fatalf("%d calls still in flight after the response", n)
+			}
+			if call, tool, _ := s.askingCall(nil); tool != "research" || call != "tools/call research" {
+				t.Errorf("between the response and the caller: askingCall = %q, %q, want the call", call, tool)
+			}
+			meta := map[string]any{relatedTaskKey: map[string]any{"taskId": "t-1"}}
+			if _, tool, task := s.askingCall(meta); tool != "research" || task != "t-1" {
+				t.Errorf("naming the task in that window: askingCall = %q, %q", tool, task)
+			}
+			s.tap.mu.Lock()
+			h := s.tap.handoff["t-1"]
+			h.at = h.at.Add(-handoffLife - time.Second)
+			s.tap.handoff["t-1"] = h
+			s.tap.mu.Unlock()
+			if _, tool, _ := s.askingCall(nil); tool != "" {
+				t.Errorf("a handoff past its life (the call failed before noting it) still claims requests for %q", tool)
+			}
+			s.tap.mu.Lock()
+			s.tap.keepHandoff("research", json.RawMessage(tc.result))
+			s.tap.mu.Unlock()
+			s.noteTask(Task{TaskID: "t-1", Status: TaskWorking}, "research")
+			if len(s.tap.handoffs()) != 0 {
+				t.Errorf("the handoff outlives the noted task: %v", s.tap.handoffs())
+			}
+			if _, tool, _ := s.askingCall(nil); tool != "research" {
+				t.Errorf("once noted: askingCall tool = %q", tool)
+			}
+		})
+	}
+	t.Run("plain result", func(t *testing.T) {
+		_, _, tr := taskServer(t, serverTaskCaps, func(*rawServer, rawMsg) {})
+		s := connectRaw(t, tr, Options{Protocol: "2025-11-25"})
+		s.tap.mu.Lock()
+		s.tap.inflight["s:c-2"] = newOutReq("tools/call", json.RawMessage(`{"name":"echo","arguments":{"task":1}}`))
+		s.tap.mu.Unlock()
+		raw := []byte(`{"jsonrpc":"2.0","id":"c-2","result":{"content":[],"taskId":"x","task":{"taskId":"y"}}}`)
+		env, _ := parseEnvelope(raw)
+		s.tap.inRaw(raw, &env)
+		if n := len(s.tap.callsInFlight()); n != 0 {
+			t.Fatalf("%d calls still in flight after the response", n)
+		}
+		if h := s.tap.handoffs(); len(h) != 0 {
+			t.Errorf("a call that did not ask for a task left a handoff: %v", h)
+		}
+	})
+}
