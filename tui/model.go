@@ -93,6 +93,8 @@ type Model struct {
 	now        time.Time
 	w, h       int
 	ticks      bool // tests turn periodic commands off
+	// logWake is the wire log's subscription: logTick waits on it (nil until then).
+	logWake <-chan struct{}
 	// connecting are the first connection attempts, begun by startConnects and
 	// handed to the program by Init (or by beginConnectsMsg); begun says they began.
 	connecting []tea.Cmd
@@ -177,8 +179,6 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onTasks(msg)
 	case openedMsg:
 		return m, m.onOpened(msg)
-	case logTickMsg:
-		return m, m.readLog()
 	case logEntriesMsg:
 		m.log.add(msg)
 		return m, m.logTick()
@@ -417,19 +417,38 @@ func (m *Model) clockTick() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return clockMsg(t) })
 }
 
+// logTick waits for the wire log's next entries and reads them: a LogEvery pause
+// first, so that a burst is read as one batch, then until something is appended. An
+// idle session sends no message, and so costs no frame.
 func (m *Model) logTick() tea.Cmd {
 	if !m.ticks || m.opts.Log == nil {
 		return nil
 	}
-	return tea.Tick(m.opts.LogEvery, func(time.Time) tea.Msg { return logTickMsg{} })
-}
-
-func (m *Model) readLog() tea.Cmd {
-	src, seq := m.opts.Log, m.log.lastSeq
-	if src == nil {
-		return nil
+	if m.logWake == nil {
+		var stop func()
+		m.logWake, stop = m.opts.Log.Subscribe()
+		context.AfterFunc(m.ctx, stop)
 	}
-	return func() tea.Msg { return logEntriesMsg(src.Since(seq)) }
+	ctx, src, seq, every, wake := m.ctx, m.opts.Log, m.log.lastSeq, m.opts.LogEvery, m.logWake
+	return func() tea.Msg {
+		t := time.NewTimer(every)
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			return nil
+		}
+		for {
+			if es := src.Since(seq); len(es) > 0 {
+				return logEntriesMsg(es)
+			}
+			select {
+			case <-wake:
+			case <-ctx.Done():
+				return nil
+			}
+		}
+	}
 }
 
 func runCall(ctx context.Context, s session, id callID, kind catKind, item catItem, content map[string]any) tea.Cmd {

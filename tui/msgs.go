@@ -74,9 +74,6 @@ type callDoneMsg struct {
 // restartMsg restarts server row idx automatically, if its generation is still gen.
 type restartMsg struct{ idx, gen int }
 
-// logTickMsg asks for the wire log's new entries.
-type logTickMsg struct{}
-
 // logEntriesMsg carries new wire log entries, oldest first.
 type logEntriesMsg []wire.Entry
 

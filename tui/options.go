@@ -49,9 +49,12 @@ type ConnectFunc func(ctx context.Context, srv config.Server, a elicit.Answerer,
 type dialFunc func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (session, error)
 
 // LogSource is the read side of the wire log: Since returns the entries with a sequence
-// number greater than seq, oldest first. It must be safe for concurrent use.
+// number greater than seq, oldest first; Subscribe returns a channel that receives a
+// value after entries are appended (coalesced) and a function that ends it. It must be
+// safe for concurrent use. *wire.Log is one.
 type LogSource interface {
 	Since(seq uint64) []wire.Entry
+	Subscribe() (<-chan struct{}, func())
 }
 
 // ScreenOptions sizes and styles an embedded answer screen.
@@ -100,7 +103,8 @@ type Options struct {
 	Log LogSource
 	// LogKeep bounds the entries the Log tab keeps; zero means 5000.
 	LogKeep int
-	// LogEvery is the Log tab's refresh period; zero means 250 ms.
+	// LogEvery is the least time between two reads of the wire log for the Log tab (a
+	// quiet log is not read at all); zero means 250 ms.
 	LogEvery time.Duration
 	// NewForm builds a form screen; nil uses tui/form's FormModel.
 	NewForm func(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen

@@ -261,12 +261,19 @@ func (l *Log) Since(seq uint64) []Entry {
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	out := make([]Entry, 0, l.n)
-	for i := 0; i < l.n; i++ {
-		e := l.ring[(l.start+i)%len(l.ring)]
-		if e.Seq > seq {
-			out = append(out, e)
-		}
+	// The ring holds consecutive sequence numbers, the newest being next-1: the
+	// entries after seq are its last next-1-seq, read without a pass over the rest.
+	newest := l.next - 1
+	if seq >= newest || l.n == 0 {
+		return nil
+	}
+	k := l.n
+	if newest-seq < uint64(k) {
+		k = int(newest - seq)
+	}
+	out := make([]Entry, k)
+	for i := range out {
+		out[i] = l.ring[(l.start+l.n-k+i)%len(l.ring)]
 	}
 	return out
 }
