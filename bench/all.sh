@@ -17,7 +17,7 @@ quick=${1:-0}
 if ((quick)); then
   cold=3 cmp=2 cpu=1 cpun=20 keys=2 benchtime=1x
 else
-  cold=30 cmp=20 cpu=5 cpun=400 keys=20 benchtime=1s
+  cold=30 cmp=20 cpu=5 cpun=1000 keys=60 benchtime=1s
 fi
 
 section() { printf '\n## %s\n\n' "$*"; }

@@ -7,7 +7,8 @@
 # CPU is the client process's own user + system time (bench/clientcpu: /proc/PID/stat of
 # the ended process, so a stdio server it started is not counted; 10 ms ticks). Per
 # elicitation = (median CPU of n=FORMS − median CPU of n=1) / (FORMS − 1), so start-up
-# cancels out. Peak RSS is the client's VmHWM during the n=FORMS run, median. Runs of
+# cancels out; the ticks make it exact to 10 ms / (FORMS − 1) (25 µs at 400 forms, 10 µs
+# at 1000, the demo's most), and a whole run of under one tick reads "< 10 ms". Peak RSS is the client's VmHWM during the n=FORMS run, median. Runs of
 # the three clients alternate, so drift in load hits them alike.
 #
 # Usage: bench/cpu.sh [RUNS [FORMS]]   (defaults: 5 runs, 400 forms)
@@ -81,14 +82,15 @@ for tr in stdio http; do
     a=$(median "$tmp/$c-$forms-$tr" 1)
     b=$(median "$tmp/$c-1-$tr" 1)
     per[$c]=$(awk -v a="$a" -v b="$b" -v n="$forms" 'BEGIN { printf "%.0f", (a - b) / (n - 1) }')
-    one[$c]=$(awk -v b="$b" 'BEGIN { printf "%.0f", b / 1000 }')
+    one[$c]=$(awk -v b="$b" 'BEGIN { if (b > 0) printf "%.0f ms", b / 1000; else printf "< 10 ms" }')
     rss[$c]=$(awk -v k="$(median "$tmp/$c-$forms-$tr" 2)" 'BEGIN { printf "%.1f", k / 1024 }')
   done
-  r() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0) printf "%.1f×", b / a; else printf "–" }'; }
+  # r A B: B / A, or "–" when either is not a positive number (a run under one tick).
+  r() { awk -v a="$1" -v b="$2" 'BEGIN { if (a ~ /^[0-9.]+$/ && b ~ /^[0-9.]+$/ && a > 0) printf "%.1f×", b / a; else printf "–" }'; }
   printf '| %s | client CPU per elicitation | %s µs | %s µs | %s µs | %s | %s |\n' "$name" \
     "${per[elicitty]}" "${per[gosdk]}" "${per[ts]}" "$(r "${per[elicitty]}" "${per[ts]}")" "$(r "${per[gosdk]}" "${per[elicitty]}")"
-  printf '| %s | client CPU of a whole n=1 run (start-up, connect, 1 form, close) | %s ms | %s ms | %s ms | %s | %s |\n' "$name" \
-    "${one[elicitty]}" "${one[gosdk]}" "${one[ts]}" "$(r "${one[elicitty]}" "${one[ts]}")" "$(r "${one[gosdk]}" "${one[elicitty]}")"
+  printf '| %s | client CPU of a whole n=1 run (start-up, connect, 1 form, close) | %s | %s | %s | %s | %s |\n' "$name" \
+    "${one[elicitty]}" "${one[gosdk]}" "${one[ts]}" "$(r "${one[elicitty]% ms}" "${one[ts]% ms}")" "$(r "${one[gosdk]% ms}" "${one[elicitty]% ms}")"
   printf '| %s | peak RSS of the client, n=%d | %s MiB | %s MiB | %s MiB | %s | %s |\n' "$name" "$forms" \
     "${rss[elicitty]}" "${rss[gosdk]}" "${rss[ts]}" "$(r "${rss[elicitty]}" "${rss[ts]}")" "$(r "${rss[gosdk]}" "${rss[elicitty]}")"
 done

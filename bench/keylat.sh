@@ -8,6 +8,8 @@
 #   key latency: from `tmux send-keys KEY` until capture-pane shows a changed screen,
 #     KEYS presses, median and p90 (the polling of capture-pane is in every figure, the
 #     baseline's included: compare the rows, not the absolute numbers);
+#   idle CPU: the program's own CPU time per second over IDLE seconds (environment,
+#     default 5) with nothing typed, after the keys and one second to settle;
 #   peak RSS: VmHWM of the program at the end.
 #
 # Scenarios (fake servers from bench/fakeserver): the tools list with 100 and 10,000
@@ -43,6 +45,9 @@ sock=elicitty-keylat-$$-0
 tm() { tmux -L "$sock" "$@"; }
 trap 'tm kill-server 2>/dev/null || true' EXIT
 now() { echo "${EPOCHREALTIME/./}"; }
+# cputicks PID: the process's user + system time so far, in clock ticks.
+cputicks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
+idle_secs=${IDLE:-5}
 
 # run NAME MARKER KEY CMD...: one scenario, one Markdown row.
 run() {
@@ -74,7 +79,7 @@ run() {
     done
     ((ready)) || { echo "keylat.sh: $name never showed \"$setup_marker\"" >&2; tm capture-pane -p -t b >&2 || true; return 1; }
   fi
-  local pid lat=() before after s e
+  local pid lat=() before after s e pause
   pid=$(tm list-panes -t b -F '#{pane_pid}')
   sleep 0.5 # let start-up work settle (listing, first frames)
   for _ in $(seq "$keys"); do
@@ -88,24 +93,35 @@ run() {
     done
     e=$(now)
     lat+=($((e - s)))
-    sleep 0.05
+    # A random pause, so that keys land at every phase of the renderer's frame clock
+    # (60 fps) rather than at one phase a fixed cadence could lock onto.
+    printf -v pause '0.%03d' $((50 + RANDOM % 17))
+    sleep "$pause"
   done
+  # Idle CPU: the program's own CPU time over IDLE seconds with nothing typed, after one
+  # to settle (utime + stime of /proc/PID/stat, in 10 ms ticks).
+  local c0 c1 idle
+  sleep 1
+  c0=$(cputicks "$pid")
+  sleep "$idle_secs"
+  c1=$(cputicks "$pid")
+  idle=$(awk -v a="$c0" -v b="$c1" -v s="$idle_secs" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f", (b - a) * 1000 / hz / s }')
   local hwm
   hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
   local ttc
   ttc=$(printf '%s\n' "${ttcs[@]}" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-  printf '%s\n' "${lat[@]}" | sort -n | awk -v name="$name" -v ttc="$ttc" -v hwm="$hwm" '
+  printf '%s\n' "${lat[@]}" | sort -n | awk -v name="$name" -v ttc="$ttc" -v hwm="$hwm" -v idle="$idle" '
     { v[NR] = $1 }
     END {
       med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
       p = int(NR * 0.9); if (p < NR * 0.9) p++
-      printf "| %s | %.2f s | %.1f / %.1f ms | %.1f MiB |\n", name, ttc / 1e6, med / 1000, v[p] / 1000, hwm / 1024
+      printf "| %s | %.2f s | %.1f / %.1f ms | %s ms/s | %.1f MiB |\n", name, ttc / 1e6, med / 1000, v[p] / 1000, idle, hwm / 1024
     }'
   tm kill-server 2>/dev/null || true
 }
 
 printf '%s, %d CPUs; tmux 120x40; %d keys per row\n\n' "$(uname -sr)" "$(nproc)" "$keys"
-printf '| scenario | time to content | key latency, median / p90 | peak RSS |\n|---|---|---|---|\n'
+printf '| scenario | time to content | key latency, median / p90 | idle CPU | peak RSS |\n|---|---|---|---|---|\n'
 run "bare bubbletea (floor)" "baseline ready" x ./bin/baseline
 run "TUI, 100 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver -tools 100
 run "TUI, 10,000 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver -tools 10000

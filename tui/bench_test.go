@@ -104,3 +104,72 @@ func BenchmarkCatalog10kTools(b *testing.B) {
 		_ = m.View()
 	}
 }
+
+// BenchmarkCatalog10kKey measures one Down key in a Tools tab of 10,000 tools and the
+// frame after it: what a person waits for between keys.
+func BenchmarkCatalog10kKey(b *testing.B) {
+	tools := make([]*mcp.Tool, 10_000)
+	schemas := map[string]json.RawMessage{}
+	for i := range tools {
+		raw := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"n":{"type":"integer"}}}`)
+		tools[i] = &mcp.Tool{Name: fmt.Sprintf("tool-%d", i), Description: fmt.Sprintf("Tool number %d of 10000.", i), InputSchema: raw}
+		schemas[tools[i].Name] = raw
+	}
+	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true}
+	m := New(b.Context(), NewBridge(), opts)
+	m.ticks = false
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m.Update(catalogMsg{server: "demo", tools: tools, schemas: schemas})
+	_ = m.View()
+	down := tea.KeyPressMsg{Code: tea.KeyDown}
+	for b.Loop() {
+		m.Update(down)
+		_ = m.View()
+	}
+}
+
+// BenchmarkPending1000Key measures one Down key in a one-field form while 999 more
+// requests wait in the inbox, and the frame after it.
+func BenchmarkPending1000Key(b *testing.B) {
+	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true, NewForm: newForm}
+	m := New(b.Context(), NewBridge(), opts)
+	m.ticks = false
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	schema := json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string","enum":["a","b","c","d","e","f"]}}}`)
+	for i := range 1000 {
+		req := &elicit.Request{Server: "demo", Message: fmt.Sprintf("Request %d.", i), Schema: schema}
+		m.Update(elicitRequestMsg{id: reqID(i + 1), req: req, form: elicit.Parse(schema, ""), reply: make(chan elicit.Response, 1)})
+	}
+	if m.active == nil {
+		b.Fatal("form not open")
+	}
+	_ = m.View()
+	down := tea.KeyPressMsg{Code: tea.KeyDown}
+	for b.Loop() {
+		m.Update(down)
+		_ = m.View()
+	}
+}
+
+// BenchmarkLogKey measures one Up key in the Log tab after 100,000 server stderr lines
+// (5,000 kept), and the frame after it.
+func BenchmarkLogKey(b *testing.B) {
+	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true}
+	m := New(b.Context(), NewBridge(), opts)
+	m.ticks = false
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	batch := make([]wire.Entry, 1000)
+	for seq := 0; seq < 100_000; seq += len(batch) {
+		for i := range batch {
+			batch[i] = wire.Entry{Seq: uint64(seq + i + 1), Server: "demo", Dir: wire.Stderr, Text: fmt.Sprintf("log line %d", seq+i+1)}
+		}
+		m.log.add(batch)
+	}
+	m.tab = tabLog
+	_ = m.View()
+	up := tea.KeyPressMsg{Code: tea.KeyUp}
+	for b.Loop() {
+		m.Update(up)
+		_ = m.View()
+	}
+}
