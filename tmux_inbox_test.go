@@ -239,7 +239,9 @@ func TestTmuxTUIAttachesToProxies(t *testing.T) {
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
 	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}}, "demo")
-	tm.waitFor("demo ready") // the ask reaches the TUI whenever it attaches
+	// The status line says "demo ready" only until the proxy's attach notice replaces
+	// it; the listed tools stay. The ask reaches the TUI whenever it attaches.
+	tm.waitFor("elicit_n")
 	req := colourAsk()
 	req.Host, req.Server, req.ServerInfo = "Cursor", "github", ""
 	answered := make(chan elicit.Response, 1)
