@@ -7,7 +7,9 @@
 #     of STARTS starts (environment, default 5; the last one stays up for the keys);
 #   key latency: from `tmux send-keys KEY` until capture-pane shows a changed screen,
 #     KEYS presses, median and p90 (the polling of capture-pane is in every figure, the
-#     baseline's included: compare the rows, not the absolute numbers);
+#     baseline's included: compare the rows, not the absolute numbers). Each scenario has
+#     the floor running beside it, and each of its keys follows one sent to the floor, so
+#     that a row and its floor are measured under the same load;
 #   idle CPU: the program's own CPU time per second over IDLE seconds (environment,
 #     default 5) with nothing typed, after the keys and one second to settle;
 #   peak RSS: VmHWM of the program at the end.
@@ -79,24 +81,29 @@ run() {
     done
     ((ready)) || { echo "keylat.sh: $name never showed \"$setup_marker\"" >&2; tm capture-pane -p -t b >&2 || true; return 1; }
   fi
-  local pid lat=() before after s e pause
+  local pid
   pid=$(tm list-panes -t b -F '#{pane_pid}')
-  sleep 0.5 # let start-up work settle (listing, first frames)
-  for _ in $(seq "$keys"); do
-    before=$(tm capture-pane -p -e -t b)
-    s=$(now)
-    tm send-keys -t b "$key"
-    while :; do
-      after=$(tm capture-pane -p -e -t b)
-      [[ $after != "$before" ]] && break
-      (($(now) - s > 5000000)) && { echo "keylat.sh: $name: no change within 5 s of $key" >&2; break; }
+  # The floor runs beside the scenario, in the same tmux server: each key to the
+  # scenario follows one to the floor, so both meet the same load at the same moment.
+  local paired=0
+  if [[ $1 != ./bin/baseline ]]; then
+    paired=1
+    tm new-session -d -s f -x 120 -y 40 "exec ./bin/baseline"
+    ready=0
+    for _ in $(seq 30000); do
+      if tm capture-pane -p -t f 2>/dev/null | grep -qF "baseline ready"; then ready=1; break; fi
     done
-    e=$(now)
-    lat+=($((e - s)))
-    # A random pause, so that keys land at every phase of the renderer's frame clock
-    # (60 fps) rather than at one phase a fixed cadence could lock onto.
-    printf -v pause '0.%03d' $((50 + RANDOM % 17))
-    sleep "$pause"
+    ((ready)) || { echo "keylat.sh: the floor beside $name never started" >&2; return 1; }
+  fi
+  sleep 0.5 # let start-up work settle (listing, first frames)
+  local lat=() flat=()
+  for _ in $(seq "$keys"); do
+    if ((paired)); then
+      press f x
+      flat+=("$took")
+    fi
+    press b "$key"
+    lat+=("$took")
   done
   # Idle CPU: the program's own CPU time over IDLE seconds with nothing typed, after one
   # to settle (utime + stime of /proc/PID/stat, in 10 ms ticks).
@@ -110,18 +117,44 @@ run() {
   hwm=$(awk '/^VmHWM:/ { print $2 }' "/proc/$pid/status" 2>/dev/null || echo 0)
   local ttc
   ttc=$(printf '%s\n' "${ttcs[@]}" | sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
-  printf '%s\n' "${lat[@]}" | sort -n | awk -v name="$name" -v ttc="$ttc" -v hwm="$hwm" -v idle="$idle" '
+  local floor="–"
+  ((paired)) && floor=$(stats "${flat[@]}")
+  printf '| %s | %.2f s | %s | %s | %s ms/s | %.1f MiB |\n' "$name" "$(awk -v t="$ttc" 'BEGIN { print t / 1e6 }')" \
+    "$(stats "${lat[@]}")" "$floor" "$idle" "$(awk -v k="$hwm" 'BEGIN { print k / 1024 }')"
+  tm kill-server 2>/dev/null || true
+}
+
+# press SESSION KEY: sends KEY and sets took to the µs until the screen changed.
+press() {
+  local before after s pause
+  before=$(tm capture-pane -p -e -t "$1")
+  s=$(now)
+  tm send-keys -t "$1" "$2"
+  while :; do
+    after=$(tm capture-pane -p -e -t "$1")
+    [[ $after != "$before" ]] && break
+    (($(now) - s > 5000000)) && { echo "keylat.sh: $name: no change within 5 s of $2" >&2; break; }
+  done
+  took=$(($(now) - s))
+  # A random pause, so that keys land at every phase of the renderer's frame clock
+  # (60 fps) rather than at one phase a fixed cadence could lock onto.
+  printf -v pause '0.%03d' $((25 + RANDOM % 17))
+  sleep "$pause"
+}
+
+# stats µs...: "median / p90 ms" of the latencies.
+stats() {
+  printf '%s\n' "$@" | sort -n | awk '
     { v[NR] = $1 }
     END {
       med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
       p = int(NR * 0.9); if (p < NR * 0.9) p++
-      printf "| %s | %.2f s | %.1f / %.1f ms | %s ms/s | %.1f MiB |\n", name, ttc / 1e6, med / 1000, v[p] / 1000, idle, hwm / 1024
+      printf "%.1f / %.1f ms", med / 1000, v[p] / 1000
     }'
-  tm kill-server 2>/dev/null || true
 }
 
 printf '%s, %d CPUs; tmux 120x40; %d keys per row\n\n' "$(uname -sr)" "$(nproc)" "$keys"
-printf '| scenario | time to content | key latency, median / p90 | idle CPU | peak RSS |\n|---|---|---|---|---|\n'
+printf '| scenario | time to content | key latency, median / p90 | the floor beside it, median / p90 | idle CPU | peak RSS |\n|---|---|---|---|---|---|\n'
 run "bare bubbletea (floor)" "baseline ready" x ./bin/baseline
 run "TUI, 100 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver -tools 100
 run "TUI, 10,000 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver -tools 10000
