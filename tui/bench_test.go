@@ -85,9 +85,8 @@ func BenchmarkLog100k(b *testing.B) {
 	}
 }
 
-// BenchmarkCatalog10kTools measures a listing of 10,000 tools reaching the Tools tab
-// (catalogMsg, its items sorted and filtered) and the next frame.
-func BenchmarkCatalog10kTools(b *testing.B) {
+// tenThousandTools is a listing of 10,000 tools, as catalogMsg carries it.
+func tenThousandTools() catalogMsg {
 	tools := make([]*mcp.Tool, 10_000)
 	schemas := map[string]json.RawMessage{}
 	for i := range tools {
@@ -95,12 +94,24 @@ func BenchmarkCatalog10kTools(b *testing.B) {
 		tools[i] = &mcp.Tool{Name: fmt.Sprintf("tool-%d", i), Description: fmt.Sprintf("Tool number %d of 10000.", i), InputSchema: raw}
 		schemas[tools[i].Name] = raw
 	}
-	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true}
+	return catalogMsg{server: "demo", tools: tools, schemas: schemas}
+}
+
+// benchModel is the TUI on the demo servers at 120x40, without periodic commands.
+func benchModel(b *testing.B) *Model {
+	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true, NewForm: newForm}
 	m := New(b.Context(), NewBridge(), opts)
 	m.ticks = false
 	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	return m
+}
+
+// BenchmarkCatalog10kTools measures a listing of 10,000 tools reaching the Tools tab
+// (catalogMsg, its items sorted and filtered) and the next frame.
+func BenchmarkCatalog10kTools(b *testing.B) {
+	m, list := benchModel(b), tenThousandTools()
 	for b.Loop() {
-		m.Update(catalogMsg{server: "demo", tools: tools, schemas: schemas})
+		m.Update(list)
 		_ = m.View()
 	}
 }
@@ -108,22 +119,16 @@ func BenchmarkCatalog10kTools(b *testing.B) {
 // BenchmarkCatalog10kKey measures one Down key in a Tools tab of 10,000 tools and the
 // frame after it: what a person waits for between keys.
 func BenchmarkCatalog10kKey(b *testing.B) {
-	tools := make([]*mcp.Tool, 10_000)
-	schemas := map[string]json.RawMessage{}
-	for i := range tools {
-		raw := json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"},"n":{"type":"integer"}}}`)
-		tools[i] = &mcp.Tool{Name: fmt.Sprintf("tool-%d", i), Description: fmt.Sprintf("Tool number %d of 10000.", i), InputSchema: raw}
-		schemas[tools[i].Name] = raw
-	}
-	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true}
-	m := New(b.Context(), NewBridge(), opts)
-	m.ticks = false
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
-	m.Update(catalogMsg{server: "demo", tools: tools, schemas: schemas})
+	m := benchModel(b)
+	m.Update(tenThousandTools())
+	benchKey(b, m, tea.KeyPressMsg{Code: tea.KeyDown})
+}
+
+// benchKey measures key and the frame after it on m.
+func benchKey(b *testing.B, m *Model, key tea.KeyPressMsg) {
 	_ = m.View()
-	down := tea.KeyPressMsg{Code: tea.KeyDown}
 	for b.Loop() {
-		m.Update(down)
+		m.Update(key)
 		_ = m.View()
 	}
 }
@@ -131,10 +136,7 @@ func BenchmarkCatalog10kKey(b *testing.B) {
 // BenchmarkPending1000Key measures one Down key in a one-field form while 999 more
 // requests wait in the inbox, and the frame after it.
 func BenchmarkPending1000Key(b *testing.B) {
-	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true, NewForm: newForm}
-	m := New(b.Context(), NewBridge(), opts)
-	m.ticks = false
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m := benchModel(b)
 	schema := json.RawMessage(`{"type":"object","properties":{"pick":{"type":"string","enum":["a","b","c","d","e","f"]}}}`)
 	for i := range 1000 {
 		req := &elicit.Request{Server: "demo", Message: fmt.Sprintf("Request %d.", i), Schema: schema}
@@ -143,21 +145,13 @@ func BenchmarkPending1000Key(b *testing.B) {
 	if m.active == nil {
 		b.Fatal("form not open")
 	}
-	_ = m.View()
-	down := tea.KeyPressMsg{Code: tea.KeyDown}
-	for b.Loop() {
-		m.Update(down)
-		_ = m.View()
-	}
+	benchKey(b, m, tea.KeyPressMsg{Code: tea.KeyDown})
 }
 
 // BenchmarkLogKey measures one Up key in the Log tab after 100,000 server stderr lines
 // (5,000 kept), and the frame after it.
 func BenchmarkLogKey(b *testing.B) {
-	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true}
-	m := New(b.Context(), NewBridge(), opts)
-	m.ticks = false
-	m.Update(tea.WindowSizeMsg{Width: 120, Height: 40})
+	m := benchModel(b)
 	batch := make([]wire.Entry, 1000)
 	for seq := 0; seq < 100_000; seq += len(batch) {
 		for i := range batch {
@@ -166,10 +160,5 @@ func BenchmarkLogKey(b *testing.B) {
 		m.log.add(batch)
 	}
 	m.tab = tabLog
-	_ = m.View()
-	up := tea.KeyPressMsg{Code: tea.KeyUp}
-	for b.Loop() {
-		m.Update(up)
-		_ = m.View()
-	}
+	benchKey(b, m, tea.KeyPressMsg{Code: tea.KeyUp})
 }
