@@ -8,8 +8,9 @@
 # the ended process, so a stdio server it started is not counted; 10 ms ticks). Per
 # elicitation = (median CPU of n=FORMS − median CPU of n=1) / (FORMS − 1), so start-up
 # cancels out; the ticks make it exact to 10 ms / (FORMS − 1) (25 µs at 400 forms, 10 µs
-# at 1000, the demo's most), and a whole run of under one tick reads "< 10 ms". Peak RSS is the client's VmHWM during the n=FORMS run, median. Runs of
-# the three clients alternate, so drift in load hits them alike.
+# at 1000, the demo's most), and a whole run of under one tick reads "< 10 ms". Peak RSS
+# is the client's VmHWM during the n=FORMS run, median. Runs of the three clients
+# alternate, so drift in load hits them alike.
 #
 # Usage: bench/cpu.sh [RUNS [FORMS]]   (defaults: 5 runs, 400 forms)
 # Environment and prerequisites: as bench/compare.sh (Linux, bash 5, Go, Node >= 18, npm).
