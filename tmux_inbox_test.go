@@ -343,8 +343,13 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 		if i == 40 {
 			t.Fatalf("no review step after %d fields:\n%s", i, before)
 		}
+		// Wait for the focus to move, not for any change: the inbox's ages change
+		// the screen too, and an Enter sent before the review step shows would accept.
+		was := focusedLine(before)
 		tm.keys("Enter") // the field's default
-		tm.waitUntil("the next field", false, func(s string) bool { return s != before })
+		tm.waitUntil("the next field", false, func(s string) bool {
+			return strings.Contains(s, "[ Accept ]") || focusedLine(s) != was
+		})
 	}
 	tm.keys("a")
 	got := toolText(t, h.await("1", 30*time.Second))
@@ -370,4 +375,15 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 	if code := h.close(); code != 0 {
 		t.Errorf("the proxy exited %d\nstderr:\n%s", code, h.stderr)
 	}
+}
+
+// focusedLine is the first line of the huh field that has the focus (the one its
+// focus bar starts), or "" when no field has it.
+func focusedLine(screen string) string {
+	for _, line := range strings.Split(screen, "\n") {
+		if i := strings.Index(line, "┃ "); i >= 0 {
+			return strings.TrimSpace(line[i:])
+		}
+	}
+	return ""
 }
