@@ -12,10 +12,12 @@ const maxDepth = 64
 // decodeTree decodes one JSON document into an order-preserving tree (package tree,
 // linear in the input). Duplicate object keys keep their first position and their last
 // value, as encoding/json does; their names are returned. Each node keeps its bytes as
-// sent (Node.Raw), but arrays of strings are packed (tree.Options.PackStrings: read
-// their items with itemString): a million-option enum is one list of strings.
+// sent (Node.Raw), but arrays of strings and of flat objects of strings are packed
+// (tree.Options.PackStrings and PackRecords: read their items with itemString and
+// Node.Record): a million-option enum is one list of strings, and a million-choice
+// oneOf one list of records.
 func decodeTree(data []byte) (*tree.Node, []string, error) {
-	r, err := tree.ParseJSON(data, &tree.Options{MaxDepth: maxDepth, KeepLastDuplicate: true, Raw: true, PackStrings: 1})
+	r, err := tree.ParseJSON(data, &tree.Options{MaxDepth: maxDepth, KeepLastDuplicate: true, Raw: true, PackStrings: 1, PackRecords: 1})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -53,10 +55,14 @@ func jsonValue(n *tree.Node) any {
 }
 
 // itemString returns item i of the array n: its string and tree.KindString, or "" and
-// the item's kind when it is not a string. It reads packed arrays without making nodes.
+// the item's kind when it is not a string. It reads packed strings without making
+// nodes.
 func itemString(n *tree.Node, i int) (string, tree.Kind) {
 	if strs, ok := n.Strings(); ok {
 		return strs[i], tree.KindString
+	}
+	if _, _, ok := n.Record(i); ok {
+		return "", tree.KindObject
 	}
 	it := n.Items[i]
 	if it.Kind != tree.KindString {

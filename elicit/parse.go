@@ -328,18 +328,19 @@ func (b *builder) enumOptions(enum *tree.Node, path string) []Option {
 		}
 		return opts
 	}
-	opts := make([]Option, 0, len(enum.Items))
-	seen := newStrSet(len(enum.Items))
-	for i, it := range enum.Items {
-		if it.Kind != tree.KindString {
-			b.warn(itemPath(path, i), CodeBadChoice, "choice is a JSON %s, not a string; it is skipped", it.Kind)
+	opts := make([]Option, 0, enum.Len())
+	seen := newStrSet(enum.Len())
+	for i := range enum.Len() {
+		s, kind := itemString(enum, i)
+		if kind != tree.KindString {
+			b.warn(itemPath(path, i), CodeBadChoice, "choice is a JSON %s, not a string; it is skipped", kind)
 			continue
 		}
-		if !seen.add(it.Str) {
-			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", it.Str)
+		if !seen.add(s) {
+			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", s)
 			continue
 		}
-		opts = append(opts, Option{Value: it.Str, Label: Sanitize(it.Str)})
+		opts = append(opts, Option{Value: s, Label: Sanitize(s)})
 	}
 	return opts
 }
@@ -355,40 +356,89 @@ func (b *builder) constOptions(list *tree.Node, path string) ([]Option, bool) {
 		b.malformed(path, "%s is a JSON %s, not an array", path[strings.LastIndexByte(path, '/')+1:], list.Kind)
 		return nil, false
 	}
-	if _, packed := list.Strings(); packed {
-		return nil, false // strings, not {const, title} objects
-	}
-	opts := make([]Option, 0, len(list.Items))
-	seen := newStrSet(len(list.Items))
-	for i, it := range list.Items {
-		c := it.At("const")
-		if it.Kind != tree.KindObject || c == nil {
+	// The values are checked for repeats at once (a list may have a million), then
+	// each choice is read again, in order, to report what it holds.
+	n := list.Len()
+	values := make([]string, 0, n)
+	for i := range n {
+		c, ok := choiceAt(list, i)
+		if !ok {
 			return nil, false
 		}
-		if c.Kind != tree.KindString {
-			b.warn(itemPath(path, i)+"/const", CodeBadChoice, "const is a JSON %s, not a string; the choice is skipped", c.Kind)
+		if c.constKind == tree.KindString {
+			values = append(values, c.value)
+		}
+	}
+	dup := repeats(values)
+	opts := make([]Option, 0, len(values))
+	v := 0 // index in values
+	for i := range n {
+		c, _ := choiceAt(list, i)
+		if c.constKind != tree.KindString {
+			b.warn(itemPath(path, i)+"/const", CodeBadChoice, "const is a JSON %s, not a string; the choice is skipped", c.constKind)
 			continue
 		}
-		label := c.Str
-		if t := it.At("title"); t != nil {
-			if t.Kind != tree.KindString {
-				b.malformed(itemPath(path, i)+"/title", "title is a JSON %s, not a string", t.Kind)
-			} else if t.Str != "" {
-				label = t.Str
+		k := v
+		v++
+		label := c.value
+		if c.hasTitle {
+			if c.titleKind != tree.KindString {
+				b.malformed(itemPath(path, i)+"/title", "title is a JSON %s, not a string", c.titleKind)
+			} else if c.title != "" {
+				label = c.title
 			}
 		}
-		for _, k := range it.Keys {
-			if k != "const" && k != "title" && k != "description" && k != "type" {
-				b.warn(itemPath(path, i)+"/"+escapePointer(k), CodeUnsupportedKeyword, "keyword %q in a choice is ignored", k)
+		for _, key := range c.keys {
+			if key != "const" && key != "title" && key != "description" && key != "type" {
+				b.warn(itemPath(path, i)+"/"+escapePointer(key), CodeUnsupportedKeyword, "keyword %q in a choice is ignored", key)
 			}
 		}
-		if !seen.add(c.Str) {
-			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", c.Str)
+		if dup[k/64]&(1<<(k%64)) != 0 {
+			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", c.value)
 			continue
 		}
-		opts = append(opts, Option{Value: c.Str, Label: Sanitize(label)})
+		opts = append(opts, Option{Value: c.value, Label: Sanitize(label)})
 	}
 	return opts, true
+}
+
+// choice is one item of a oneOf/anyOf list as constOptions reads it: its keys, and
+// its const and title with their JSON kinds (strings in value and title).
+type choice struct {
+	keys                 []string
+	constKind, titleKind tree.Kind
+	hasTitle             bool
+	value, title         string
+}
+
+// choiceAt reads item i of list, packed as a record or not; ok is false when the item
+// is not an object with a const.
+func choiceAt(list *tree.Node, i int) (c choice, ok bool) {
+	if keys, vals, packed := list.Record(i); packed {
+		c.keys = keys
+		for j, k := range keys {
+			switch k {
+			case "const":
+				c.constKind, c.value, ok = tree.KindString, vals[j], true
+			case "title":
+				c.titleKind, c.title, c.hasTitle = tree.KindString, vals[j], true
+			}
+		}
+		return c, ok
+	}
+	if _, packed := list.Strings(); packed {
+		return c, false // strings, not {const, title} objects
+	}
+	it := list.Items[i]
+	cn := it.At("const")
+	if it.Kind != tree.KindObject || cn == nil {
+		return c, false
+	}
+	c.keys, c.constKind, c.value = it.Keys, cn.Kind, cn.Str
+	if t := it.At("title"); t != nil {
+		c.titleKind, c.title, c.hasTitle = t.Kind, t.Str, true
+	}
+	return c, true
 }
 
 func (b *builder) arrayField(fld *Field, n *tree.Node, path string) {

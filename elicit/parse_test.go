@@ -331,3 +331,55 @@ func TestParsedFormOutsideEngineParses(t *testing.T) {
 		t.Errorf("ParsedForm = %+v", f)
 	}
 }
+
+// TestParseChoiceLists: oneOf, anyOf and enum lists give the same options and findings
+// whether their items parse packed (objects of strings only, tree.Options.PackRecords)
+// or one node each (a list with another kind of item in it).
+func TestParseChoiceLists(t *testing.T) {
+	const clean = `{"const":"a","title":"A"},{"const":"a","title":"A again"},{"const":"b","title":"","note":"x"},{"const":"c"}`
+	abc := []Option{{Value: "a", Label: "A"}, {Value: "b", Label: "b"}, {Value: "c", Label: "c"}}
+	cleanFindings := func(list string) []findingKey {
+		return []findingKey{{"/properties/f/" + list + "/1", CodeDuplicateChoice}, {"/properties/f/" + list + "/2/note", CodeUnsupportedKeyword}}
+	}
+	tests := []struct {
+		name, schema string
+		kind         Kind
+		options      []Option
+		want         []findingKey
+	}{
+		{name: "packed oneOf", schema: `{"type":"string","oneOf":[` + clean + `]}`, kind: KindSelect, options: abc, want: cleanFindings("oneOf")},
+		{
+			name: "oneOf with a number const", schema: `{"type":"string","oneOf":[` + clean + `,{"const":3}]}`, kind: KindSelect, options: abc,
+			want: append(cleanFindings("oneOf"), findingKey{"/properties/f/oneOf/4/const", CodeBadChoice}),
+		},
+		{
+			name: "oneOf with a number title", schema: `{"type":"string","oneOf":[` + clean + `,{"const":"d","title":5}]}`, kind: KindSelect,
+			options: append(abc, Option{Value: "d", Label: "d"}),
+			want:    append(cleanFindings("oneOf"), findingKey{"/properties/f/oneOf/4/title", CodeMalformed}),
+		},
+		{name: "packed anyOf", schema: `{"type":"array","items":{"type":"string","anyOf":[` + clean + `]}}`, kind: KindMulti, options: abc, want: cleanFindings("items/anyOf")},
+		{
+			name: "packed oneOf with a choice without const", schema: `{"type":"string","oneOf":[{"const":"a"},{"title":"B"}]}`, kind: KindRaw,
+			want: []findingKey{{"/properties/f/oneOf", CodeUnsupportedShape}},
+		},
+		{name: "oneOf of strings", schema: `{"type":"string","oneOf":["a","b"]}`, kind: KindRaw, want: []findingKey{{"/properties/f/oneOf", CodeUnsupportedShape}}},
+		{
+			name: "enum of objects of strings", schema: `{"type":"string","enum":[{"a":"b"},{"c":"d"}]}`, kind: KindSelect,
+			want: []findingKey{{"/properties/f/enum/0", CodeBadChoice}, {"/properties/f/enum/1", CodeBadChoice}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := Parse(json.RawMessage(`{"type":"object","properties":{"f":`+tt.schema+`}}`), v11)
+			if len(f.Fields) != 1 || f.Fields[0].Kind != tt.kind {
+				t.Fatalf("fields %+v, want one %v", f.Fields, tt.kind)
+			}
+			if diff := cmp.Diff(tt.options, f.Fields[0].Options, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.want, findingKeys(f.Findings), cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("findings (-want +got):\n%s\nall: %+v", diff, f.Findings)
+			}
+		})
+	}
+}

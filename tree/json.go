@@ -1,10 +1,14 @@
 package tree
 
 import (
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/tailscale/hujson"
 )
@@ -73,9 +77,17 @@ type Options struct {
 	// PackStrings, when positive, packs each JSON array of at least PackStrings items
 	// that are all strings: the node keeps its items as strings (Node.Strings), not as
 	// nodes (Items is nil), without their positions or Raw. A million-option enum is
-	// then one []string and one copy of its bytes instead of a million nodes. Errors and
+	// then one []string and one block of its bytes instead of a million nodes. Errors and
 	// limits are those of an unpacked parse. YAML ignores it.
 	PackStrings int
+	// PackRecords, when positive, packs each JSON array of at least PackRecords items
+	// that are all records: objects of at most MaxRecordMembers members whose values
+	// are all strings, such as a oneOf list of {const, title} choices. The node keeps
+	// each item as its keys and values (Node.Record), not as nodes (Items is nil),
+	// without positions or Raw; records with the same keys share them. An array with a
+	// duplicate key in an item is not packed. Errors and limits are those of an
+	// unpacked parse. YAML ignores it.
+	PackRecords int
 	// StrictYAML restricts YAML to what JSON can say: one document, no aliases,
 	// anchors or tags, string keys, finite numbers (written canonically in Str), dates
 	// as strings. Otherwise aliases are expanded (counted against MaxNodes), merge keys
@@ -384,8 +396,16 @@ func (p *jsonParser) after(close byte) (end bool, err error) {
 func (p *jsonParser) array(depth int) (*Node, error) {
 	n := p.newNode(Node{Kind: KindArray, Loc: p.locAt(p.pos)})
 	if p.opts.PackStrings > 0 {
-		if count, end := p.stringItems(); count >= p.opts.PackStrings && (p.opts.MaxNodes <= 0 || p.nodes+count <= p.opts.MaxNodes) {
+		if count, end := p.stringItems(); count >= p.opts.PackStrings && p.room(count) {
 			return p.packStrings(n, count, end)
+		}
+	}
+	// An item of the array is an object at depth+1, which must be allowed.
+	if p.opts.PackRecords > 0 && depth+1 < p.maxDepth {
+		if count, members, end := p.recordItems(); count >= p.opts.PackRecords && p.room(count+members) {
+			if packed, err := p.packRecords(n, count, members, end); packed != nil || err != nil {
+				return packed, err
+			}
 		}
 	}
 	p.pos++ // [
@@ -410,75 +430,133 @@ func (p *jsonParser) array(depth int) (*Node, error) {
 	}
 }
 
+// room reports whether count more values stay within Options.MaxNodes.
+func (p *jsonParser) room(count int) bool {
+	return p.opts.MaxNodes <= 0 || p.nodes+count <= p.opts.MaxNodes
+}
+
+// peek is a look-ahead cursor over a parser's data: it checks the shape of what
+// follows, not its values.
+type peek struct {
+	d []byte
+	i int
+}
+
+func (k *peek) ws() {
+	for k.i < len(k.d) && (k.d[k.i] == ' ' || k.d[k.i] == '\t' || k.d[k.i] == '\r' || k.d[k.i] == '\n') {
+		k.i++
+	}
+}
+
+// is moves past c when it comes next.
+func (k *peek) is(c byte) bool {
+	if k.i < len(k.d) && k.d[k.i] == c {
+		k.i++
+		return true
+	}
+	return false
+}
+
+// str moves past a string without control characters, or reports false.
+func (k *peek) str() bool {
+	if !k.is('"') {
+		return false
+	}
+	for ; k.i < len(k.d) && k.d[k.i] >= 0x20; k.i++ {
+		switch k.d[k.i] {
+		case '\\':
+			k.i++
+		case '"':
+			k.i++
+			return true
+		}
+	}
+	return false
+}
+
 // stringItems looks ahead at the array at p.pos: when it holds only strings, it returns
 // their number and the offset just past its ']'; otherwise (count 0) the array is parsed
 // item by item, which also reports its errors. It reads at most the array's bytes.
 func (p *jsonParser) stringItems() (count, end int) {
-	d := p.data
-	i := p.pos + 1 // [
-	skip := func() {
-		for i < len(d) && (d[i] == ' ' || d[i] == '\t' || d[i] == '\r' || d[i] == '\n') {
-			i++
-		}
-	}
-	skip()
-	if i < len(d) && d[i] == ']' {
-		return 0, 0
-	}
-	for {
-		if i >= len(d) || d[i] != '"' {
-			return 0, 0
-		}
-		for i++; ; i++ {
-			if i >= len(d) || d[i] < 0x20 {
-				return 0, 0
-			}
-			if d[i] == '\\' {
-				i++
-				continue
-			}
-			if d[i] == '"' {
-				break
-			}
-		}
-		i++
+	k := peek{d: p.data, i: p.pos + 1} // [
+	k.ws()
+	for k.str() {
 		count++
-		skip()
-		if i >= len(d) {
+		k.ws()
+		if k.is(']') {
+			return count, k.i
+		}
+		if !k.is(',') {
 			return 0, 0
 		}
-		switch d[i] {
-		case ']':
-			return count, i + 1
-		case ',':
-			i++
-			skip()
-		default:
-			return 0, 0
-		}
+		k.ws()
 	}
+	return 0, 0
+}
+
+// MaxRecordMembers is the most members an object of a packed array of records has
+// (Options.PackRecords).
+const MaxRecordMembers = 16
+
+// recordItems looks ahead at the array at p.pos: when it holds only records (objects
+// of at most MaxRecordMembers string members), it returns their number, the number of
+// their members and the offset just past its ']'; otherwise count is 0. It reads at
+// most the array's bytes.
+func (p *jsonParser) recordItems() (count, members, end int) {
+	k := peek{d: p.data, i: p.pos + 1} // [
+	k.ws()
+	for k.is('{') {
+		k.ws()
+		m := 0
+		for ; !k.is('}'); m++ {
+			if m > 0 {
+				if !k.is(',') {
+					return 0, 0, 0
+				}
+				k.ws()
+			}
+			if m == MaxRecordMembers || !k.str() {
+				return 0, 0, 0
+			}
+			k.ws()
+			if !k.is(':') {
+				return 0, 0, 0
+			}
+			k.ws()
+			if !k.str() {
+				return 0, 0, 0
+			}
+			k.ws()
+		}
+		count++
+		members += m
+		k.ws()
+		if k.is(']') {
+			if members >= math.MaxInt32 {
+				return 0, 0, 0
+			}
+			return count, members, k.i
+		}
+		if !k.is(',') {
+			return 0, 0, 0
+		}
+		k.ws()
+	}
+	return 0, 0, 0
 }
 
 // packStrings reads the array at p.pos, of count strings ending at end
 // (stringItems), into n as a packed array. The strings without escapes share one
-// copy of the array's bytes.
+// block of bytes (arena).
 func (p *jsonParser) packStrings(n *Node, count, end int) (*Node, error) {
-	start := p.pos
-	whole := string(p.data[start:end])
 	strs := make([]string, 0, count)
+	arena := newArena(p, end)
 	p.pos++ // [
 	for {
 		p.ws()
-		s0 := p.pos
-		escaped, err := p.skipStr()
+		s, err := arena.str(p)
 		if err != nil {
 			return nil, err
-		}
-		s := whole[s0+1-start : p.pos-1-start] // no escape: the bytes as written
-		if escaped {
-			if s, err = p.unescape(s0, p.data[s0:p.pos]); err != nil {
-				return nil, err
-			}
 		}
 		strs = append(strs, s)
 		p.ws()
@@ -489,7 +567,127 @@ func (p *jsonParser) packStrings(n *Node, count, end int) (*Node, error) {
 		p.pos++ // ,
 	}
 	p.nodes += count
-	n.packed = &strs
+	n.packed = &packing{strs: strs}
+	return n, nil
+}
+
+// arena is the one block of bytes the strings of a packed array are cut from, with
+// room for all of them: only the strings without escapes go there, and they are never
+// longer than the array's bytes. Bytes are only appended, never moved or changed, so
+// the strings cut from it stay valid (as strings.Builder does).
+type arena struct{ buf []byte }
+
+// newArena returns an arena for the array at p.pos, which ends at end.
+func newArena(p *jsonParser, end int) *arena {
+	return &arena{buf: make([]byte, 0, end-p.pos)}
+}
+
+// str reads the string at p.pos, which lies in the array the arena was made for.
+func (a *arena) str(p *jsonParser) (string, error) {
+	s0 := p.pos
+	escaped, err := p.skipStr()
+	if err != nil {
+		return "", err
+	}
+	if escaped {
+		return p.unescape(s0, p.data[s0:p.pos])
+	}
+	b := p.data[s0+1 : p.pos-1]
+	if len(b) == 0 || len(a.buf)+len(b) > cap(a.buf) {
+		return string(b), nil // empty, or (never) no room left: a copy of its own
+	}
+	off := len(a.buf)
+	a.buf = append(a.buf, b...)
+	return unsafe.String(&a.buf[off], len(b)), nil
+}
+
+// packRecords reads the array at p.pos, of count records of members members in all
+// ending at end (recordItems), into n as a packed array of records. Values without
+// escapes share one block of bytes (arena); each distinct key is kept once. It returns nil, and leaves
+// p.pos where it was, when an item has a duplicate key: then the array is parsed item
+// by item, which reports or keeps the duplicate as the options say.
+func (p *jsonParser) packRecords(n *Node, count, members, end int) (*Node, error) {
+	start := p.pos
+	pk := &packing{shape: make([]int32, 0, count), start: make([]int32, 0, count), vals: make([]string, 0, members)}
+	arena := newArena(p, end)
+	names := map[string]string{} // each distinct key once
+	shapes := map[string]int32{} // shape indexes by their keys, length-prefixed
+	var keys []string
+	var sig []byte
+	last := -1
+	p.pos++ // [
+	for {
+		p.ws()
+		p.pos++ // {
+		p.ws()
+		keys = keys[:0]
+		first := len(pk.vals)
+		for p.data[p.pos] != '}' {
+			if len(keys) > 0 {
+				p.pos++ // ,
+				p.ws()
+			}
+			k0 := p.pos
+			escaped, err := p.skipStr()
+			if err != nil {
+				return nil, err
+			}
+			raw := p.data[k0+1 : p.pos-1]
+			if escaped {
+				s, err := p.unescape(k0, p.data[k0:p.pos])
+				if err != nil {
+					return nil, err
+				}
+				raw = []byte(s)
+			}
+			key, ok := names[string(raw)]
+			if !ok {
+				key = string(raw)
+				names[key] = key
+			}
+			for _, k := range keys {
+				if k == key {
+					p.pos = start
+					return nil, nil
+				}
+			}
+			keys = append(keys, key)
+			p.ws()
+			p.pos++ // :
+			p.ws()
+			v, err := arena.str(p)
+			if err != nil {
+				return nil, err
+			}
+			pk.vals = append(pk.vals, v)
+			p.ws()
+		}
+		p.pos++ // }
+		if last < 0 || !slices.Equal(keys, pk.shapes[last]) {
+			sig = sig[:0]
+			for _, k := range keys {
+				sig = binary.AppendUvarint(sig, uint64(len(k)))
+				sig = append(sig, k...)
+			}
+			i, ok := shapes[string(sig)]
+			if !ok {
+				i = int32(len(pk.shapes))
+				pk.shapes = append(pk.shapes, slices.Clone(keys))
+				shapes[string(sig)] = i
+			}
+			last = int(i)
+		}
+		pk.shape = append(pk.shape, int32(last))
+		pk.start = append(pk.start, int32(first))
+		p.ws()
+		if p.data[p.pos] == ']' {
+			p.pos++
+			break
+		}
+		p.pos++ // ,
+	}
+	p.nodes += count + members
+	n.packed = pk
 	return n, nil
 }
 

@@ -68,8 +68,9 @@ type Node struct {
 	// Tag is the YAML short tag of a scalar ("!!int", "!!str", "!!timestamp", ...);
 	// empty for JSON.
 	Tag string
-	// Items are the elements of an array, unless it is packed (Options.PackStrings):
-	// then Items is nil and its elements are strings (Strings). Len and Item read both.
+	// Items are the elements of an array, unless it is packed (Options.PackStrings,
+	// Options.PackRecords): then Items is nil and its elements are strings (Strings) or
+	// flat objects of strings (Record). Len and Item read all three.
 	Items []*Node
 	// Keys and Values are the members of an object, in source order; KeyLocs are the
 	// positions of the keys.
@@ -82,16 +83,41 @@ type Node struct {
 	Raw []byte
 
 	index  map[string]int // member positions of a large object, built while parsing
-	packed *[]string      // the items of a packed array of strings (Options.PackStrings)
+	packed *packing       // the items of a packed array
+}
+
+// packing is the items of a packed array: strings (Options.PackStrings), or records,
+// objects whose members are all strings (Options.PackRecords). Record i has the keys
+// shapes[shape[i]] and the values vals[start[i]:][:len(keys)]; records with the same
+// keys in the same order share them.
+type packing struct {
+	strs   []string
+	shapes [][]string
+	shape  []int32
+	start  []int32
+	vals   []string
 }
 
 // Strings returns the items of a packed array of strings (Options.PackStrings), and
-// false for any other node, whose items, if any, are in Items.
+// false for any other node, whose items, if any, are in Items or Record.
 func (n *Node) Strings() ([]string, bool) {
-	if n == nil || n.packed == nil {
+	if n == nil || n.packed == nil || n.packed.shape != nil {
 		return nil, false
 	}
-	return *n.packed, true
+	return n.packed.strs, true
+}
+
+// Record returns the member keys and values, in source order, of item i of a packed
+// array of records (Options.PackRecords), and false for any other node. The slices
+// belong to the tree: they must not be modified.
+func (n *Node) Record(i int) (keys, values []string, ok bool) {
+	if n == nil || n.packed == nil || n.packed.shape == nil {
+		return nil, nil, false
+	}
+	pk := n.packed
+	keys = pk.shapes[pk.shape[i]]
+	s := int(pk.start[i])
+	return keys, pk.vals[s : s+len(keys) : s+len(keys)], true
 }
 
 // Len returns the number of items of an array node, packed or not; 0 for other nodes.
@@ -100,18 +126,30 @@ func (n *Node) Len() int {
 		return 0
 	}
 	if n.packed != nil {
-		return len(*n.packed)
+		if n.packed.shape != nil {
+			return len(n.packed.shape)
+		}
+		return len(n.packed.strs)
 	}
 	return len(n.Items)
 }
 
 // Item returns item i of an array node. An item of a packed array is made on each
-// call, a string node without position or Raw: loops over big arrays read Strings.
+// call, a string or an object of strings, without positions or Raw: loops over big
+// arrays read Strings or Record.
 func (n *Node) Item(i int) *Node {
-	if n.packed != nil {
-		return &Node{Kind: KindString, Str: (*n.packed)[i]}
+	if n.packed == nil {
+		return n.Items[i]
 	}
-	return n.Items[i]
+	keys, vals, ok := n.Record(i)
+	if !ok {
+		return &Node{Kind: KindString, Str: n.packed.strs[i]}
+	}
+	obj := &Node{Kind: KindObject, Keys: keys, Values: make([]*Node, len(vals)), KeyLocs: make([]Location, len(keys))}
+	for j, v := range vals {
+		obj.Values[j] = &Node{Kind: KindString, Str: v}
+	}
+	return obj
 }
 
 // indexThreshold is the member count above which an object keeps a key index.
@@ -217,12 +255,12 @@ func appendJSON(buf *bytes.Buffer, n *Node) {
 		appendString(buf, n.Str)
 	case KindArray:
 		buf.WriteByte('[')
-		if strs, ok := n.Strings(); ok {
-			for i, s := range strs {
+		if n.packed != nil {
+			for i := range n.Len() {
 				if i > 0 {
 					buf.WriteByte(',')
 				}
-				appendString(buf, s)
+				appendJSON(buf, n.Item(i))
 			}
 		}
 		for i, it := range n.Items {
