@@ -242,14 +242,21 @@ func TestHostileMisbehaviour(t *testing.T) {
 		scenario string
 		codes    []int
 		limit    time.Duration
+		stdout   string // what stdout must say, when set
+		stderr   string // what stderr must say, when set
 	}{
-		{"crash", []int{exitConn}, 30 * time.Second},
-		{"hugeframe", []int{exitOK, exitConn}, 60 * time.Second},
-		{"deepnest", []int{exitOK, exitConn}, 30 * time.Second},
-		{"flood", []int{exitOK, exitConn}, 60 * time.Second},
-		{"endless", []int{exitConn}, 30 * time.Second},
-		{"cancelstorm", []int{exitOK, exitUnanswered}, 30 * time.Second},
-		{"garbage", []int{exitOK}, 30 * time.Second},
+		{"crash", []int{exitConn}, 30 * time.Second, "", ""},
+		{"hugeframe", []int{exitOK, exitConn}, 60 * time.Second, "", ""},
+		// An elicitation over the frame limit is refused at once, the server is told why
+		// and so is the user: the call ends with the server's own result, not after
+		// --timeout.
+		{"hugeask", []int{exitOK}, 30 * time.Second, "elicitty refused the request unread: message over the 16 MiB frame limit",
+			"refused a request unread: message over the 16 MiB frame limit"},
+		{"deepnest", []int{exitOK, exitConn}, 30 * time.Second, "", ""},
+		{"flood", []int{exitOK, exitConn}, 60 * time.Second, "", ""},
+		{"endless", []int{exitConn}, 30 * time.Second, "", ""},
+		{"cancelstorm", []int{exitOK, exitUnanswered}, 30 * time.Second, "", ""},
+		{"garbage", []int{exitOK}, 30 * time.Second, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.scenario, func(t *testing.T) {
@@ -263,6 +270,12 @@ func TestHostileMisbehaviour(t *testing.T) {
 			}
 			if m.maxRSS > maxRSS {
 				t.Errorf("peak memory %d KiB, want at most %d KiB", m.maxRSS, maxRSS)
+			}
+			if !strings.Contains(m.stdout, tt.stdout) {
+				t.Errorf("stdout %.2000q does not say %q", m.stdout, tt.stdout)
+			}
+			if !strings.Contains(m.stderr, tt.stderr) {
+				t.Errorf("stderr %.2000q does not say %q", m.stderr, tt.stderr)
 			}
 			scanOut(t, "stdout", m.stdout, false)
 			scanRaw(t, "stderr", m.stderr)

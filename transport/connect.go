@@ -101,6 +101,9 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	}
 	s.prompt.init()
 	s.tap.toolsList = s.noteToolsList
+	s.tap.onRefused = func(reason string) {
+		s.event(EventRefused, safe.Untrusted("refused a request unread: "+reason), "")
+	}
 	s.served = newTaskServe(s.sendTaskStatus)
 	s.tap.clientTasks = s.clientTaskCaps()
 	if err := s.initRoots(); err != nil {

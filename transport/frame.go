@@ -65,7 +65,10 @@ const bigLine = 1 << 20
 func owned(line []byte) bool { return cap(line) > bigLine }
 
 // frameID finds the top-level "id" of a (possibly truncated) JSON-RPC object in its
-// first frameIDPrefix bytes. isRequest reports a "method" member seen before it.
+// first frameIDPrefix bytes. isRequest reports a "method" member, wherever it is: go-sdk
+// and most servers write "id" before "method", and a request taken for a response would
+// fail a request of ours that happens to have the same id. A frame with an id but
+// neither "method", "result" nor "error" in its prefix is taken for a response.
 func frameID(frame []byte) (id jsonrpc.ID, isRequest, ok bool) {
 	if len(frame) > frameIDPrefix {
 		frame = frame[:frameIDPrefix]
@@ -74,29 +77,45 @@ func frameID(frame []byte) (id jsonrpc.ID, isRequest, ok bool) {
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
 		return id, false, false
 	}
-	for dec.More() {
+	hasID, known := false, false // known: "method", "result" or "error" seen
+	for dec.More() && !(hasID && known) {
 		tok, err := dec.Token()
 		if err != nil {
-			return id, isRequest, false
+			break
 		}
 		key, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return id, isRequest, false
-		}
 		switch key {
 		case "method":
-			isRequest = true
-		case "id":
+			isRequest, known = true, true
+		case "result", "error":
+			known = true
+		}
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			break // truncated: what was seen is all there is
+		}
+		if key == "id" {
 			var raw any // a number decodes as float64, as jsonrpc.MakeID wants
 			if json.Unmarshal(v, &raw) != nil {
 				return id, isRequest, false
 			}
-			id, err := jsonrpc.MakeID(raw)
-			return id, isRequest, err == nil && id.IsValid()
+			if id, err = jsonrpc.MakeID(raw); err != nil || !id.IsValid() {
+				return id, isRequest, false
+			}
+			hasID = true
 		}
 	}
-	return id, isRequest, false
+	return id, isRequest, hasID
+}
+
+// refuseMethod is the method of the stand-in handed to go-sdk in place of a server
+// request dropped unread (tap.refuse): no client has it, so go-sdk answers it with an
+// error, which the tap rewrites to say why the request was refused.
+const refuseMethod = "elicitty/refused"
+
+// refusedError is the error answering a server request dropped unread.
+func refusedError(reason string) *jsonrpc.Error {
+	return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest, Message: "elicitty refused the request unread: " + reason}
 }
 
 // droppedResponse is the local error answering a request whose response was dropped.

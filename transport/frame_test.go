@@ -66,6 +66,11 @@ func TestFrameID(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":7,"result":{"a":[[[`, "7", false, true},
 		{`{"jsonrpc":"2.0","id":"x-1","result":`, "x-1", false, true},
 		{`{"jsonrpc":"2.0","method":"elicitation/create","id":3,"params":`, "3", true, true},
+		{`{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"requestedSchema":`, "3", true, true},
+		{`{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"`, "4", false, true},
+		{`{"jsonrpc":"2.0","id":5,"params":{"a":1},"method":"x","params":`, "5", true, true},
+		{`{"jsonrpc":"2.0","id":6,"extra":"`, "6", false, true},
+		{`{"jsonrpc":"2.0","id":[1],"method":"x"`, "", false, false},
 		{`{"jsonrpc":"2.0","result":{"big":"...`, "", false, false},
 		{`[1,2`, "", false, false},
 	} {
@@ -103,6 +108,35 @@ func TestStdioOversizedAndDeepResponsesFailTheCall(t *testing.T) {
 	}
 }
 
+// TestStdioOversizedRequestIsRefused: a server request over the frame limit is answered
+// at once with an error that says why, not left for the server to wait on; its id, the
+// same as the call's, fails nothing of ours.
+func TestStdioOversizedRequestIsRefused(t *testing.T) {
+	log := wire.New(200)
+	s, err := Connect(context.Background(), stdioServer(t, "raw"), Options{Protocol: legacy, Log: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, _, err := s.CallTool(ctx, "huge-ask", nil)
+	if err != nil {
+		t.Fatalf("the call failed: %v", err)
+	}
+	want := `error {"code":-32600,"message":"elicitty refused the request unread: message over the 16 MiB frame limit"}`
+	if got := resultText(t, res); got != "result  "+want {
+		t.Errorf("the server got %q, want %q", got, want)
+	}
+	if len(findEntries(log, func(e wire.Entry) bool { return strings.Contains(e.Text, "refused request") })) != 1 {
+		t.Error("the log does not say the request was refused")
+	}
+	res, _, err = s.CallTool(ctx, "echo", map[string]any{"text": "alive"})
+	if err != nil || resultText(t, res) != "alive" {
+		t.Fatalf("session broken after the refused request: %v", err)
+	}
+}
+
 // TestFilterLinesMemoryBounded feeds a 256 MiB line without a newline and checks the heap
 // never holds much more than one frame (before the limit, a 50 MB line took 168 MB).
 func TestFilterLinesMemoryBounded(t *testing.T) {
@@ -130,7 +164,7 @@ func TestFilterLinesMemoryBounded(t *testing.T) {
 			}
 		}
 	}()
-	go filterLines(r, pw, "big", wire.New(10), func(id jsonrpc.ID, reason string) { drops <- idText(id) + " " + reason }, nil, nil)
+	go filterLines(r, pw, "big", wire.New(10), func(id jsonrpc.ID, _ bool, reason string) []byte { drops <- idText(id) + " " + reason; return nil }, nil, nil)
 	out, _ := io.ReadAll(pr)
 	close(stop)
 	<-sampled
@@ -190,12 +224,15 @@ func TestStdioHandshakeFailureNamesCause(t *testing.T) {
 }
 
 // runRawStdio is a hand-written stdio server (serverModeEnv "raw") for byte-exact
-// replies go-sdk would never produce: tools "huge" (a response over the frame limit),
-// "deep" (nested deeper than encoding/json allows) and "echo".
+// messages go-sdk would never produce: tools "huge" (a response over the frame limit),
+// "deep" (nested deeper than encoding/json allows), "huge-ask" (an elicitation over the
+// frame limit, with the id of the call that asks it; the call answers with what the
+// client replied) and "echo".
 func runRawStdio(mode string) int {
 	sc := bufio.NewScanner(os.Stdin)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	w := bufio.NewWriter(os.Stdout)
+	var asking json.RawMessage // the id of the huge-ask call waiting for its answer
 	for sc.Scan() {
 		var m struct {
 			ID     json.RawMessage `json:"id"`
@@ -204,12 +241,27 @@ func runRawStdio(mode string) int {
 				Name      string         `json:"name"`
 				Arguments map[string]any `json:"arguments"`
 			} `json:"params"`
+			Result json.RawMessage `json:"result"`
+			Error  json.RawMessage `json:"error"`
 		}
 		if json.Unmarshal(sc.Bytes(), &m) != nil || len(m.ID) == 0 {
 			continue
 		}
 		head := `{"jsonrpc":"2.0","id":` + string(m.ID) + `,"result":`
 		switch {
+		case m.Method == "" && asking != nil:
+			reply, _ := json.Marshal("result " + string(m.Result) + " error " + string(m.Error))
+			w.WriteString(`{"jsonrpc":"2.0","id":` + string(asking) + `,"result":{"content":[{"type":"text","text":` + string(reply) + `}]}}`)
+			asking = nil
+		case m.Method == "":
+			continue
+		case m.Method == "tools/call" && m.Params.Name == "huge-ask":
+			// The id first, as most servers write it, and the same id as the call: the
+			// id spaces of the two sides are apart.
+			w.WriteString(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"method":"elicitation/create","params":{"message":"`)
+			w.WriteString(strings.Repeat("x", maxFrame))
+			w.WriteString(`","requestedSchema":{"type":"object"}}}`)
+			asking = m.ID
 		case m.Method == "initialize" && mode == "raw-initerr":
 			w.WriteString(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32602,"message":"unsupported client version \u001b]0;pwned\u0007 try 2.x"}}`)
 		case m.Method == "initialize" && mode == "raw-initdeep":
@@ -318,4 +370,70 @@ func TestSSETapMemoryBounded(t *testing.T) {
 		t.Errorf("heap peaked at %d MiB", peak>>20)
 	}
 	t.Logf("heap peak %d MiB for a 256 MiB event", peak>>20)
+}
+
+// TestHTTPOversizedRequestIsRefused: over Streamable HTTP, a server request over the
+// frame limit in an SSE stream is answered at once (POSTed) with an error that says why.
+func TestHTTPOversizedRequestIsRefused(t *testing.T) {
+	answers := make(chan []byte, 1)
+	huge := func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			body, _ := io.ReadAll(r.Body)
+			var m struct {
+				ID     json.RawMessage `json:"id"`
+				Method string          `json:"method"`
+				Params struct {
+					Name string `json:"name"`
+				} `json:"params"`
+			}
+			_ = json.Unmarshal(body, &m)
+			switch {
+			case string(m.ID) == `"big-1"` && m.Method == "":
+				answers <- body
+				w.WriteHeader(http.StatusAccepted)
+				return
+			case m.Params.Name == "huge-ask":
+				w.Header().Set("Content-Type", "text/event-stream")
+				io.WriteString(w, `data: {"jsonrpc":"2.0","id":"big-1","method":"elicitation/create","params":{"message":"`)
+				io.Copy(w, &repeatReader{b: 'x', n: maxFrame})
+				io.WriteString(w, "\",\"requestedSchema\":{\"type\":\"object\"}}}\n\n")
+				w.(http.Flusher).Flush()
+				var got []byte
+				select {
+				case got = <-answers:
+				case <-time.After(10 * time.Second):
+				case <-r.Context().Done():
+					return
+				}
+				text, _ := json.Marshal(string(got))
+				io.WriteString(w, `data: {"jsonrpc":"2.0","id":`+string(m.ID)+`,"result":{"content":[{"type":"text","text":`+string(text)+`}]}}`+"\n\n")
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			h.ServeHTTP(w, r)
+		})
+	}
+	url, _ := startHTTP(t, &fixture{}, huge)
+	s, err := Connect(context.Background(), httpServer(url), Options{Protocol: legacy, Log: wire.New(100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	res, _, err := s.CallTool(ctx, "huge-ask", nil)
+	if err != nil {
+		t.Fatalf("the call failed: %v", err)
+	}
+	var got struct {
+		ID    string `json:"id"`
+		Error struct {
+			Code    int    `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if text := resultText(t, res); json.Unmarshal([]byte(text), &got) != nil || got.ID != "big-1" || got.Error.Code != -32600 ||
+		got.Error.Message != "elicitty refused the request unread: message over the 16 MiB frame limit" {
+		t.Errorf("the server got %q", text)
+	}
 }

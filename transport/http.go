@@ -248,7 +248,8 @@ func (h *httpTap) discoverTrip(orig, r *http.Request, id jsonrpc.ID) (*http.Resp
 // event without data, which go-sdk skips like a priming event. Lines and events are
 // read in at most maxFrame bytes into buffers reused from event to event; an event
 // whose data is larger is dropped and, when its id can be told, replaced by a local
-// error response to that request.
+// error response to that request of ours, or by the stand-in of a server request we
+// refuse (tap.refuse).
 type sseTap struct {
 	lines   *frameReader
 	body    io.Closer
@@ -376,8 +377,16 @@ func (s *sseTap) writeData() {
 		return
 	}
 	id, isReq, ok := frameID(data)
-	if !ok || isReq {
+	if !ok {
 		s.tap.log.Notef(s.tap.server, "dropped an SSE message: %s", drop)
+		return
+	}
+	if isReq {
+		if b := s.tap.refuse(id, drop); b != nil {
+			s.out.WriteString("data: ")
+			s.out.Write(b)
+			s.out.WriteByte('\n')
+		}
 		return
 	}
 	if s.tap.dropped(id, drop) {

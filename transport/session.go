@@ -104,7 +104,7 @@ const (
 	EventExit                EventKind = "exit"                 // the stdio process ended
 	EventURLWait             EventKind = "url-wait"             // a -32042 call waits for completions
 	EventReconnected         EventKind = "reconnected"          // a new HTTP session replaced a lost one
-	EventRefused             EventKind = "refused"              // an elicitation refused unasked (URL mode undeclared)
+	EventRefused             EventKind = "refused"              // a request refused unasked (URL mode undeclared, over the frame limit)
 	EventTask                EventKind = "task"                 // a task changed status; ID is the taskId, Text the status and message
 	EventListChanged         EventKind = "list-changed"         // notifications/{tools,prompts,resources}/list_changed; ID is the list
 	EventResourceUpdated     EventKind = "resource-updated"     // notifications/resources/updated; ID is the URI as sent

@@ -89,7 +89,7 @@ const lspHint = "the server frames its messages with Content-Length headers (LSP
 func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc, mcp.Transport, error) {
 	pr, pw := io.Pipe()
 	p, err := spawn(srv, log, procs, func(outR io.ReadCloser, lsp *atomic.Bool) {
-		filterLines(outR, pw, srv.Name, log, tp.dropResponse, lsp, tp.inRaw)
+		filterLines(outR, pw, srv.Name, log, tp.dropFrame, lsp, tp.inRaw)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -206,22 +206,25 @@ func spawn(srv config.Server, log *wire.Log, procs *Procs, readStdout func(io.Re
 // filterLines copies JSON-RPC lines from r to w and logs and skips every other line
 // (banners, debug output, JSON logs), so a chatty server does not kill the session
 // (docs/protocol.md, "Transports"). Every line is read in at most maxFrame bytes: a longer one,
-// or a JSON-RPC response that cannot be decoded (nested too deep), is dropped and its
-// request, when its id can be told, is failed through drop.
+// or a JSON-RPC message that cannot be decoded (nested too deep), is dropped. When its
+// id can be told, drop is told (a response or a request) and returns a message to pass
+// on in its place, or nil (tap.dropFrame).
 //
 // in (nil: none) sees each JSON-RPC message as its bytes and envelope and returns the
 // bytes to pass on, or nil to drop it (the tap's inRaw); a batch is passed on as its
 // messages, one a line.
-func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(jsonrpc.ID, string), lsp *atomic.Bool, in func([]byte, *envelope) []byte) {
+func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(id jsonrpc.ID, request bool, reason string) []byte, lsp *atomic.Bool, in func([]byte, *envelope) []byte) {
 	defer r.Close()
 	fr := &frameReader{br: bufio.NewReaderSize(r, 64<<10), max: maxFrame}
 	dropFrame := func(frame []byte, reason string) {
 		id, isReq, ok := frameID(frame)
-		if !ok || isReq || drop == nil {
+		if !ok || drop == nil {
 			log.Notef(server, "dropped a stdout message: %s", reason)
 			return
 		}
-		drop(id, reason)
+		if standIn := drop(id, isReq, reason); standIn != nil {
+			_, _ = w.Write(append(standIn, '\n')) // a closed reader: the loop below ends too
+		}
 	}
 	// pass hands one message to in and writes what it returns; false when the reader
 	// is gone (then the rest is drained, so the server never blocks on stdout).

@@ -36,12 +36,15 @@ type tap struct {
 	states    map[string]json.RawMessage   // decoded requestState -> raw JSON token
 	answered  map[string]bool              // request ids we answered locally (late replies dropped)
 	asked     map[string]bool              // server requests not yet answered
+	refused   map[string]string            // server requests dropped unread -> why (refuse)
 	askedDone chan struct{}                // closed when asked becomes empty; nil while it is
 	injectFn  func(jsonrpc.Message) bool   // delivers a local message to the reader, when possible
 	discover  time.Duration                // server/discover deadline (0: none)
 	// toolsList sees each raw tools/list result with the cursor its request sent and
 	// returns the result to hand go-sdk instead (nil: the result as sent); see tools.go.
 	toolsList func(cursor string, result json.RawMessage) json.RawMessage
+	// onRefused, when set, is told of each server request refused unread (refuse).
+	onRefused func(reason string)
 
 	// Tasks (tasks.go, taskserve.go): clientTasks is added to initialize as
 	// capabilities.tasks (nil: none), serverTasks is the server's, as sent; the server's
@@ -92,6 +95,7 @@ func newTap(server string, log *wire.Log, discover time.Duration) *tap {
 		light:     map[string]json.RawMessage{},
 		states:    map[string]json.RawMessage{},
 		answered:  map[string]bool{},
+		refused:   map[string]string{},
 	}
 }
 
@@ -153,6 +157,9 @@ func (t *tap) outState(msg jsonrpc.Message) jsonrpc.Message {
 		if t.dropOurResponse(m.ID) {
 			return nil
 		}
+		if reason, ok := t.takeRefused(m.ID); ok {
+			return &jsonrpc.Response{ID: m.ID, Error: refusedError(reason)}
+		}
 		return m
 	}
 	return msg
@@ -186,6 +193,11 @@ func (t *tap) outRaw(raw []byte, env *envelope) []byte {
 	if !env.isRequest() {
 		if t.dropOurResponse(env.id) {
 			return nil
+		}
+		if reason, ok := t.takeRefused(env.id); ok {
+			if b, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: env.id, Error: refusedError(reason)}); err == nil {
+				raw = b
+			}
 		}
 		t.logRaw(wire.Out, raw, "", idText(env.id), 0)
 		return raw
@@ -386,6 +398,56 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 		}
 	}
 	return raw
+}
+
+// dropFrame handles a message dropped unread (over maxFrame, or not decodable) whose id
+// could be told, and returns the message to hand go-sdk in its place (nil: none). A
+// response fails our request with reason (dropResponse). A server request is refused:
+// go-sdk answers its stand-in, and that answer leaves as an error saying why (refuse).
+func (t *tap) dropFrame(id jsonrpc.ID, request bool, reason string) []byte {
+	if request {
+		return t.refuse(id, reason)
+	}
+	t.dropResponse(id, reason)
+	return nil
+}
+
+// refuse notes that the server request id was dropped unread for reason and returns
+// its stand-in: a request of the same id for refuseMethod, which go-sdk answers with an
+// error that out and outRaw replace with refusedError(reason). Without an answer, the
+// server would wait for one until it gave up, and so would the call that led to it.
+func (t *tap) refuse(id jsonrpc.ID, reason string) []byte {
+	b, err := jsonrpc.EncodeMessage(&jsonrpc.Request{ID: id, Method: refuseMethod})
+	if err != nil {
+		return nil
+	}
+	key := idKey(id)
+	t.mu.Lock()
+	t.refused[key] = reason
+	if t.asked == nil {
+		t.asked = map[string]bool{}
+	}
+	if len(t.asked) == 0 {
+		t.askedDone = make(chan struct{})
+	}
+	t.asked[key] = true
+	t.mu.Unlock()
+	t.log.Notef(t.server, "refused request %q unread: %s", idText(id), reason)
+	if t.onRefused != nil {
+		t.onRefused(reason)
+	}
+	return b
+}
+
+// takeRefused reports whether id is a server request refused unread, and why; the
+// record goes with the answer.
+func (t *tap) takeRefused(id jsonrpc.ID) (string, bool) {
+	key := idKey(id)
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	reason, ok := t.refused[key]
+	delete(t.refused, key)
+	return reason, ok
 }
 
 // dropResponse fails the request id locally: its response arrived but was dropped unread

@@ -9,6 +9,7 @@
 //	initfail     answers initialize with a JSON-RPC error carrying Payload
 //	crash        writes Payload to stderr and exits 3 on the first tools/call
 //	hugeframe    answers tools/call with one frame of $HOSTILE_MB MiB (default 20)
+//	hugeask      asks an elicitation of 20 MiB, then answers tools/call with the reply it got
 //	deepnest     answers tools/call with a result nested 100,000 levels deep
 //	flood        sends 50,000 log notifications before the result
 //	endless      answers tools/call with progress notifications until stdin closes (at most 60 s)
@@ -71,7 +72,9 @@ func main() {
 			ch := s.waiting[string(m.ID)]
 			delete(s.waiting, string(m.ID))
 			s.mu.Unlock()
-			if ch != nil {
+			if ch != nil && m.Error != nil {
+				ch <- m.Error
+			} else if ch != nil {
 				ch <- m.Result
 			}
 			continue
@@ -112,7 +115,8 @@ func (s *server) notify(method string, params any) {
 	s.send(map[string]any{"jsonrpc": "2.0", "method": method, "params": params})
 }
 
-// request sends a request to the client and returns its id and a channel for the answer.
+// request sends a request to the client and returns its id and a channel for the answer
+// (its result, or its error).
 func (s *server) request(method string, params any) (int, chan json.RawMessage) {
 	s.mu.Lock()
 	s.nextID++
@@ -213,6 +217,11 @@ func (s *server) call(m message) {
 		}
 		big := strings.Repeat("A", mb<<20)
 		s.reply(m.ID, map[string]any{"content": []any{text(big)}})
+		return
+	case "hugeask":
+		_, ch := s.request("elicitation/create", map[string]any{"mode": "form", "message": strings.Repeat("A", 20<<20),
+			"requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}})
+		s.reply(m.ID, map[string]any{"content": []any{text("answer " + string(s.wait(ch)) + " " + Payload)}})
 		return
 	case "deepnest":
 		const depth = 100000
