@@ -16,7 +16,8 @@
 #
 # Scenarios (fake servers from bench/fakeserver): the tools list with 100 and 10,000
 # tools (elicitty TUI, Down), the inline form of one enum with 1,000, 50,000 and
-# 1,000,000 options (elicitty call pick, Down), an inline form of 200 text fields
+# 1,000,000 options and of a oneOf of 300,000 titled options (elicitty call pick,
+# Down), an inline form of 200 text fields
 # (elicitty call fill, typing a letter), a form open with 999 more requests pending
 # in the inbox, and the log after 100,000 server stderr lines (elicitty TUI, Down).
 #
@@ -161,6 +162,9 @@ run "TUI, 10,000 tools (Down)" "tool-0 " Down ./bin/elicitty -- ./bin/fakeserver
 for n in 1000 50000 1000000; do
   run "inline form, enum of $n options (Down)" "Pick one" Down ./bin/elicitty call pick -- ./bin/fakeserver -tools 0 -enum "$n"
 done
+# 300,000 titled choices are about as many as one 16 MiB message holds: a longer request
+# is refused unread.
+run "inline form, oneOf of 300000 titled options (Down)" "Pick one" Down ./bin/elicitty call pick -- ./bin/fakeserver -tools 0 -enum 300000 -titled
 # A form of 200 text fields: each key types a letter into the first field.
 run "inline form, 200 fields (typing)" "Field 0" x ./bin/elicitty call fill -- ./bin/fakeserver -tools 0 -fields 200
 # The flood tool sends 1,000 elicitations at once: Enter calls it and the first one opens,

@@ -1,10 +1,11 @@
 // Command fakeserver is a stdio MCP server that scales what the bench scripts measure:
 //
-//	fakeserver [-tools N] [-delay D] [-enum N] [-fields N] [-pending N] [-stderr N]
+//	fakeserver [-tools N] [-delay D] [-enum N [-titled]] [-fields N] [-pending N] [-stderr N]
 //
 // -tools lists N tools (tool-0 ... tool-N-1, each with a small input schema; tools/call
 // of one answers "ok"); -delay waits D before answering anything (a slow server); -enum
-// adds the tool "pick" whose elicitation chooses among N options; -fields adds the tool
+// adds the tool "pick" whose elicitation chooses among N options, an enum or, with
+// -titled, a oneOf of {const, title} choices (titled "Option N"); -fields adds the tool
 // "fill" whose elicitation is a form of N optional text fields; -pending adds the tool
 // "flood" that sends N elicitations at once and waits for all of them; -stderr writes N
 // lines on stderr first (they fill the client's log).
@@ -47,6 +48,7 @@ func main() {
 	tools := flag.Int("tools", 10, "number of tools to list")
 	delay := flag.Duration("delay", 0, "wait this long before serving")
 	enum := flag.Int("enum", 0, "options of the pick tool's enum (0: no pick tool)")
+	titled := flag.Bool("titled", false, "the pick tool's options are a oneOf of {const, title}, not an enum")
 	fields := flag.Int("fields", 0, "text fields of the fill tool's form (0: no fill tool)")
 	pending := flag.Int("pending", 0, "elicitations the flood tool sends at once (0: no flood tool)")
 	stderr := flag.Int("stderr", 0, "lines to write on stderr before serving")
@@ -68,7 +70,7 @@ func main() {
 		waiting: map[string]chan reply{},
 	}
 	if *enum > 0 {
-		s.pickSchema = pickSchema(*enum)
+		s.pickSchema = pickSchema(*enum, *titled)
 	}
 	if *fields > 0 {
 		s.fillSchema = fillSchema(*fields)
@@ -398,17 +400,31 @@ func (p *toolPages) encode(from, to, total int) []byte {
 }
 
 // pickSchema encodes the pick tool's requested schema: one required string "pick"
-// titled "Pick one", among option-0 ... option-n-1.
-func pickSchema(n int) []byte {
-	b := make([]byte, 0, n*16+128)
-	b = append(b, `{"type":"object","properties":{"pick":{"type":"string","title":"Pick one","enum":[`...)
+// titled "Pick one", among option-0 ... option-n-1, an enum or (titled) a oneOf of
+// {const, title} choices titled "Option 0" ... "Option n-1".
+func pickSchema(n int, titled bool) []byte {
+	b := make([]byte, 0, n*48+128)
+	b = append(b, `{"type":"object","properties":{"pick":{"type":"string","title":"Pick one",`...)
+	if titled {
+		b = append(b, `"oneOf":[`...)
+	} else {
+		b = append(b, `"enum":[`...)
+	}
 	for i := range n {
 		if i > 0 {
 			b = append(b, ',')
 		}
+		if titled {
+			b = append(b, `{"const":`...)
+		}
 		b = append(b, `"option-`...)
 		b = strconv.AppendInt(b, int64(i), 10)
 		b = append(b, '"')
+		if titled {
+			b = append(b, `,"title":"Option `...)
+			b = strconv.AppendInt(b, int64(i), 10)
+			b = append(b, `"}`...)
+		}
 	}
 	b = append(b, `]}},"required":["pick"]}`...)
 	return b

@@ -63,7 +63,7 @@ func (c *client) read() map[string]any {
 func newServer(tools, enum, fields, pending int) *server {
 	s := &server{pages: pages(tools, enum > 0, fields > 0, pending > 0), enum: enum, fields: fields, pending: pending, waiting: map[string]chan reply{}}
 	if enum > 0 {
-		s.pickSchema = pickSchema(enum)
+		s.pickSchema = pickSchema(enum, false)
 	}
 	if fields > 0 {
 		s.fillSchema = fillSchema(fields)
@@ -174,5 +174,25 @@ func TestFill(t *testing.T) {
 	c.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%s,"result":{"action":"cancel"}}`, id))
 	if m := c.read(); m["id"] != float64(3) || !strings.Contains(fmt.Sprint(m["result"]), "cancel") {
 		t.Fatalf("fill answered %v", m)
+	}
+}
+
+// TestTitledPickSchema: with -titled the pick tool offers the same values as a oneOf
+// of {const, title} choices.
+func TestTitledPickSchema(t *testing.T) {
+	var schema struct {
+		Properties struct {
+			Pick struct {
+				OneOf []struct{ Const, Title string }
+				Enum  []string
+			}
+		}
+	}
+	if err := json.Unmarshal(pickSchema(3, true), &schema); err != nil {
+		t.Fatal(err)
+	}
+	p := schema.Properties.Pick
+	if len(p.OneOf) != 3 || p.Enum != nil || p.OneOf[2].Const != "option-2" || p.OneOf[2].Title != "Option 2" {
+		t.Errorf("titled pick schema: %+v", p)
 	}
 }
