@@ -148,10 +148,20 @@ func New(up Upstream, opts Options) *Proxy {
 }
 
 // serverDropped fails the host request whose response the upstream dropped for its
-// size, so the host does not wait for it.
+// size, so the host does not wait for it; a server request dropped for its size is
+// answered with an error, so the server does not wait for it either.
 func (p *Proxy) serverDropped(prefix []byte) {
 	id, isReq, ok := transport.FrameID(prefix)
-	if !ok || isReq {
+	if !ok {
+		return
+	}
+	if isReq {
+		p.logf("refused a server request over the size limit (id %v)", id.Raw())
+		b, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{
+			Code: jsonrpc.CodeInvalidRequest, Message: "elicitty proxy: the request was over the size limit and was dropped unread"}})
+		if err == nil {
+			_ = p.toServer(b) // a server gone ends Run on its own
+		}
 		return
 	}
 	p.mu.Lock()
@@ -315,7 +325,7 @@ func (p *Proxy) readHost(r io.Reader, queue chan<- []byte) error {
 func (p *Proxy) tooLong(prefix []byte) {
 	id, isReq, ok := transport.FrameID(prefix)
 	p.logf("dropped a host message longer than %d bytes", p.opts.MaxLine)
-	if !ok || !id.IsValid() || !(isReq || bytes.Contains(prefix, []byte(`"method"`))) {
+	if !ok || !isReq {
 		return
 	}
 	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{

@@ -599,6 +599,25 @@ func TestOversizeServerLine(t *testing.T) {
 	}
 }
 
+// TestOversizeServerRequest: a server request over the bound is answered with an error
+// at once, and its id, the same as a host call's, fails nothing of the host's.
+func TestOversizeServerRequest(t *testing.T) {
+	h := startPipe(t, Options{}, 512)
+	h.handshake(initBoth)
+	h.host(`{"jsonrpc":"2.0","id":8,"method":"tools/list"}`)
+	h.serverGot()
+	h.server(`{"jsonrpc":"2.0","id":8,"method":"elicitation/create","params":{"message":"` + strings.Repeat("x", 1000) + `","requestedSchema":{"type":"object"}}}`)
+	got := decode(t, h.serverGot())
+	if got["id"] != float64(8) || fields(got, "error", "code") != float64(-32600) {
+		t.Errorf("server got %v, want an error for its request 8", got)
+	}
+	list := `{"jsonrpc":"2.0","id":8,"result":{"tools":[]}}`
+	h.server(list)
+	if g := h.hostGot(); g != list {
+		t.Errorf("host got %s, want its own call's result", g)
+	}
+}
+
 // TestServerExit: the server ending the session ends Run with ErrServerExited.
 func TestServerExit(t *testing.T) {
 	h := start(t, Options{})
