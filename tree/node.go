@@ -116,8 +116,8 @@ func (n *Node) Record(i int) (keys, values []string, ok bool) {
 	}
 	pk := n.packed
 	keys = pk.shapes[pk.shape[i]]
-	s := int(pk.start[i])
-	return keys, pk.vals[s : s+len(keys) : s+len(keys)], true
+	s, k := int(pk.start[i]), len(keys)
+	return keys[:k:k], pk.vals[s : s+k : s+k], true
 }
 
 // Len returns the number of items of an array node, packed or not; 0 for other nodes.
