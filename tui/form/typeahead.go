@@ -18,7 +18,9 @@ const typeaheadLimit = 400 * time.Millisecond
 // advances a form with a command (NextField, then its own next-group message), so keys
 // that were already read from the terminal would otherwise reach the field being left:
 // "Bob⏎5" would give the name "Bob5", and a secret typed after enter would land in the
-// previous, visible, field.
+// previous, visible, field. Keys typed ahead stop at the review step: it is there to be
+// seen before it is answered, so a second enter, or the rest of a paste, never accepts
+// what the user has not seen.
 type typeahead struct {
 	waiting bool
 	at      place     // where the focus was when the move started
@@ -126,10 +128,14 @@ func (m *FormModel) focusedInvalid() bool {
 	return f == nil || f.Error() != nil
 }
 
-// flushTypeahead delivers the waiting keys to where the focus is now.
+// flushTypeahead delivers the waiting keys to where the focus is now, unless the move
+// ended on the review step: keys typed before it was shown do not answer it.
 func (m *FormModel) flushTypeahead() tea.Cmd {
 	q := m.ahead.queue
 	m.ahead = typeahead{gen: m.ahead.gen}
+	if m.phase != phaseFill {
+		return nil
+	}
 	return m.feed(q)
 }
 

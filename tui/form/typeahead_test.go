@@ -45,16 +45,21 @@ func finalContent(t *testing.T, tm *teatest.TestModel) map[string]any {
 	return resp.Content
 }
 
-// TestTypeaheadBurstLandsInNextField types "Bob⏎5⏎s3cret⏎a" as one burst: every key after
-// an enter belongs to the next field, the secret never reaches a visible field, and
-// the last key accepts in the review.
+// TestTypeaheadBurstLandsInNextField types "Bob⏎5⏎s3cret⏎a⏎" as one burst: every key
+// after an enter belongs to the next field, the secret never reaches a visible field,
+// and the keys typed after the last field do not answer the review, which stays until
+// a key typed once it shows accepts.
 func TestTypeaheadBurstLandsInNextField(t *testing.T) {
 	for i := range 3 { // a race shows only now and then: try a few times
 		m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
 		tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
 		t.Cleanup(func() { _ = tm.Quit() })
 		waitFor(t, tm, "Name")
-		sendBurst(tm, "Bob\r5\rs3cret\ra")
+		sendBurst(tm, "Bob\r5\rs3cret\ra\r")
+		waitFor(t, tm, "Review") // the program ends once the form is answered
+		time.Sleep(50 * time.Millisecond)
+		waitFor(t, tm, "Review")
+		tm.Send(testkit.Key("a"))
 		want := map[string]any{"name": "Bob", "seats": int64(5), "token": "s3cret"}
 		if diff := cmp.Diff(want, finalContent(t, tm)); diff != "" {
 			t.Fatalf("try %d: content (-want +got):\n%s", i, diff)
@@ -90,7 +95,9 @@ func TestTypeaheadInvalidKeepsKeys(t *testing.T) {
 	waitFor(t, tm, "Name")
 	sendBurst(tm, "\rZoe")
 	waitFor(t, tm, "> Zoe")
-	sendBurst(tm, "\r3\rpw\ra")
+	sendBurst(tm, "\r3\rpw\r")
+	waitFor(t, tm, "Review")
+	tm.Send(testkit.Key("a"))
 	want := map[string]any{"name": "Zoe", "seats": int64(3), "token": "pw"}
 	if diff := cmp.Diff(want, finalContent(t, tm)); diff != "" {
 		t.Errorf("content (-want +got):\n%s", diff)
@@ -113,5 +120,22 @@ func TestTypeaheadLostMove(t *testing.T) {
 	m.Update(tea.KeyPressMsg{Code: 'x', Text: "x"})
 	if m.ahead.waiting || len(m.ahead.queue) != 0 {
 		t.Errorf("keys still held after the limit: %+v", m.ahead)
+	}
+}
+
+// TestTypeaheadPasteStopsAtReview pastes more lines than the form has fields: the lines
+// fill the fields, and what is left of the paste (here an empty line, an enter) does not
+// press the review's Accept: a paste types text, it does not answer for the user.
+func TestTypeaheadPasteStopsAtReview(t *testing.T) {
+	m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+	tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
+	t.Cleanup(func() { _ = tm.Quit() })
+	waitFor(t, tm, "Name")
+	tm.Send(tea.PasteMsg{Content: "Ada\n7\nhunter22\n\nmore\n"})
+	waitFor(t, tm, "Review")
+	tm.Send(testkit.Key("<esc>"))
+	fm := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(formProgram).m
+	if resp, done := fm.Done(); !done || resp.Action != elicit.Cancel {
+		t.Errorf("the rest of the paste answered the form: done %v, %+v", done, resp)
 	}
 }
