@@ -318,14 +318,7 @@ func TestHTTPOversizedResponsesFailTheCall(t *testing.T) {
 			h.ServeHTTP(w, r)
 		})
 	}
-	url, _ := startHTTP(t, &fixture{}, huge)
-	s, err := Connect(context.Background(), httpServer(url), Options{Protocol: legacy, Log: wire.New(100)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	s, ctx := connectWrapped(t, huge)
 	for _, tool := range []string{"huge-json", "huge-sse"} {
 		_, _, err := s.CallTool(ctx, tool, nil)
 		if err == nil || !strings.Contains(err.Error(), "16 MiB frame limit") {
@@ -336,6 +329,21 @@ func TestHTTPOversizedResponsesFailTheCall(t *testing.T) {
 	if err != nil || resultText(t, res) != "alive" {
 		t.Fatalf("session broken after the dropped responses: %v", err)
 	}
+}
+
+// connectWrapped connects to the fixture's Streamable HTTP server behind wrap and
+// returns the session and a context for its calls; both end with the test.
+func connectWrapped(t *testing.T, wrap func(http.Handler) http.Handler) (*Session, context.Context) {
+	t.Helper()
+	url, _ := startHTTP(t, &fixture{}, wrap)
+	s, err := Connect(context.Background(), httpServer(url), Options{Protocol: legacy, Log: wire.New(100)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return s, ctx
 }
 
 // TestSSETapMemoryBounded reads a 256 MiB SSE data line through the tap.
@@ -413,14 +421,7 @@ func TestHTTPOversizedRequestIsRefused(t *testing.T) {
 			h.ServeHTTP(w, r)
 		})
 	}
-	url, _ := startHTTP(t, &fixture{}, huge)
-	s, err := Connect(context.Background(), httpServer(url), Options{Protocol: legacy, Log: wire.New(100)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-	defer cancel()
+	s, ctx := connectWrapped(t, huge)
 	res, _, err := s.CallTool(ctx, "huge-ask", nil)
 	if err != nil {
 		t.Fatalf("the call failed: %v", err)
