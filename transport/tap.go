@@ -154,10 +154,11 @@ func (t *tap) outState(msg jsonrpc.Message) jsonrpc.Message {
 		}
 		return m
 	case *jsonrpc.Response:
+		reason, refused := t.takeRefused(m.ID)
 		if t.dropOurResponse(m.ID) {
 			return nil
 		}
-		if reason, ok := t.takeRefused(m.ID); ok {
+		if refused {
 			return &jsonrpc.Response{ID: m.ID, Error: refusedError(reason)}
 		}
 		return m
@@ -191,10 +192,11 @@ func (t *tap) dropOurResponse(id jsonrpc.ID) bool {
 // to send (raw, or raw with the requestState spliced), or nil to send nothing.
 func (t *tap) outRaw(raw []byte, env *envelope) []byte {
 	if !env.isRequest() {
+		reason, refused := t.takeRefused(env.id)
 		if t.dropOurResponse(env.id) {
 			return nil
 		}
-		if reason, ok := t.takeRefused(env.id); ok {
+		if refused {
 			if b, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: env.id, Error: refusedError(reason)}); err == nil {
 				raw = b
 			}
@@ -229,6 +231,17 @@ func (t *tap) outRaw(raw []byte, env *envelope) []byte {
 	}
 	t.logRaw(wire.Out, raw, env.method, idText(env.id), 0)
 	return raw
+}
+
+// ask marks the server request key waiting for our answer; t.mu is held.
+func (t *tap) ask(key string) {
+	if t.asked == nil {
+		t.asked = map[string]bool{}
+	}
+	if len(t.asked) == 0 {
+		t.askedDone = make(chan struct{})
+	}
+	t.asked[key] = true
 }
 
 // settle marks the server request key answered (or given up); t.mu is held.
@@ -349,13 +362,7 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 	t.mu.Unlock()
 	if env.isCall() {
 		t.mu.Lock()
-		if t.asked == nil {
-			t.asked = map[string]bool{}
-		}
-		if len(t.asked) == 0 {
-			t.askedDone = make(chan struct{})
-		}
-		t.asked[idKey(env.id)] = true
+		t.ask(idKey(env.id))
 		t.mu.Unlock()
 		if serve && servedTaskMethod(env.method) {
 			// A tasks/* request we serve: decoded and sent on as a ping (taskserve.go).
@@ -424,13 +431,7 @@ func (t *tap) refuse(id jsonrpc.ID, reason string) []byte {
 	key := idKey(id)
 	t.mu.Lock()
 	t.refused[key] = reason
-	if t.asked == nil {
-		t.asked = map[string]bool{}
-	}
-	if len(t.asked) == 0 {
-		t.askedDone = make(chan struct{})
-	}
-	t.asked[key] = true
+	t.ask(key)
 	t.mu.Unlock()
 	t.log.Notef(t.server, "refused request %q unread: %s", idText(id), reason)
 	if t.onRefused != nil {
