@@ -93,7 +93,7 @@ type Model struct {
 	now        time.Time
 	w, h       int
 	ticks      bool // tests turn periodic commands off
-	// logWake is the wire log's subscription: logTick waits on it (nil until then).
+	// logWake is the wire log's subscription: waitLog waits on it (nil until then).
 	logWake <-chan struct{}
 	// connecting are the first connection attempts, begun by startConnects and
 	// handed to the program by Init (or by beginConnectsMsg); begun says they began.
@@ -145,7 +145,7 @@ func (m *Model) Init() tea.Cmd {
 	if m.ticks {
 		cmds = append(cmds, m.clockTick())
 		if m.opts.Log != nil {
-			cmds = append(cmds, m.logTick())
+			cmds = append(cmds, m.waitLog())
 		}
 	}
 	return tea.Batch(cmds...)
@@ -181,7 +181,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onOpened(msg)
 	case logEntriesMsg:
 		m.log.add(msg)
-		return m, m.logTick()
+		return m, m.waitLog()
 	case refreshMsg, liveDoneMsg:
 		return m, m.onLive(msg)
 	case proxiesMsg:
@@ -417,10 +417,10 @@ func (m *Model) clockTick() tea.Cmd {
 	return tea.Tick(time.Second, func(t time.Time) tea.Msg { return clockMsg(t) })
 }
 
-// logTick waits for the wire log's next entries and reads them: a LogEvery pause
+// waitLog waits for the wire log's next entries and reads them: a LogEvery pause
 // first, so that a burst is read as one batch, then until something is appended. An
 // idle session sends no message, and so costs no frame.
-func (m *Model) logTick() tea.Cmd {
+func (m *Model) waitLog() tea.Cmd {
 	if !m.ticks || m.opts.Log == nil {
 		return nil
 	}

@@ -9,10 +9,10 @@ import (
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
-// TestLogTickWaitsForEntries: the Log tab's reader sends no message while the wire log
+// TestWaitLogWaitsForEntries: the Log tab's reader sends no message while the wire log
 // is quiet (an idle TUI draws no frames for it), brings the entries once some are
 // appended, and ends with the model.
-func TestLogTickWaitsForEntries(t *testing.T) {
+func TestWaitLogWaitsForEntries(t *testing.T) {
 	log := wire.New(100)
 	log.Append(wire.Entry{Server: "demo", Dir: wire.Stderr, Text: "first"})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -25,7 +25,7 @@ func TestLogTickWaitsForEntries(t *testing.T) {
 		go func() { out <- cmd() }()
 		return out
 	}
-	got := run(m.logTick())
+	got := run(m.waitLog())
 	select {
 	case msg := <-got:
 		es, ok := msg.(logEntriesMsg)
@@ -37,7 +37,7 @@ func TestLogTickWaitsForEntries(t *testing.T) {
 		t.Fatal("the entry already in the log was not read")
 	}
 
-	got = run(m.logTick())
+	got = run(m.waitLog())
 	select {
 	case msg := <-got:
 		t.Fatalf("a quiet log sent %#v", msg)
@@ -53,7 +53,7 @@ func TestLogTickWaitsForEntries(t *testing.T) {
 		t.Fatal("an appended entry was not read")
 	}
 
-	got = run(m.logTick())
+	got = run(m.waitLog())
 	m.stop()
 	select {
 	case msg := <-got:
