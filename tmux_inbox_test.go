@@ -345,8 +345,9 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 		}
 		// Wait for the next field to have the focus, not for any change: huh moves
 		// the focus in two updates (a frame between them shows no field focused) and
-		// the deadline in the status line counts down; an Enter sent before the move
-		// ends would go to the next field too, and the last one would accept.
+		// the deadline in the status line counts down. An Enter sent before the move
+		// ends is typed ahead (into the next field, or dropped at the review), so it
+		// would not be the one step this loop counts.
 		was := focusedLine(before)
 		tm.keys("Enter") // the field's default
 		tm.waitUntil("the next field", false, func(s string) bool {
