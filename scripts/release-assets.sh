@@ -9,7 +9,7 @@ rm -rf build/completions build/man
 mkdir -p build/completions build/man
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -ldflags "-X main.version=$VERSION" -o "$tmp/elicitty" .
+go build -ldflags "-X github.com/elicitty/elicitty/internal/cli.version=$VERSION" -o "$tmp/elicitty" .
 for sh in bash zsh fish powershell; do
   "$tmp/elicitty" completion "$sh" >"build/completions/elicitty.$sh"
 done

@@ -14,7 +14,7 @@ export ELICITTY_EVERYTHING_JS=$EVERYTHING_JS
 ELICITTY_TS_SDK_EXAMPLES=$(tail -n 2 <<<"$SETUP_OUT" | head -n 1)
 export ELICITTY_TS_SDK_EXAMPLES
 export PATH="$(go env GOPATH)/bin:$PATH"
-# Kept for tests that gate end-to-end runs on it (the tmux tests build the binary themselves).
+# Tells the tests whose tools setup.sh installed that a missing one is a failure, not a skip.
 export ELICITTY_E2E=1
 
 echo "== gofmt, go vet, staticcheck"
@@ -44,11 +44,13 @@ echo "== build"
 mkdir -p bin
 go build -o bin/elicitty .
 
-echo "== go test"
+echo "== go test (every tier: unit, goldens, e2e/)"
 go test -count=1 -timeout 20m ./...
 
-echo "== go test -race"
-go test -count=1 -race -timeout 20m ./...
+# The end-to-end tier drives a binary built without the race detector, so the race run
+# covers the quick tier, where the concurrent code runs in the test process.
+echo "== go test -race -short"
+go test -count=1 -race -short -timeout 20m ./...
 
 echo "== fuzz (bounded)"
 # A finding writes its failing input and fails the run. Go's fuzzing coordinator can also
@@ -95,7 +97,7 @@ done
   cd "$fresh/elicitty"
   bash scripts/setup.sh >/dev/null
   go build -o bin/elicitty .
-  go test -count=1 -run 'TestRepositoryIsSelfContained' .
+  go test -count=1 -run 'TestRepositoryIsSelfContained' ./internal/repocheck
   bash scripts/conformance.sh --suite stable --scenario initialize
 )
 

@@ -1,0 +1,116 @@
+package e2e
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestTmuxTUISampling runs `elicitty demo` in both eras (and over HTTP) at 80x24, calls summarize,
+// writes the assistant's reply in the sampling screen, reviews it and reads the
+// server's echo of the reply in the result pane.
+func TestTmuxTUISampling(t *testing.T) {
+	for _, tc := range []struct{ name, era, transport string }{
+		{"stdio 2025-11-25", "2025-11-25", "stdio"},
+		{"stdio 2026-07-28", "2026-07-28", "stdio"},
+		{"http 2025-11-25", "2025-11-25", "http"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			target, server := "demo", "demo"
+			if tc.transport == "http" {
+				target = startDemoHTTP(t)
+				server = strings.TrimSuffix(strings.TrimPrefix(target, "http://"), "/mcp")
+			}
+			tm := startTerm(t, termOptions{}, target, "--protocol", tc.era)
+			tm.waitFor("ready " + tc.era)
+			selectTool(t, tm, "summarize")
+			tm.keys("Enter")
+			tm.waitFor("Arguments for tool summarize on")
+			tm.waitFocus("text")
+			tm.typeText("The cat sat on the mat.")
+			tm.waitFor("┃ > The cat sat on the mat.")
+			tm.keys("Enter")
+			tm.waitFor("[ Call ]")
+			tm.keys("a")
+			tm.waitFor("asks for a model reply", "System prompt", "You write one-sentence summaries",
+				"Summarize in one sentence:", "Your reply, as the assistant", "Model name (tab): human")
+			tm.typeText("A cat sat.")
+			tm.waitFor("│ A cat sat.")
+			tm.keys("C-s")
+			tm.waitFor(`Send this reply to "`+server+`"?`, `as model "human", role assistant, stop reason endTurn`)
+			tm.keys("a")
+			tm.waitFor("tools/call summarize · done", "summary by human (endTurn): A cat sat.", "0 pending")
+			tm.keys("q")
+			if code, _ := tm.wait(); code != 0 {
+				t.Errorf("elicitty demo exited %d after q, want 0", code)
+			}
+		})
+	}
+}
+
+// TestTmuxInlineSampling answers summarize at the inline prompt of `elicitty call`:
+// the request is shown, the reply typed line by line, the model name set, and the
+// reply reviewed before it is sent.
+func TestTmuxInlineSampling(t *testing.T) {
+	t.Parallel()
+	tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "summarize", "text=Cats sit on mats.", "--", bin, "serve-demo")
+	tm.waitFor("asks for a model reply (sampling) for summarize", "You write one-sentence summaries",
+		"Cats sit on mats.", `stop at "\n\n"`, `Write the assistant's reply; end it with a line holding only "."`)
+	tm.typeText("Cats sit.")
+	tm.keys("Enter")
+	tm.typeText(".")
+	tm.keys("Enter")
+	tm.waitFor("Model name [human]:")
+	tm.typeText("ada")
+	tm.keys("Enter")
+	tm.waitFor(`Reply to send to elicitty (elicitty-demo) as model "ada" (stop reason endTurn):`, "Send it? [y]es, [e]dit, [d]ecline, [c]ancel:")
+	tm.typeText("y")
+	tm.keys("Enter")
+	code, stdout := tm.wait()
+	if code != 0 || strings.TrimSpace(stdout) != "summary by ada (endTurn): Cats sit." {
+		t.Fatalf("exit %d, stdout %q\nscreen:\n%s", code, stdout, tm.screen())
+	}
+}
+
+// TestTmuxEverythingSampling answers server-everything's trigger-sampling-request in
+// the TUI and at the inline prompt (stdio).
+func TestTmuxEverythingSampling(t *testing.T) {
+	js := everythingJS(t)
+	t.Run("tui", func(t *testing.T) {
+		t.Parallel()
+		tm := startTerm(t, termOptions{}, "--", "node", js, "stdio")
+		tm.waitFor("node ready", "get-sum")
+		selectTool(t, tm, "trigger-sampling-request")
+		tm.keys("Enter")
+		tm.waitFor("Arguments for tool trigger-sampling-request")
+		tm.waitFocus("prompt *")
+		tm.typeText("the sea")
+		tm.waitFor("┃ > the sea")
+		tm.keys("Enter")
+		tm.waitFocus("maxTokens") // keeps its default
+		tm.keys("Enter")
+		tm.waitFor("[ Call ]")
+		tm.keys("a")
+		tm.waitFor("asks for a model reply", "You are a helpful test server.",
+			"Resource trigger-sampling-request context: the sea", "temperature 0.7")
+		tm.typeText("Blue and wide.")
+		tm.waitFor("│ Blue and wide.")
+		tm.keys("C-s")
+		tm.waitFor("Send this reply to")
+		tm.keys("a")
+		tm.waitFor("tools/call trigger-sampling-request done", `"text": "Blue and wide."`, `"model": "human"`)
+		tm.keys("q")
+		tm.wait()
+	})
+	t.Run("inline", func(t *testing.T) {
+		t.Parallel()
+		tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "trigger-sampling-request", "prompt=the sea", "--", "node", js, "stdio")
+		tm.waitFor("Resource trigger-sampling-request context: the sea", "You are a helpful test server.", "Write the assistant's reply")
+		tm.typeText("/decline")
+		tm.keys("Enter")
+		code, stdout := tm.wait()
+		if code != 1 || !strings.Contains(stdout+tm.screen(), "User rejected sampling request") {
+			t.Fatalf("exit %d, stdout %q; want 1 and the rejection\nscreen:\n%s", code, stdout, tm.screen())
+		}
+	})
+}

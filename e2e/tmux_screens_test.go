@@ -1,0 +1,149 @@
+package e2e
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// TestTmuxTypeaheadAcrossEnter types a whole form in one send-keys call, as a fast
+// typist or a paste would: every key after an enter lands in the next field, and the
+// secret, the field after a visible one, never shows on the screen. A bracketed paste
+// of several lines fills one field per line.
+func TestTmuxTypeaheadAcrossEnter(t *testing.T) {
+	t.Parallel()
+	schema := writeFile(t, "schema.json", `{"type":"object","properties":{
+		"name":{"type":"string","title":"Name"},
+		"seats":{"type":"integer","title":"Seats"},
+		"api_token":{"type":"string","title":"API token"}},
+		"required":["name","seats","api_token"]}`)
+	for _, tc := range []struct {
+		name  string
+		input func(tm *tmuxTerm)
+	}{
+		{"send-keys", func(tm *tmuxTerm) { tm.typeText("Bob\r5\rs3cret-tok\r") }},
+		{"bracketed paste", func(tm *tmuxTerm) {
+			tm.tmux("set-buffer", "-b", "form", "Bob\n5\ns3cret-tok\n")
+			tm.tmux("paste-buffer", "-p", "-b", "form", "-t", "e2e")
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, termOptions{stdoutToFile: true}, "render", schema)
+			tm.waitFocus("Name *")
+			tc.input(tm)
+			screen := tm.waitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, "[ Accept ]")
+			if strings.Contains(screen, "s3cret") || strings.Contains(screen, "Bob5") {
+				t.Fatalf("keys landed in the wrong field, or the secret shows:\n%s", screen)
+			}
+			tm.keys("a")
+			code, stdout := tm.wait()
+			var got struct {
+				Action  string         `json:"action"`
+				Content map[string]any `json:"content"`
+			}
+			if err := json.Unmarshal([]byte(stdout), &got); code != 0 || err != nil {
+				t.Fatalf("exit %d, stdout %q (%v)", code, stdout, err)
+			}
+			if got.Content["name"] != "Bob" || got.Content["seats"] != 5.0 || got.Content["api_token"] != "s3cret-tok" {
+				t.Errorf("content %v, want name Bob, seats 5, the token in api_token", got.Content)
+			}
+		})
+	}
+}
+
+// TestTmuxSmallTerminal runs `elicitty demo` at 60x15 and 80x24 and goes through the
+// form with every field kind, its review, and the URL consent screen: on each, the
+// focused field's input line or options, and the actions, are on the screen.
+func TestTmuxSmallTerminal(t *testing.T) {
+	t.Parallel()
+	for _, size := range []struct {
+		name       string
+		cols, rows int
+	}{{"60x15", 60, 15}, {"80x24", 80, 24}} {
+		t.Run(size.name, func(t *testing.T) {
+			t.Parallel()
+			tm := startTerm(t, termOptions{cols: size.cols, rows: size.rows}, "demo")
+			tm.waitFor("demo ready")
+			filterTool(tm, "form_all_kinds")
+			tm.keys("Enter") // no arguments: called at once
+			step := func(title string, want ...string) {
+				t.Helper()
+				tm.waitFor(append([]string{"┃ " + title}, want...)...)
+			}
+			step("Full name *", "┃ >", "esc cancel")
+			tm.typeText("Bob")
+			tm.waitFor("┃ > Bob")
+			tm.keys("Enter")
+			step("Seats *", "┃ > 2 (default)")
+			tm.keys("Enter")
+			step("Email *", "┃ >")
+			tm.typeText("a@b.co")
+			tm.waitFor("┃ > a@b.co")
+			tm.keys("Enter")
+			step("Region *", "┃ > Europe (Ireland)", "┃   Asia Pacific (Mumbai)")
+			tm.keys("Enter")
+			step("Homepage", "┃ >")
+			tm.keys("Enter")
+			step("Budget (EUR)", "┃ > 99.5 (default)", "page 2/3")
+			tm.keys("Enter")
+			step("T-shirt size", "┃   XL")
+			tm.keys("Enter")
+			step("Birthday", "format date (YYYY-MM-DD)", "┃ >")
+			tm.keys("Enter")
+			step("Tags *", "┃ > [•] api", "┃   [ ] ops")
+			tm.keys("Enter")
+			step("Subscribe to the newsletter", "yes", "no")
+			tm.keys("Enter")
+			step("Favourite colour", "┃   Blue")
+			tm.keys("Enter")
+			step("Meeting time", "format date-time (YYYY-MM-DDThh:mm:ssZ)", "┃ >")
+			tm.keys("Enter")
+			step("Features", "┃   [ ] Nightly backups")
+			tm.keys("Enter")
+			tm.waitFor("Review: Accept sends this response", "[ Accept ]", "Cancel", "a accept")
+			tm.keys("a")
+			tm.waitFor("0 in flight · 0 pending")
+
+			filterTool(tm, "needs_link")
+			tm.keys("Enter")
+			tm.waitFor(`"demo" asks you to open a link`, "Link (shown in full):", "Open in browser", "Copy", "Decline", "Cancel")
+			tm.keys("Escape")
+			tm.waitFor("0 in flight · 0 pending")
+		})
+	}
+}
+
+// filterTool narrows the demo's Tools list to name with the filter and keeps it, so
+// that enter opens that tool.
+func filterTool(tm *tmuxTerm, name string) {
+	tm.t.Helper()
+	tm.keys("/")
+	tm.waitFor("esc clear")
+	tm.keys("Escape") // clears the last filter
+	tm.waitUntil("the filter cleared", false, func(s string) bool { return !strings.Contains(s, "filter:") })
+	tm.keys("/")
+	tm.waitFor("esc clear")
+	tm.typeText(name)
+	tm.waitFor("Tools: 1/")
+	tm.keys("Enter")
+	tm.waitFor("filter: " + name)
+}
+
+// TestTmuxTUITypeaheadAcrossPages types the demo's whole form_all_kinds form in the
+// terminal UI in one send-keys call, across its three pages, up to the review.
+func TestTmuxTUITypeaheadAcrossPages(t *testing.T) {
+	t.Parallel()
+	tm := startTerm(t, termOptions{}, "demo")
+	tm.waitFor("demo ready")
+	filterTool(tm, "form_all_kinds")
+	tm.keys("Enter") // no arguments: called at once
+	tm.waitFocus("Full name *")
+	tm.typeText("Bob\r5\ra@b.co" + strings.Repeat("\r", 11))
+	screen := tm.waitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, `"email": "a@b.co"`)
+	if strings.Contains(screen, "Bob5") {
+		t.Fatalf("keys landed in the wrong field:\n%s", screen)
+	}
+	tm.keys("a")
+	tm.waitFor("tools/call form_all_kinds done", "0 in flight · 0 pending")
+}

@@ -1,0 +1,284 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/spf13/cobra"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/demo"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
+	"github.com/elicitty/elicitty/transport"
+)
+
+// doctorCheck is one self-test: a tool call on the demo server.
+type doctorCheck struct {
+	name string
+	tool string
+	args map[string]any
+	want string // a substring the result text must contain
+}
+
+func (a *app) doctorCommand() *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor [TARGET | -- command args...]",
+		Short: "Self-test against the built-in demo server, or check a server; prints what works",
+		Long: `Without TARGET: starts the built-in demo server over stdio and over Streamable HTTP on
+loopback, talks to it in both protocol eras (2025-11-25 with server-pushed elicitation,
+2026-07-28 with multi round-trip input requests), answers its elicitations
+automatically, and prints which features work on which transport and era, and where
+OAuth tokens are kept (the OS keyring, or the 0600 file where no keyring service runs).
+
+With TARGET: connects to that server as the other commands would (config, flags,
+OAuth), prints its name, the protocol era and why, its capabilities, and lists each
+kind of primitive it declares; nothing is called. Exit 0 when everything passed.`,
+		Example: "  elicitty doctor\n  elicitty doctor demo\n  elicitty doctor -- elicitty serve-demo",
+		Args:    cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 && cmd.ArgsLenAtDash() < 0 {
+				return a.runDoctor(cmd.Context())
+			}
+			srv, rest, err := a.splitTarget(cmd, args)
+			if err != nil {
+				return err
+			}
+			if len(rest) > 0 {
+				return usagef("doctor takes one TARGET, got extra arguments %q", rest)
+			}
+			return a.runDoctorTarget(cmd.Context(), srv)
+		},
+	}
+}
+
+// doctorChecks are the self-tests, in the order of the matrix's rows.
+var doctorChecks = []doctorCheck{
+	{name: "tools/list", tool: ""},
+	{name: "plain tool call", tool: "add", args: map[string]any{"a": 2, "b": 3}, want: "5"},
+	{name: "form, every field kind", tool: "form_all_kinds", want: "accept"},
+	{name: "chained forms", tool: "deploy", args: map[string]any{"service": "api"}},
+	{name: "confirm-only form", tool: "confirm_only", want: "confirmed"},
+	{name: "multi round-trip (3 rounds)", tool: "mrtr_multi"},
+	{name: "two inputs in one round", tool: "mrtr_parallel"},
+	{name: "URL mode: consent page approved", tool: "link_account", want: "linked"},
+	{name: "URL required (-32042) then retry", tool: "needs_link", want: "linked"},
+}
+
+// doctorColumn is one transport and protocol era of the matrix.
+type doctorColumn struct {
+	label string
+	srv   config.Server
+	proto string
+}
+
+func (a *app) runDoctor(ctx context.Context) error {
+	cols, stop, err := startDoctorServers()
+	if err != nil {
+		return err
+	}
+	defer stop()
+	results := make([][]string, len(doctorChecks))
+	for i := range results {
+		results[i] = make([]string, len(cols))
+	}
+	failed := 0
+	for j, c := range cols {
+		column, n := a.runDoctorColumn(ctx, c)
+		for i, r := range column {
+			results[i][j] = r
+		}
+		failed += n
+	}
+	failed += a.printDefaultEras(ctx, []config.Server{cols[0].srv, cols[2].srv})
+	if err := a.printDoctorMatrix(cols, results); err != nil {
+		return err
+	}
+	a.printTokenStore()
+	if failed > 0 {
+		fmt.Fprintf(a.stdout, "%d check(s) failed\n", failed)
+		return &silentError{code: ExitConn}
+	}
+	fmt.Fprintln(a.stdout, "all checks passed")
+	return nil
+}
+
+// printDefaultEras prints the era a user gets from each server without --protocol, and
+// why; it returns how many servers could not be reached.
+func (a *app) printDefaultEras(ctx context.Context, servers []config.Server) (failed int) {
+	for _, srv := range servers {
+		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+		s, err := transport.Connect(cctx, srv, transport.Options{ClientName: "elicitty-doctor", ClientVersion: currentVersion().Version, URLMode: true, Procs: a.procs})
+		if err != nil {
+			failed++
+			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): FAIL %v\n", srv.EffectiveKind(), err)
+		} else {
+			era := s.Era()
+			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): %s (%s)\n", srv.EffectiveKind(), era.Version, era.Reason)
+			s.Close()
+		}
+		cancel()
+	}
+	return failed
+}
+
+// startDoctorServers starts the demo server over Streamable HTTP on loopback (the
+// stdio one is started per session) and returns the matrix's columns; stop shuts the
+// HTTP server down.
+func startDoctorServers() (cols []doctorColumn, stop func(), err error) {
+	stdio, err := demoServer()
+	if err != nil {
+		return nil, nil, err
+	}
+	d, err := demo.New(nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("start demo server: %w", err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		d.Close()
+		return nil, nil, fmt.Errorf("listen on loopback: %w", err)
+	}
+	hs := &http.Server{Handler: d.HTTPHandler(), ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	httpSrv := config.Server{Name: "demo-http", Kind: config.KindHTTP, URL: "http://" + ln.Addr().String() + "/mcp"}
+	cols = []doctorColumn{
+		{"stdio 2025-11-25", stdio, protocol.Version20251125},
+		{"stdio 2026-07-28", stdio, protocol.Version20260728},
+		{"http 2025-11-25", httpSrv, protocol.Version20251125},
+		{"http 2026-07-28", httpSrv, protocol.Version20260728},
+	}
+	return cols, func() { hs.Close(); d.Close() }, nil
+}
+
+// doctorAnswer accepts every elicitation the way the demo expects; for URL mode it
+// stands in for the user's browser and approves the demo's own consent page.
+func doctorAnswer(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+	if req.Mode == elicit.ModeURL {
+		// The request's context ends with this answer; the approval outlives it.
+		go approveDemoConsent(context.WithoutCancel(ctx), req.URL)
+	}
+	return elicit.AutoAccept(req), nil
+}
+
+// runDoctorColumn runs every check on one column and returns the cells ("ok", "FAIL",
+// "FAIL connect") and the number of failures, reporting each on stderr. The doctor
+// ignores the common flags: it tests the client itself, in both eras.
+func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) ([]string, int) {
+	cells := make([]string, len(doctorChecks))
+	srv := c.srv
+	srv.Protocol = c.proto
+	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	opts := transport.ForServer(srv, elicit.AnswererFunc(doctorAnswer))
+	opts.ClientName, opts.ClientVersion, opts.Procs = "elicitty-doctor", currentVersion().Version, a.procs
+	s, err := transport.Connect(cctx, srv, opts)
+	if err != nil {
+		for i := range cells {
+			cells[i] = "FAIL connect"
+		}
+		fmt.Fprintf(a.stderr, "doctor: %s: %v\n", c.label, err)
+		return cells, len(cells)
+	}
+	defer s.Close()
+	failed := 0
+	for i, chk := range doctorChecks {
+		if err := runCheck(cctx, s, chk); err != nil {
+			failed++
+			cells[i] = "FAIL"
+			fmt.Fprintf(a.stderr, "doctor: %s: %s: %v\n", c.label, chk.name, elicit.Sanitize(err.Error()))
+		} else {
+			cells[i] = "ok"
+		}
+	}
+	return cells, failed
+}
+
+// printDoctorMatrix prints the checks by columns as a table.
+func (a *app) printDoctorMatrix(cols []doctorColumn, results [][]string) error {
+	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "check")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "\t%s", c.label)
+	}
+	fmt.Fprintln(tw)
+	for i, chk := range doctorChecks {
+		fmt.Fprint(tw, chk.name)
+		for j := range cols {
+			fmt.Fprintf(tw, "\t%s", results[i][j])
+		}
+		fmt.Fprintln(tw)
+	}
+	return tw.Flush()
+}
+
+func runCheck(ctx context.Context, s *transport.Session, chk doctorCheck) error {
+	if chk.tool == "" {
+		tools, err := s.Tools(ctx)
+		if err != nil {
+			return err
+		}
+		if len(tools) == 0 {
+			return errors.New("no tools listed")
+		}
+		return nil
+	}
+	args := chk.args
+	if args == nil {
+		args = map[string]any{}
+	}
+	res, _, err := s.CallTool(ctx, chk.tool, args)
+	if err != nil {
+		return err
+	}
+	if res.IsError {
+		return errors.New("tool returned an error result")
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcp.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	if chk.want != "" && !strings.Contains(text.String(), chk.want) {
+		return fmt.Errorf("result %q lacks %q", text.String(), chk.want)
+	}
+	return nil
+}
+
+// approveDemoConsent presses the Approve button of a demo consent page, as a user's
+// browser would. Only loopback URLs of the demo server are ever posted to.
+func approveDemoConsent(ctx context.Context, pageURL string) {
+	u, err := url.Parse(pageURL)
+	if err != nil || u.Hostname() != "127.0.0.1" {
+		return
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimSuffix(pageURL, "/")+"/approve", nil)
+	if err != nil {
+		return
+	}
+	req.Header.Set("Origin", u.Scheme+"://"+u.Host)
+	if resp, err := http.DefaultClient.Do(req); err == nil {
+		resp.Body.Close()
+	}
+}
+
+// printTokenStore tells where OAuth tokens are kept and why.
+func (a *app) printTokenStore() {
+	c, err := a.tokenChoice()
+	if err != nil {
+		fmt.Fprintf(a.stdout, "token store: unusable: %v\n", err)
+		return
+	}
+	fmt.Fprintf(a.stdout, "token store: %s (%s)\n", c.Store.Where(), c.Reason)
+}

@@ -1,0 +1,76 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/transport/oauth"
+)
+
+// maxKeyFile bounds the private key and identity token files read for a grant.
+const maxKeyFile = 64 << 10
+
+// grantOptions copies the grant settings of a server's oauth config into o: the grant,
+// the client's private key (read now), the identity token source (read each time a
+// token is needed), the identity provider and DPoP. Errors name the setting and file,
+// never their contents.
+func grantOptions(o *oauth.Options, c *config.OAuth) error {
+	o.Grant = oauth.Grant(c.Grant)
+	o.DPoP = c.DPoP
+	if c.PrivateKeyFile != "" {
+		b, err := readSmall(c.PrivateKeyFile)
+		if err != nil {
+			return fmt.Errorf("oauth.privateKeyFile: %w", err)
+		}
+		o.PrivateKeyPEM = b
+	}
+	switch {
+	case c.IdentityTokenFile != "":
+		path := c.IdentityTokenFile
+		o.IdentityToken = func(context.Context) (string, error) {
+			b, err := readSmall(path)
+			if err != nil {
+				return "", fmt.Errorf("oauth.identityTokenFile: %w", err)
+			}
+			return string(b), nil
+		}
+	case c.IdentityTokenEnv != "":
+		name := c.IdentityTokenEnv
+		o.IdentityToken = func(context.Context) (string, error) {
+			v, ok := os.LookupEnv(name)
+			if !ok {
+				return "", fmt.Errorf("oauth.identityTokenEnv: $%s is not set", name)
+			}
+			return v, nil
+		}
+	}
+	if p := c.IdP; p != nil {
+		o.IdP = &oauth.IdP{Issuer: p.Issuer, TokenEndpoint: p.TokenEndpoint, ClientID: p.ClientID, ClientSecret: p.ClientSecret}
+	}
+	return nil
+}
+
+// readSmall reads a file of at most maxKeyFile bytes; its errors name the path only.
+func readSmall(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			return nil, fmt.Errorf("%s: %w", path, pe.Err)
+		}
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: read failed", path)
+	}
+	if len(b) > maxKeyFile {
+		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxKeyFile)
+	}
+	return b, nil
+}
