@@ -213,3 +213,12 @@ func (r *Request) Asker() string {
 	}
 	return name
 }
+
+// ModeOrForm is the request's mode, form when the server left it out (a request without
+// "mode" is a form request in every version).
+func (r *Request) ModeOrForm() Mode {
+	if r.Mode == "" {
+		return ModeForm
+	}
+	return r.Mode
+}

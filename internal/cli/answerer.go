@@ -109,7 +109,7 @@ func (a *app) reportProtocolErrors(next elicit.Answerer) elicit.Answerer {
 				url = fmt.Sprintf(" (url %q)", elicit.Sanitize(req.URL))
 			}
 			fmt.Fprintf(a.stderr, "elicitty: %s sent an invalid %s-mode request%s, refused without asking: %s\n",
-				elicit.Sanitize(req.Server), modeOf(req), url, elicit.Sanitize(pe.Reason))
+				elicit.Sanitize(req.Server), req.ModeOrForm(), url, elicit.Sanitize(pe.Reason))
 		}
 		return resp, err
 	})
@@ -128,7 +128,7 @@ func (a *app) unanswered() elicit.Answerer {
 			return elicit.Response{Action: elicit.Cancel}, nil
 		}
 		fmt.Fprintf(a.stderr, "elicitty: %s asks %q (%s mode) but there is no terminal and no --answers file.\n",
-			req.ServerLabel(), elicit.Sanitize(req.Message), modeOf(req))
+			req.ServerLabel(), elicit.Sanitize(req.Message), req.ModeOrForm())
 		fmt.Fprintf(a.stderr, "An answers-file entry that would answer it:\n%s", elicit.UnansweredEntry(req))
 		return elicit.Response{}, fmt.Errorf("%s: %w", elicit.Sanitize(req.Server), elicit.ErrUnanswered)
 	})
@@ -189,11 +189,4 @@ func (a *app) writeRecords() error {
 		fmt.Fprintf(a.stderr, "elicitty: %s holds ${%s} instead of the secret you typed; set %s to replay it\n", a.recordPath, env, env)
 	}
 	return f.Close()
-}
-
-func modeOf(req *elicit.Request) elicit.Mode {
-	if req.Mode == "" {
-		return elicit.ModeForm
-	}
-	return req.Mode
 }

@@ -51,10 +51,10 @@ func (a *app) oauthOptions(srv config.Server) (*oauth.Options, error) {
 	if c := srv.OAuth; c != nil {
 		o.ClientID, o.ClientSecret = c.ClientID, c.ClientSecret
 		o.ClientMetadataURL, o.Scopes, o.RedirectPort = c.ClientMetadataURL, c.Scopes, c.RedirectPort
-		if err := grantOptions(o, c); err != nil {
+		if err := oauth.ApplyConfig(o, c); err != nil {
 			return nil, err
 		}
-		if o.Grant != "" && o.Grant != oauth.GrantAuthorizationCode {
+		if o.Grant != "" && o.Grant != config.GrantAuthorizationCode {
 			return o, nil // no browser
 		}
 	}

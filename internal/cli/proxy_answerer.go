@@ -31,7 +31,7 @@ func (a *app) proxyAnswerer(_ context.Context, host, server string) (elicit.Answ
 	if err != nil {
 		a.proxyLogf("no inbox: %v; every question is answered cancel", err)
 		return elicit.AnswererFunc(func(_ context.Context, req *elicit.Request) (elicit.Response, error) {
-			a.proxyLogf("%s asks (%s mode): no answers file and no inbox: answering cancel", req.ServerLabel(), modeOf(req))
+			a.proxyLogf("%s asks (%s mode): no answers file and no inbox: answering cancel", req.ServerLabel(), req.ModeOrForm())
 			return elicit.Response{Action: elicit.Cancel}, nil
 		}), func() error { return nil }, nil
 	}

@@ -3,6 +3,7 @@ package oauth_test
 import (
 	"testing"
 
+	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/oauth/oauthtest"
 )
@@ -33,7 +34,7 @@ func TestDPoPAuthorizationCode(t *testing.T) {
 
 func TestDPoPClientCredentials(t *testing.T) {
 	srv := oauthtest.New(t, oauthtest.Config{DPoP: true, DPoPNonce: "n", Clients: map[string]string{"ci-bot": ccSecret}})
-	s, err := connect(t, srv, oauth.Options{DPoP: true, Grant: oauth.GrantClientCredentials, ClientID: "ci-bot", ClientSecret: ccSecret})
+	s, err := connect(t, srv, oauth.Options{DPoP: true, Grant: config.GrantClientCredentials, ClientID: "ci-bot", ClientSecret: ccSecret})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}

@@ -17,24 +17,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
-)
 
-// Grant is how a Handler obtains tokens.
-type Grant string
-
-// The grants of Options.Grant; the values are those of the config file.
-const (
-	// GrantAuthorizationCode signs in through the browser (the default).
-	GrantAuthorizationCode Grant = "authorization_code"
-	// GrantClientCredentials authenticates the client itself (RFC 6749 §4.4, SEP-1046).
-	GrantClientCredentials Grant = "client_credentials"
-	// GrantJWTBearer presents an identity token as the grant (RFC 7523, workload
-	// identity federation, SEP-1933).
-	GrantJWTBearer Grant = "jwt_bearer"
-	// GrantTokenExchange exchanges an ID token at the identity provider for an
-	// authorization grant (RFC 8693) and that for the server's token (RFC 7523,
-	// enterprise-managed authorization, SEP-990).
-	GrantTokenExchange Grant = "token_exchange"
+	"github.com/elicitty/elicitty/config"
 )
 
 // The steps of the grants that need no browser.
@@ -56,7 +40,7 @@ const (
 // maxTokenResponse bounds what a token endpoint may send.
 const maxTokenResponse = 1 << 20
 
-// IdP is the identity provider of GrantTokenExchange.
+// IdP is the identity provider of config.GrantTokenExchange.
 type IdP struct {
 	// Issuer is the provider's issuer URL; its metadata names the token endpoint
 	// unless TokenEndpoint is set.
@@ -67,7 +51,7 @@ type IdP struct {
 
 // machineGrant reports whether the handler's grant needs no browser.
 func (o *Options) machineGrant() bool {
-	return o.Grant != "" && o.Grant != GrantAuthorizationCode
+	return o.Grant != "" && o.Grant != config.GrantAuthorizationCode
 }
 
 // endpoint is what discovery found about the authorization server.
@@ -211,16 +195,16 @@ func (s *grantSource) fetch(ctx context.Context) (*oauth2.Token, error) {
 	form.Set("resource", ep.resource)
 	me := client{id: o.ClientID, secret: o.ClientSecret, key: h.key}
 	switch o.Grant {
-	case GrantClientCredentials:
+	case config.GrantClientCredentials:
 		form.Set("grant_type", "client_credentials")
-	case GrantJWTBearer:
+	case config.GrantJWTBearer:
 		tok, err := h.identityToken(ctx)
 		if err != nil {
 			return nil, err
 		}
 		form.Set("grant_type", grantTypeJWTBearer)
 		form.Set("assertion", tok)
-	case GrantTokenExchange:
+	case config.GrantTokenExchange:
 		jag, err := h.exchangeAtIdP(ctx, ep)
 		if err != nil {
 			return nil, err

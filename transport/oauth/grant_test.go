@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/oauth/oauthtest"
 )
@@ -32,7 +33,7 @@ func leaks(t *testing.T, secrets []string, texts ...string) {
 
 func TestClientCredentialsSecret(t *testing.T) {
 	srv := oauthtest.New(t, oauthtest.Config{ScopesSupported: []string{"read"}, Clients: map[string]string{"ci-bot": ccSecret}})
-	s, err := connect(t, srv, oauth.Options{Grant: oauth.GrantClientCredentials, ClientID: "ci-bot", ClientSecret: ccSecret, Browser: oauth.NoWaitBrowser{}})
+	s, err := connect(t, srv, oauth.Options{Grant: config.GrantClientCredentials, ClientID: "ci-bot", ClientSecret: ccSecret, Browser: oauth.NoWaitBrowser{}})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -47,7 +48,7 @@ func TestClientCredentialsSecret(t *testing.T) {
 
 func TestClientCredentialsWrongSecretFailsOnce(t *testing.T) {
 	srv := oauthtest.New(t, oauthtest.Config{Clients: map[string]string{"ci-bot": "right"}})
-	s, err := connect(t, srv, oauth.Options{Grant: oauth.GrantClientCredentials, ClientID: "ci-bot", ClientSecret: ccSecret})
+	s, err := connect(t, srv, oauth.Options{Grant: config.GrantClientCredentials, ClientID: "ci-bot", ClientSecret: ccSecret})
 	if err == nil {
 		t.Fatal("connect succeeded with a wrong secret")
 	}
@@ -72,7 +73,7 @@ func TestClientCredentialsPrivateKeyJWT(t *testing.T) {
 	}
 	pemKey := pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})
 	srv := oauthtest.New(t, oauthtest.Config{ClientKeys: map[string]crypto.PublicKey{"ci-bot": key.Public()}})
-	s, err := connect(t, srv, oauth.Options{Grant: oauth.GrantClientCredentials, ClientID: "ci-bot", PrivateKeyPEM: pemKey})
+	s, err := connect(t, srv, oauth.Options{Grant: config.GrantClientCredentials, ClientID: "ci-bot", PrivateKeyPEM: pemKey})
 	if err != nil {
 		t.Fatalf("connect: %v", err)
 	}
@@ -85,14 +86,14 @@ func TestClientCredentialsPrivateKeyJWT(t *testing.T) {
 	// A key the server does not know is refused.
 	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	srv2 := oauthtest.New(t, oauthtest.Config{ClientKeys: map[string]crypto.PublicKey{"ci-bot": other.Public()}})
-	if _, err := connect(t, srv2, oauth.Options{Grant: oauth.GrantClientCredentials, ClientID: "ci-bot", PrivateKeyPEM: pemKey}); err == nil {
+	if _, err := connect(t, srv2, oauth.Options{Grant: config.GrantClientCredentials, ClientID: "ci-bot", PrivateKeyPEM: pemKey}); err == nil {
 		t.Error("a client assertion signed by the wrong key was accepted")
 	}
 }
 
 func TestBadPrivateKeyIsRefusedWithoutQuotingIt(t *testing.T) {
 	bad := []byte("-----BEGIN PRIVATE KEY-----\nc2VjcmV0LWtleS1ieXRlcw==\n-----END PRIVATE KEY-----\n")
-	_, err := oauth.NewHandler(oauth.Options{Grant: oauth.GrantClientCredentials, ClientID: "x", PrivateKeyPEM: bad})
+	_, err := oauth.NewHandler(oauth.Options{Grant: config.GrantClientCredentials, ClientID: "x", PrivateKeyPEM: bad})
 	if err == nil {
 		t.Fatal("NewHandler accepted a key that is not one")
 	}
@@ -103,7 +104,7 @@ func TestWorkloadIdentityJWTBearer(t *testing.T) {
 	const workload = "eyJ.workload-token.sig"
 	srv := oauthtest.New(t, oauthtest.Config{WorkloadToken: workload})
 	reads := 0
-	s, err := connect(t, srv, oauth.Options{Grant: oauth.GrantJWTBearer, IdentityToken: func(context.Context) (string, error) {
+	s, err := connect(t, srv, oauth.Options{Grant: config.GrantJWTBearer, IdentityToken: func(context.Context) (string, error) {
 		reads++
 		return workload + "\n", nil // as read from a file
 	}})
@@ -122,7 +123,7 @@ func TestWorkloadIdentityJWTBearer(t *testing.T) {
 func TestWorkloadIdentityRefusedIsNotRetried(t *testing.T) {
 	srv := oauthtest.New(t, oauthtest.Config{WorkloadToken: "the-right-one"})
 	const stale = "stale-workload-token"
-	s, err := connect(t, srv, oauth.Options{Grant: oauth.GrantJWTBearer, IdentityToken: func(context.Context) (string, error) { return stale, nil }})
+	s, err := connect(t, srv, oauth.Options{Grant: config.GrantJWTBearer, IdentityToken: func(context.Context) (string, error) { return stale, nil }})
 	if err == nil {
 		t.Fatal("connect succeeded with a refused assertion")
 	}
@@ -139,7 +140,7 @@ func TestWorkloadIdentityRefusedIsNotRetried(t *testing.T) {
 
 func TestMissingIdentityTokenNamesTheStep(t *testing.T) {
 	srv := oauthtest.New(t, oauthtest.Config{WorkloadToken: "w"})
-	_, err := connect(t, srv, oauth.Options{Grant: oauth.GrantJWTBearer, IdentityToken: func(context.Context) (string, error) { return " \n", nil }})
+	_, err := connect(t, srv, oauth.Options{Grant: config.GrantJWTBearer, IdentityToken: func(context.Context) (string, error) { return " \n", nil }})
 	var ae *oauth.Error
 	if !errors.As(err, &ae) || ae.Step != oauth.StepIdentityToken {
 		t.Fatalf("error = %v, want a failure at the identity token step", err)
@@ -153,7 +154,7 @@ func TestEnterpriseTokenExchange(t *testing.T) {
 		{Issuer: srv.IdPURL(), ClientID: "elicitty-at-idp"},                   // metadata names the token endpoint
 		{TokenEndpoint: srv.IdPURL() + "/token", ClientID: "elicitty-at-idp"}, // given
 	} {
-		s, err := connect(t, srv, oauth.Options{Grant: oauth.GrantTokenExchange, ClientID: "elicitty-at-mcp", ClientSecret: ccSecret, IdP: &idp,
+		s, err := connect(t, srv, oauth.Options{Grant: config.GrantTokenExchange, ClientID: "elicitty-at-mcp", ClientSecret: ccSecret, IdP: &idp,
 			IdentityToken: func(context.Context) (string, error) { return idToken, nil }})
 		if err != nil {
 			t.Fatalf("connect (%+v): %v", idp, err)

@@ -14,6 +14,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"golang.org/x/oauth2"
+
+	"github.com/elicitty/elicitty/config"
 )
 
 // DefaultMaxFlows bounds the sign-ins one Handler runs: a server that keeps refusing
@@ -63,9 +65,9 @@ type Options struct {
 	// it to stop request timeouts while the user signs in.
 	Pause func() (resume func())
 
-	// Grant is how tokens are obtained; "" means GrantAuthorizationCode. The other
+	// Grant is how tokens are obtained; "" means config.GrantAuthorizationCode. The other
 	// grants need no Browser and store nothing: they run again when needed.
-	Grant Grant
+	Grant config.Grant
 	// PrivateKeyPEM, when set, signs an RFC 7523 client assertion (private_key_jwt)
 	// instead of sending ClientSecret (grants other than the authorization code).
 	PrivateKeyPEM []byte

@@ -1,4 +1,4 @@
-package cli
+package conformance
 
 import (
 	"encoding/json"
@@ -11,9 +11,9 @@ import (
 	"github.com/elicitty/elicitty/transport/oauth"
 )
 
-// conformanceGrantContext is the part of MCP_CONFORMANCE_CONTEXT that the extension
+// grantContext is the part of MCP_CONFORMANCE_CONTEXT that the extension
 // auth scenarios (client credentials, workload identity, enterprise sign-in) carry.
-type conformanceGrantContext struct {
+type grantContext struct {
 	ClientID         string `json:"client_id"`
 	ClientSecret     string `json:"client_secret"`
 	PrivateKeyPEM    string `json:"private_key_pem"`
@@ -24,14 +24,14 @@ type conformanceGrantContext struct {
 	IdPTokenEndpoint string `json:"idp_token_endpoint"`
 }
 
-// conformanceGrant turns the scenario's context into the oauth config a user would
+// grantFromContext turns the scenario's context into the oauth config a user would
 // write (secrets and keys go to 0600 files named by privateKeyFile and
 // identityTokenFile) and applies it to o. The returned function removes the files.
-func conformanceGrant(scenario, raw string, o *oauth.Options) (func(), error) {
-	var cc conformanceGrantContext
+func grantFromContext(scenario, raw string, o *oauth.Options) (func(), error) {
+	var cc grantContext
 	if raw != "" {
 		if err := json.Unmarshal([]byte(raw), &cc); err != nil {
-			return nil, usagef("MCP_CONFORMANCE_CONTEXT is not valid JSON: %w", err)
+			return nil, &ContextError{Err: err}
 		}
 	}
 	c := &config.OAuth{ClientID: cc.ClientID, ClientSecret: cc.ClientSecret, DPoP: strings.HasPrefix(scenario, "auth/dpop")}
@@ -68,7 +68,7 @@ func conformanceGrant(scenario, raw string, o *oauth.Options) (func(), error) {
 		}
 	}
 	if err == nil {
-		err = grantOptions(o, c)
+		err = oauth.ApplyConfig(o, c)
 	}
 	if err != nil {
 		cleanup()

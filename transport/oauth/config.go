@@ -1,4 +1,4 @@
-package cli
+package oauth
 
 import (
 	"context"
@@ -8,18 +8,17 @@ import (
 	"os"
 
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/transport/oauth"
 )
 
 // maxKeyFile bounds the private key and identity token files read for a grant.
 const maxKeyFile = 64 << 10
 
-// grantOptions copies the grant settings of a server's oauth config into o: the grant,
+// ApplyConfig copies the grant settings of a server's oauth config into o: the grant,
 // the client's private key (read now), the identity token source (read each time a
 // token is needed), the identity provider and DPoP. Errors name the setting and file,
 // never their contents.
-func grantOptions(o *oauth.Options, c *config.OAuth) error {
-	o.Grant = oauth.Grant(c.Grant)
+func ApplyConfig(o *Options, c *config.OAuth) error {
+	o.Grant = c.Grant
 	o.DPoP = c.DPoP
 	if c.PrivateKeyFile != "" {
 		b, err := readSmall(c.PrivateKeyFile)
@@ -49,7 +48,7 @@ func grantOptions(o *oauth.Options, c *config.OAuth) error {
 		}
 	}
 	if p := c.IdP; p != nil {
-		o.IdP = &oauth.IdP{Issuer: p.Issuer, TokenEndpoint: p.TokenEndpoint, ClientID: p.ClientID, ClientSecret: p.ClientSecret}
+		o.IdP = &IdP{Issuer: p.Issuer, TokenEndpoint: p.TokenEndpoint, ClientID: p.ClientID, ClientSecret: p.ClientSecret}
 	}
 	return nil
 }
