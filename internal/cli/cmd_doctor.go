@@ -111,12 +111,24 @@ func (a *app) runDoctor(ctx context.Context) error {
 	return nil
 }
 
+// doctorConnect opens a session to one of doctor's built-in servers with the options
+// transport.ForServer gives its entry, as runDoctorColumn does: doctor ignores the
+// common flags (it tests the client itself), and nothing is asked here.
+func (a *app) doctorConnect(ctx context.Context, srv config.Server) (*transport.Session, error) {
+	decline := elicit.AnswererFunc(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Decline}, nil
+	})
+	opts := transport.ForServer(srv, decline)
+	opts.ClientName, opts.ClientVersion, opts.Procs = "elicitty-doctor", currentVersion().Version, a.procs
+	return transport.Connect(ctx, srv, opts)
+}
+
 // printDefaultEras prints the era a user gets from each server without --protocol, and
 // why; it returns how many servers could not be reached.
 func (a *app) printDefaultEras(ctx context.Context, servers []config.Server) (failed int) {
 	for _, srv := range servers {
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-		s, err := transport.Connect(cctx, srv, transport.Options{ClientName: "elicitty-doctor", ClientVersion: currentVersion().Version, URLMode: true, Procs: a.procs})
+		s, err := a.doctorConnect(cctx, srv)
 		if err != nil {
 			failed++
 			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): FAIL %v\n", srv.EffectiveKind(), err)

@@ -97,14 +97,17 @@ func (a *app) completeServerItems(ctx context.Context, target string, kind argCo
 	}
 	ctx, cancel := context.WithTimeout(ctx, completionTimeout)
 	defer cancel()
-	opts := transport.Options{
-		ClientName:    "elicitty",
-		ClientVersion: currentVersion().Version,
-		Answerer: elicit.AnswererFunc(func(context.Context, *elicit.Request) (elicit.Response, error) {
-			return elicit.Response{Action: elicit.Decline}, nil
-		}),
-		NoReask: true,
+	// The one resolver, as every command: the server's own settings (protocol, roots,
+	// timeouts, headers) apply; nothing is asked and a question is declined.
+	decline := elicit.AnswererFunc(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		return elicit.Response{Action: elicit.Decline}, nil
+	})
+	p, err := a.plan(srv, frontEnd{answerer: decline, showsFindings: true}, nil)
+	if err != nil {
+		return nil
 	}
+	srv, opts := p.server, p.options
+	opts.NoReask = true
 	if srv.EffectiveKind() != config.KindStdio {
 		store, err := a.tokenStore()
 		if err != nil {

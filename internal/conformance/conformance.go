@@ -129,7 +129,8 @@ func readEnv(opts Options) (*scenarioRun, error) {
 
 // connect reaches the scenario's server, accepting every elicitation with defaults.
 func (r *scenarioRun) connect(ctx context.Context, url string) error {
-	srv := config.Server{Name: "conformance", URL: url, Kind: config.KindHTTP, Protocol: r.protocol}
+	// No roots: the suites' client scenarios expect a client that declares none.
+	srv := config.Server{Name: "conformance", URL: url, Kind: config.KindHTTP, Protocol: r.protocol, NoRoots: true}
 	if r.opts.Timeout > 0 {
 		srv.Timeout = r.opts.Timeout
 	}
@@ -152,16 +153,13 @@ func (r *scenarioRun) connect(ctx context.Context, url string) error {
 		return err
 	}
 	r.cleanup = cleanup
-	s, err := transport.Connect(ctx, srv, transport.Options{
-		ClientName:    "elicitty",
-		ClientVersion: r.opts.ClientVersion,
-		Answerer:      elicit.NewEngine(auto, nil),
-		URLMode:       !r.opts.NoURL,
-		Protocol:      r.protocol,
-		PinnedBy:      r.pinnedBy,
-		Log:           r.opts.Log,
-		OAuth:         auth,
-	})
+	opts := transport.ForServer(srv, auto)
+	opts.ClientName, opts.ClientVersion = "elicitty", r.opts.ClientVersion
+	opts.URLMode = !r.opts.NoURL
+	opts.PinnedBy = r.pinnedBy
+	opts.Log = r.opts.Log
+	opts.OAuth = auth
+	s, err := transport.Connect(ctx, srv, opts)
 	if err != nil {
 		return err
 	}
