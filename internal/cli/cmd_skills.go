@@ -14,7 +14,7 @@ import (
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
-	"github.com/elicitty/elicitty/transport/skills"
+	"github.com/elicitty/elicitty/skills"
 )
 
 func (a *app) skillsCommand() *cobra.Command {

@@ -9,7 +9,7 @@ import (
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
-	"github.com/elicitty/elicitty/transport/skills"
+	"github.com/elicitty/elicitty/skills"
 )
 
 // playSkills plays a host of the Skills extension (SEP-2640) when the server
