@@ -13,8 +13,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/skills"
+	"github.com/elicitty/elicitty/transport"
 )
 
 func (a *app) skillsCommand() *cobra.Command {

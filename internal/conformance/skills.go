@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/skills"
+	"github.com/elicitty/elicitty/transport"
 )
 
 // playSkills plays a host of the Skills extension (SEP-2640) when the server
