@@ -188,7 +188,7 @@ func TestNoValidateOnEveryHeadlessPath(t *testing.T) {
 	for name, args := range map[string][]string{
 		"call":         {"call", "form_all_kinds", "--answers", bad, "--", bin, "serve-demo"},
 		"render":       {"render", schema, "--answers", bad},
-		"desc preview": {"desc", "preview", "elicit/desc/testdata/valid/spec-12-7-example.mcpdesc.yaml", "tools/assign_issue", "choose_assignee", "--answers", bad},
+		"desc preview": {"desc", "preview", "../elicit/desc/testdata/valid/spec-12-7-example.mcpdesc.yaml", "tools/assign_issue", "choose_assignee", "--answers", bad},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r := runBinHere(t, args...)

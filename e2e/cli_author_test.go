@@ -12,15 +12,15 @@ import (
 
 // TestDescLintExitCodes runs `desc lint` on a valid, an invalid and a missing file.
 func TestDescLintExitCodes(t *testing.T) {
-	r := runBinHere(t, "desc", "lint", "elicit/desc/testdata/valid/spec-12-7-example.mcpdesc.yaml")
+	r := runBinHere(t, "desc", "lint", "../elicit/desc/testdata/valid/spec-12-7-example.mcpdesc.yaml")
 	if r.code != 0 || !strings.Contains(r.stdout, "VALID") {
 		t.Errorf("valid file: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
-	r = runBinHere(t, "desc", "lint", "elicit/desc/testdata/invalid/duplicate-name.mcpdesc.yaml")
+	r = runBinHere(t, "desc", "lint", "../elicit/desc/testdata/invalid/duplicate-name.mcpdesc.yaml")
 	if r.code != 1 || !strings.Contains(r.stdout, "duplicate-elicitation-name") {
 		t.Errorf("invalid file: exit %d, stdout %q", r.code, r.stdout)
 	}
-	r = runBinHere(t, "desc", "lint", "--json", "elicit/desc/testdata/invalid/duplicate-name.mcpdesc.yaml")
+	r = runBinHere(t, "desc", "lint", "--json", "../elicit/desc/testdata/invalid/duplicate-name.mcpdesc.yaml")
 	var reports []map[string]any
 	if err := json.Unmarshal([]byte(r.stdout), &reports); err != nil || len(reports) != 1 {
 		t.Errorf("--json: %v\n%s", err, r.stdout)
@@ -34,7 +34,7 @@ func TestDescLintExitCodes(t *testing.T) {
 // TestDescPreviewAndRender answers a declared form and a bare schema from answers
 // files and checks the response JSON, defaults merged and bad defaults reported.
 func TestDescPreviewAndRender(t *testing.T) {
-	r := runBinHere(t, "desc", "preview", "elicit/desc/testdata/valid/spec-12-7-example.mcpdesc.yaml",
+	r := runBinHere(t, "desc", "preview", "../elicit/desc/testdata/valid/spec-12-7-example.mcpdesc.yaml",
 		"tools/assign_issue", "choose_assignee", "--answers", "testdata/preview-answers.yaml")
 	if r.code != 0 {
 		t.Fatalf("preview: exit %d: %s", r.code, r.stderr)

@@ -31,7 +31,7 @@ type docCommand struct {
 // readmeCommands returns every command of the README's ```sh blocks.
 func readmeCommands(t *testing.T) []docCommand {
 	t.Helper()
-	f, err := os.Open("README.md")
+	f, err := os.Open("../README.md")
 	if err != nil {
 		t.Fatal(err)
 	}
