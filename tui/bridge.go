@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 	"sync/atomic"
 
@@ -143,9 +142,6 @@ func withCall(ctx context.Context, id callID) context.Context {
 	return context.WithValue(ctx, callKey{}, id)
 }
 
-// SignInCall is the Call of the consent request that shows an OAuth sign-in page.
-const SignInCall = "sign-in (OAuth)"
-
 // SignIn implements oauth.Browser: once the user has started the sign-in of s.Server
 // from the servers pane, the sign-in page is shown on the URL consent screen (server,
 // full authorization URL, host, warnings; Open / Copy / QR / Cancel) and SignIn returns
@@ -159,13 +155,7 @@ func (b *Bridge) SignIn(ctx context.Context, s oauth.SignIn) error {
 	if !ok {
 		return oauth.ErrNoWait
 	}
-	resp, err := b.Answer(ctx, &elicit.Request{
-		Server:  s.Server,
-		Mode:    elicit.ModeURL,
-		Call:    SignInCall,
-		Message: fmt.Sprintf("%s asks you to sign in. After you sign in, the browser returns to %s.", s.Server, s.RedirectURL),
-		URL:     s.URL,
-	})
+	resp, err := b.Answer(ctx, s.Request())
 	if err != nil {
 		return err
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/elicitty/elicitty/tui/consent"
 	"github.com/elicitty/elicitty/tui/form"
@@ -175,7 +176,7 @@ func (o *Options) defaults() {
 		}
 		o.NewConsent = func(req *elicit.Request, so ScreenOptions) ConsentScreen {
 			pol := policies[req.Server]
-			if req.Call == SignInCall {
+			if req.Call == oauth.SignInCall {
 				// The authorization server is usually another host than the MCP
 				// server: its allowedHosts do not apply; https-only does.
 				pol.AllowedHosts = nil

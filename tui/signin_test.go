@@ -47,7 +47,7 @@ func TestBridgeSignIn(t *testing.T) {
 			done := make(chan error, 1)
 			go func() { done <- b.SignIn(t.Context(), si) }()
 			m := <-asked
-			want := &elicit.Request{Server: "api", Mode: elicit.ModeURL, Call: SignInCall, URL: si.URL,
+			want := &elicit.Request{Server: "api", Mode: elicit.ModeURL, Call: oauth.SignInCall, URL: si.URL,
 				Message: "api asks you to sign in. After you sign in, the browser returns to http://127.0.0.1:5555/callback."}
 			if diff := cmp.Diff(want, m.req); diff != "" {
 				t.Errorf("request (-want +got):\n%s", diff)

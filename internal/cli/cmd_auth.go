@@ -89,13 +89,7 @@ func (a *app) consentBrowser(srv config.Server, open consent.Opener) oauth.Brows
 		NoColor:    a.noColor(),
 	})
 	return oauth.BrowserFunc(func(ctx context.Context, s oauth.SignIn) error {
-		resp, err := ans.Answer(ctx, &elicit.Request{
-			Server:  s.Server,
-			Mode:    elicit.ModeURL,
-			Call:    "sign-in (OAuth)",
-			Message: fmt.Sprintf("%s asks you to sign in. After you sign in, the browser returns to %s.", s.Server, s.RedirectURL),
-			URL:     s.URL,
-		})
+		resp, err := ans.Answer(ctx, s.Request())
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/elicitty/elicitty/elicit"
 )
 
 // SignIn is one browser step: the page the user must visit and where the
@@ -13,6 +15,21 @@ type SignIn struct {
 	Server      string // catalog name of the MCP server asking
 	URL         string // the full authorization URL
 	RedirectURL string // the loopback callback
+}
+
+// SignInCall is the Call of the URL request that shows an OAuth sign-in page.
+const SignInCall = "sign-in (OAuth)"
+
+// Request is the URL-mode request that shows the sign-in page on a consent screen:
+// every front end asks the user with this one.
+func (s SignIn) Request() *elicit.Request {
+	return &elicit.Request{
+		Server:  s.Server,
+		Mode:    elicit.ModeURL,
+		Call:    SignInCall,
+		Message: fmt.Sprintf("%s asks you to sign in. After you sign in, the browser returns to %s.", s.Server, s.RedirectURL),
+		URL:     s.URL,
+	}
 }
 
 // Browser sends the user to a sign-in page. SignIn returns once the user has been
