@@ -203,34 +203,6 @@ func (p URLPolicy) Validate() error {
 	return errors.Join(errs...)
 }
 
-// AllowsHost reports whether a URL host (without port) may be offered under this policy.
-// An empty AllowedHosts allows every host; "example.com" matches that host only and
-// "*.example.com" matches its subdomains but not example.com itself. Matching is on the
-// ASCII (punycode) form, case-insensitively. Invalid patterns match nothing.
-func (p URLPolicy) AllowsHost(host string) bool {
-	if len(p.AllowedHosts) == 0 {
-		return true
-	}
-	h, msg := normalizeHost(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
-	if msg != "" {
-		return false
-	}
-	for _, pat := range p.AllowedHosts {
-		np, msg := normalizePattern(pat)
-		if msg != "" {
-			continue
-		}
-		if suffix, ok := strings.CutPrefix(np, "*."); ok {
-			if strings.HasSuffix(h, "."+suffix) {
-				return true
-			}
-		} else if h == np {
-			return true
-		}
-	}
-	return false
-}
-
 // normalizePattern returns the ASCII lower-case form of an allowed-host pattern, or a reason
 // it is not one.
 func normalizePattern(p string) (string, string) {

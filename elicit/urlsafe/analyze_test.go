@@ -314,3 +314,35 @@ func BenchmarkAnalyze(b *testing.B) {
 		})
 	}
 }
+
+// TestAllowedHostPatterns: the one allowed-hosts matcher. "example.com" is that host
+// only, "*.example.com" its subdomains only, on the ASCII form, case-insensitively;
+// patterns that are not hosts match nothing.
+func TestAllowedHostPatterns(t *testing.T) {
+	tests := []struct {
+		hosts []string
+		url   string
+		want  bool
+	}{
+		{[]string{"example.com"}, "https://example.com/", true},
+		{[]string{"example.com"}, "https://EXAMPLE.com./", true},
+		{[]string{"example.com"}, "https://www.example.com/", false},
+		{[]string{"example.com"}, "https://example.com.evil.test/", false},
+		{[]string{"*.example.com"}, "https://auth.example.com/", true},
+		{[]string{"*.example.com"}, "https://a.b.example.com/", true},
+		{[]string{"*.example.com"}, "https://example.com/", false},
+		{[]string{"*.example.com"}, "https://evilexample.com/", false},
+		{[]string{"bücher.example"}, "https://xn--bcher-kva.example/", true},
+		{[]string{"xn--bcher-kva.example"}, "https://bücher.example/", true},
+		{[]string{"127.0.0.1", "::1"}, "https://127.0.0.1/", true},
+		{[]string{"127.0.0.1", "::1"}, "https://[::1]/", true},
+		{[]string{"127.0.0.1"}, "https://127.0.0.2/", false},
+		{[]string{"*", "https://x.test"}, "https://x.test/", false},
+	}
+	for _, tt := range tests {
+		a := Analyze(tt.url, Policy{AllowedHosts: tt.hosts})
+		if got := a.Code != RefuseNotAllowed; got != tt.want {
+			t.Errorf("%s with allowed hosts %q: allowed = %v, want %v (%+v)", tt.url, tt.hosts, got, tt.want, a)
+		}
+	}
+}
