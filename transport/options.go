@@ -3,6 +3,7 @@ package transport
 import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/urlsafe"
 )
 
 // ForServer returns the session options a server's config entry asks for: URL mode
@@ -24,4 +25,12 @@ func ForServer(srv config.Server, answerer elicit.Answerer) Options {
 		o.Roots = append([]string{}, srv.Roots...)
 	}
 	return o
+}
+
+// URLPolicy is a server's configured URL policy as the URL analyser takes it, the one
+// conversion every front end uses. Plain http to a remote host is warned, not refused,
+// unless the policy is https-only (docs/protocol.md, "Request checks"); loopback http is
+// always allowed.
+func URLPolicy(p config.URLPolicy) urlsafe.Policy {
+	return urlsafe.Policy{AllowedHosts: p.AllowedHosts, HTTPSOnly: p.HTTPSOnly, AllowHTTPRemote: !p.HTTPSOnly}
 }

@@ -12,7 +12,6 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/tui/consent"
 	"github.com/elicitty/elicitty/tui/form"
@@ -38,7 +37,7 @@ func runAccessible(ctx context.Context, opts Options, in io.Reader, out io.Write
 			PolicyFor: func(server string) (consent.ServerPolicy, bool) {
 				for _, s := range opts.Servers {
 					if s.Name == server {
-						return consent.ServerPolicy{Policy: urlsafe.Policy{AllowedHosts: s.URLPolicy.AllowedHosts, HTTPSOnly: s.URLPolicy.HTTPSOnly, AllowHTTPRemote: true},
+						return consent.ServerPolicy{Policy: transport.URLPolicy(s.URLPolicy),
 							CopyOnly: s.URLPolicy.Open == config.URLCopyOnly}, true
 					}
 				}

@@ -213,7 +213,7 @@ func newForm(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen {
 
 // newConsentScreen builds tui/consent's screen for req under its server's URL policy.
 func newConsentScreen(req *elicit.Request, pol config.URLPolicy, o ScreenOptions) ConsentScreen {
-	a := urlsafe.Analyze(req.URL, urlsafe.Policy{AllowedHosts: pol.AllowedHosts, HTTPSOnly: pol.HTTPSOnly, AllowHTTPRemote: true})
+	a := urlsafe.Analyze(req.URL, transport.URLPolicy(pol))
 	return consent.New(req, a, consent.Options{Width: o.Width, Height: o.Height, NoColor: o.NoColor,
 		OpenAllowed: pol.Open != config.URLCopyOnly})
 }

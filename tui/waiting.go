@@ -10,6 +10,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
+	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/tui/consent"
 )
 
@@ -53,7 +54,7 @@ func (m *Model) analyze(req *elicit.Request) urlsafe.Analysis {
 			pol = s.URLPolicy
 		}
 	}
-	return urlsafe.Analyze(req.URL, urlsafe.Policy{AllowedHosts: pol.AllowedHosts, HTTPSOnly: pol.HTTPSOnly, AllowHTTPRemote: true})
+	return urlsafe.Analyze(req.URL, transport.URLPolicy(pol))
 }
 
 // newWaiting returns the waiting screen for req, waiting since since.

@@ -10,17 +10,10 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/urlsafe"
+	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/tui/consent"
 	"github.com/elicitty/elicitty/tui/form"
 )
-
-// urlPolicy converts a server's configured URL policy for the analyser.
-func urlPolicy(p config.URLPolicy) urlsafe.Policy {
-	// Plain http to a remote host is warned, not refused, unless the server's policy is
-	// https-only (docs/protocol.md, "Request checks"); loopback http is always allowed.
-	return urlsafe.Policy{AllowedHosts: p.AllowedHosts, HTTPSOnly: p.HTTPSOnly, AllowHTTPRemote: !p.HTTPSOnly}
-}
 
 // opener returns the browser opener: $ELICITTY_OPENER when set, else the system browser.
 func opener() (consent.Opener, error) {
@@ -41,7 +34,7 @@ func (a *app) answerer(srv config.Server) (elicit.Answerer, error) {
 		return nil, usagef("--on-unanswered must be decline or cancel, not %q", a.onUnanswered)
 	}
 	var inner elicit.Answerer
-	pol := urlPolicy(srv.URLPolicy)
+	pol := transport.URLPolicy(srv.URLPolicy)
 	open, err := opener()
 	if err != nil {
 		return nil, err
@@ -86,7 +79,7 @@ func (a *app) loadScript(srv config.Server, log io.Writer) (*elicit.Script, erro
 	s, err := elicit.LoadScript(a.answersPath, &elicit.ScriptOptions{
 		Log:      log,
 		Open:     open.Open,
-		CheckURL: consent.ScriptCheck(urlPolicy(srv.URLPolicy)),
+		CheckURL: consent.ScriptCheck(transport.URLPolicy(srv.URLPolicy)),
 	})
 	if err != nil {
 		return nil, &usageError{err: err}

@@ -9,7 +9,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/urlsafe"
+	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/tui/consent"
 )
@@ -82,7 +82,7 @@ func (a *app) consentBrowser(srv config.Server, open consent.Opener) oauth.Brows
 	ans := consent.NewAnswerer(a.stdin, a.stderr, consent.AnswererOptions{
 		// The authorization server is usually another host than the MCP server, so
 		// the server's allowedHosts do not apply; https-only does.
-		Policy:     urlsafe.Policy{HTTPSOnly: srv.URLPolicy.HTTPSOnly, AllowHTTPRemote: !srv.URLPolicy.HTTPSOnly},
+		Policy:     transport.URLPolicy(config.URLPolicy{HTTPSOnly: srv.URLPolicy.HTTPSOnly}),
 		Opener:     open,
 		CopyOnly:   srv.URLPolicy.Open == config.URLCopyOnly,
 		Accessible: a.accessible,
