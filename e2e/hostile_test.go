@@ -294,7 +294,7 @@ func hostileTerm(t *testing.T, opts termOptions, scenario string, args ...string
 	srv := hostileServer(t)
 	opts.rawOutput = true
 	tm := startTerm(t, opts, append(args, "--", srv, scenario)...)
-	tm.tmux("set-option", "-g", "set-clipboard", "on")
+	tm.Tmux("set-option", "-g", "set-clipboard", "on")
 	return tm
 }
 
@@ -310,7 +310,7 @@ func scanScreen(t *testing.T, tm *tmuxTerm, what string, ours bool) {
 	t.Helper()
 	// What the program wrote, byte for byte: what was stripped from the payload must
 	// not be there (our own escape sequences are).
-	out := tm.rawOutput()
+	out := tm.RawOutput()
 	for _, marker := range []string{"PWNED", "SElKQUNLRUQ", "+q544e", "evil.example"} {
 		if strings.Contains(out, marker) {
 			i := strings.Index(out, marker)
@@ -323,7 +323,7 @@ func scanScreen(t *testing.T, tm *tmuxTerm, what string, ours bool) {
 			break
 		}
 	}
-	raw := tm.rawScreen()
+	raw := tm.RawScreen()
 	for _, r := range raw {
 		if r != '\n' && r != 0x1b && safe.Unsafe(r) {
 			t.Errorf("%s: the screen shows raw %U:\n%s", what, r, raw)
@@ -335,16 +335,16 @@ func scanScreen(t *testing.T, tm *tmuxTerm, what string, ours bool) {
 			t.Errorf("%s: the screen carries %q", what, bad)
 		}
 	}
-	if title := tm.tmux("display-message", "-p", "#{pane_title}"); strings.Contains(title, "PWNED") {
+	if title := tm.Tmux("display-message", "-p", "#{pane_title}"); strings.Contains(title, "PWNED") {
 		t.Errorf("%s: the server changed the terminal title to %q", what, title)
 	}
-	if bufs := tm.tmux("list-buffers", "-F", "#{buffer_sample}"); strings.Contains(bufs, "HIJACKED") {
+	if bufs := tm.Tmux("list-buffers", "-F", "#{buffer_sample}"); strings.Contains(bufs, "HIJACKED") {
 		t.Errorf("%s: the server wrote the clipboard: %q", what, bufs)
 	}
 	if !ours {
 		return
 	}
-	for _, l := range strings.Split(tm.screen(), "\n") {
+	for _, l := range strings.Split(tm.Screen(), "\n") {
 		if strings.HasPrefix(strings.TrimSpace(l), "elicitty: fake line") {
 			t.Errorf("%s: the server spoofed a line of ours: %q", what, l)
 		}
@@ -356,15 +356,15 @@ func scanScreen(t *testing.T, tm *tmuxTerm, what string, ours bool) {
 func TestTmuxHostileInlineCancelled(t *testing.T) {
 	t.Parallel()
 	tm := hostileTerm(t, termOptions{stdoutToFile: true}, "payload", "call", "cancel")
-	tm.waitFor("Plinkevil")
+	tm.WaitFor("Plinkevil")
 	scanScreen(t, tm, "inline form", false) // the message is multi-line by design
-	tm.waitFor("cancelled")
-	if code, stdout := tm.wait(); code != 0 || !strings.Contains(stdout, "cancelled it") {
+	tm.WaitFor("cancelled")
+	if code, stdout := tm.Wait(); code != 0 || !strings.Contains(stdout, "cancelled it") {
 		t.Errorf("exit %d, stdout %q; want 0 and the result", code, stdout)
 	}
 	scanScreen(t, tm, "after the cancel", false)
 	// The cancel line quotes the message on its one line (80 columns wrap it).
-	if screen := tm.screen(); !strings.Contains(screen, "cancelled its request: Plinkevil  CR eli\ncitty: fake line") {
+	if screen := tm.Screen(); !strings.Contains(screen, "cancelled its request: Plinkevil  CR eli\ncitty: fake line") {
 		t.Errorf("the cancel line is not the message on one line:\n%s", screen)
 	}
 }
@@ -373,11 +373,11 @@ func TestTmuxHostileInlineCancelled(t *testing.T) {
 func TestTmuxHostileAccessible(t *testing.T) {
 	t.Parallel()
 	tm := hostileTerm(t, termOptions{stdoutToFile: true}, "payload", "call", "ask", "--accessible")
-	tm.waitFor("Plinkevil", "[A]nswer, [d]ecline, [c]ancel")
+	tm.WaitFor("Plinkevil", "[A]nswer, [d]ecline, [c]ancel")
 	scanScreen(t, tm, "accessible form", false)
-	tm.typeText("c")
-	tm.keys("Enter")
-	if code, _ := tm.wait(); code != 0 {
+	tm.TypeText("c")
+	tm.Keys("Enter")
+	if code, _ := tm.Wait(); code != 0 {
 		t.Errorf("exit %d after cancelling, want 0", code)
 	}
 	scanScreen(t, tm, "after cancelling", false)
@@ -388,14 +388,14 @@ func TestTmuxHostileAccessible(t *testing.T) {
 func TestTmuxHostileTUI(t *testing.T) {
 	t.Parallel()
 	tm := hostileTerm(t, termOptions{}, "payload")
-	tm.waitFor("ready")
+	tm.WaitFor("ready")
 	scanTerm(t, tm, "tools list")
 	selectTool(t, tm, "fail")
-	tm.keys("Enter") // no arguments: called at once
-	tm.waitFor("failed")
+	tm.Keys("Enter") // no arguments: called at once
+	tm.WaitFor("failed")
 	scanTerm(t, tm, "failed call")
-	tm.keys("q")
-	if code, _ := tm.wait(); code != 0 {
+	tm.Keys("q")
+	if code, _ := tm.Wait(); code != 0 {
 		t.Errorf("exit %d after q, want 0", code)
 	}
 }
@@ -441,13 +441,13 @@ func TestTmuxHostileHTTPServersPane(t *testing.T) {
 	t.Parallel()
 	url := hostileHTTP(t)
 	tm := startTerm(t, termOptions{rawOutput: true, cols: 200, rows: 30}, url)
-	tm.tmux("set-option", "-g", "set-clipboard", "on")
-	tm.waitFor("failed", "Plinkevil")
+	tm.Tmux("set-option", "-g", "set-clipboard", "on")
+	tm.WaitFor("failed", "Plinkevil")
 	scanScreen(t, tm, "servers pane", false) // the narrow pane wraps words: any may start a line
 	// The status line shows the error on one line (once the wider window is drawn).
-	tm.waitFor(`calling "initialize": Plinkevil  CR elicitty: fake line`)
-	tm.keys("q")
-	if code, _ := tm.wait(); code != 0 {
+	tm.WaitFor(`calling "initialize": Plinkevil  CR elicitty: fake line`)
+	tm.Keys("q")
+	if code, _ := tm.Wait(); code != 0 {
 		t.Errorf("exit %d after q, want 0", code)
 	}
 }
@@ -457,10 +457,10 @@ func TestTmuxHostileHTTPServersPane(t *testing.T) {
 func TestTmuxHostileServersPane(t *testing.T) {
 	t.Parallel()
 	tm := hostileTerm(t, termOptions{cols: 200, rows: 30}, "initfail") // wide: the pane shows the stderr tail
-	tm.waitFor("✗ hostile", "failed", "Plinkevil")
+	tm.WaitFor("✗ hostile", "failed", "Plinkevil")
 	scanTerm(t, tm, "servers pane")
-	tm.keys("q")
-	if code, _ := tm.wait(); code != 0 {
+	tm.Keys("q")
+	if code, _ := tm.Wait(); code != 0 {
 		t.Errorf("exit %d after q, want 0", code)
 	}
 }

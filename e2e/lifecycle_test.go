@@ -233,10 +233,10 @@ func TestNoServerOutlivesTUI(t *testing.T) {
 			tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports")
 			waitStarted(t, pids, n)
 			// The servers pane at 80x24 scrolls: 30 servers do not fit.
-			tm.waitFor("s00", "starting…", "↓ ", " more")
+			tm.WaitFor("s00", "starting…", "↓ ", " more")
 			start := time.Now()
-			tm.keys(key)
-			code, _ := tm.wait()
+			tm.Keys(key)
+			code, _ := tm.Wait()
 			if took := time.Since(start); took > 3*time.Second {
 				t.Errorf("elicitty took %s to exit after %s", took.Round(time.Millisecond), key)
 			}
@@ -249,10 +249,10 @@ func TestNoServerOutlivesTUI(t *testing.T) {
 	t.Run("terminal closed", func(t *testing.T) {
 		cfg, pids := stubbornConfig(t, 3, "demo")
 		tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports")
-		tm.waitFor("s00", "s02", "ready")
+		tm.WaitFor("s00", "s02", "ready")
 		waitStarted(t, pids, 3)
 		// Killing the tmux server closes the terminal: elicitty gets SIGHUP.
-		tm.tmux("kill-server")
+		tm.Tmux("kill-server")
 		requireNoneLeftWithin(t, pids, 3, 3*time.Second)
 	})
 }
@@ -265,17 +265,17 @@ func TestTUIQuitWithCallInFlight(t *testing.T) {
 	cfg, pids := stubbornConfig(t, 1, "demo")
 	logFile := filepath.Join(t.TempDir(), "wire.jsonl")
 	tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports", "--protocol", "2025-11-25", "--log", logFile)
-	tm.waitFor("s00", "ready", "form_all_kinds")
+	tm.WaitFor("s00", "ready", "form_all_kinds")
 	selectTool(t, tm, "form_all_kinds")
-	tm.keys("Enter") // no arguments: called at once
-	tm.waitFocus("Full name *")
-	tm.keys("C-b") // set the form aside
-	tm.waitFor("set aside")
-	tm.keys("q") // a request is pending: q asks first
-	tm.waitFor("quit and cancel 1 pending request(s)?")
+	tm.Keys("Enter") // no arguments: called at once
+	tm.WaitFocus("Full name *")
+	tm.Keys("C-b") // set the form aside
+	tm.WaitFor("set aside")
+	tm.Keys("q") // a request is pending: q asks first
+	tm.WaitFor("quit and cancel 1 pending request(s)?")
 	start := time.Now()
-	tm.keys("y")
-	code, _ := tm.wait()
+	tm.Keys("y")
+	code, _ := tm.Wait()
 	if took := time.Since(start); took > 2500*time.Millisecond {
 		t.Errorf("elicitty took %s to exit after q", took.Round(time.Millisecond))
 	}
@@ -312,27 +312,27 @@ func TestTUIQuitWithCallInFlight(t *testing.T) {
 func TestTUIRestartResendsLostRequest(t *testing.T) {
 	cfg, pids := stubbornConfig(t, 1, "crash-once", "restart: on-failure", "maxRestarts: 2")
 	tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports", "--protocol", "2026-07-28")
-	tm.waitFor("s00", "ready 2026-07-28", "add")
+	tm.WaitFor("s00", "ready 2026-07-28", "add")
 	selectTool(t, tm, "slow")
-	tm.keys("Enter")
-	tm.waitFor(`Arguments for tool slow`)
-	tm.waitFocus("steps") // the schema's order
-	tm.keys("Enter")      // the defaults: 3 steps of 100 ms
-	tm.waitFocus("interval_ms")
-	tm.keys("Enter")
-	tm.waitFor("[ Call ]")
-	tm.keys("a")
+	tm.Keys("Enter")
+	tm.WaitFor(`Arguments for tool slow`)
+	tm.WaitFocus("steps") // the schema's order
+	tm.Keys("Enter")      // the defaults: 3 steps of 100 ms
+	tm.WaitFocus("interval_ms")
+	tm.Keys("Enter")
+	tm.WaitFor("[ Call ]")
+	tm.Keys("a")
 	// The re-sent call completes; the lost one says what happened to it.
-	tm.waitFor("Result 2/2", "tools/call slow · done", "finished 3 steps")
-	tm.keys("[")
-	tm.waitFor("Result 1/2", "lost in the server's crash; it will be sent again", "crashing on purpose")
+	tm.WaitFor("Result 2/2", "tools/call slow · done", "finished 3 steps")
+	tm.Keys("[")
+	tm.WaitFor("Result 1/2", "lost in the server's crash; it will be sent again", "crashing on purpose")
 	if _, err := os.Stat(filepath.Join(pids, "crashed")); err != nil {
 		t.Fatalf("the server never crashed: %v", err)
 	}
 	if n := len(stubbornPids(t, pids)); n != 2 {
 		t.Errorf("%d server processes started, want 2 (the first, the restart)", n)
 	}
-	tm.keys("q")
-	tm.wait()
+	tm.Keys("q")
+	tm.Wait()
 	requireNoneLeft(t, pids, 2)
 }

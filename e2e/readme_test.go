@@ -177,9 +177,9 @@ func runDocCommand(t *testing.T, c docCommand) {
 		}
 		mark := fmt.Sprintf("ELICITTY_DOC_RUN=%d", runSeq.Add(1))
 		tm := startTerm(t, termOptions{env: []string{mark}}, args...)
-		tm.waitFor("demo ready", "form_all_kinds")
-		tm.keys("q")
-		if code, _ := tm.wait(); code != 0 {
+		tm.WaitFor("demo ready", "form_all_kinds")
+		tm.Keys("q")
+		if code, _ := tm.Wait(); code != 0 {
 			t.Errorf("%s (%s) exited %d after q, want 0", line, c.where, code)
 		}
 		// The demo server ends with the TUI (the terminal's shell, which has the mark

@@ -52,7 +52,7 @@ func TestTmuxInboxAnswersAProxyAsk(t *testing.T) {
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) }) // after the terminal is gone
 	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}, rawOutput: true}, "inbox")
-	tm.waitFor("Proxies", "Claude Desktop", "› demo", fmt.Sprintf("pid %d", os.Getpid()), "Inbox: 0 pending")
+	tm.WaitFor("Proxies", "Claude Desktop", "› demo", fmt.Sprintf("pid %d", os.Getpid()), "Inbox: 0 pending")
 
 	answered := make(chan elicit.Response, 1)
 	go func() {
@@ -62,22 +62,22 @@ func TestTmuxInboxAnswersAProxyAsk(t *testing.T) {
 		}
 		answered <- r
 	}()
-	tm.waitFocus("Colour *")
-	tm.waitFor(`Input requested by "Claude Desktop › demo" during tools/call mrtr_one`, "Pick a colour")
-	tm.keys("Down")
-	tm.waitFor("┃ > Green")
-	tm.keys("Enter")
-	tm.waitFor(`"color": "green"`, "[ Accept ]")
-	tm.keys("a")
+	tm.WaitFocus("Colour *")
+	tm.WaitFor(`Input requested by "Claude Desktop › demo" during tools/call mrtr_one`, "Pick a colour")
+	tm.Keys("Down")
+	tm.WaitFor("┃ > Green")
+	tm.Keys("Enter")
+	tm.WaitFor(`"color": "green"`, "[ Accept ]")
+	tm.Keys("a")
 	select {
 	case r := <-answered:
 		if r.Action != elicit.Accept || r.Content["color"] != "green" {
 			t.Errorf("the proxy got %+v", r)
 		}
 	case <-time.After(termDeadline):
-		t.Fatalf("no answer reached the proxy; screen:\n%s", tm.screen())
+		t.Fatalf("no answer reached the proxy; screen:\n%s", tm.Screen())
 	}
-	out := tm.rawOutput()
+	out := tm.RawOutput()
 	if !strings.Contains(out, "\x1b]9;elicitty: Claude Desktop › demo asks for input") {
 		t.Errorf("no OSC 9 notification in the output")
 	}
@@ -92,12 +92,12 @@ func TestTmuxInboxAnswersAProxyAsk(t *testing.T) {
 		_, err := b.Answer(ctx, colourAsk())
 		gone <- err
 	}()
-	tm.waitFocus("Colour *")
+	tm.WaitFocus("Colour *")
 	cancel()
 	if err := <-gone; !errors.Is(err, context.Canceled) {
 		t.Errorf("Answer = %v", err)
 	}
-	tm.waitFor("withdrawn: cancelled by the server", "Inbox: 0 pending")
+	tm.WaitFor("withdrawn: cancelled by the server", "Inbox: 0 pending")
 
 	// An ask still open when the inbox quits stays pending for another inbox.
 	pending, stop := context.WithCancel(context.Background())
@@ -107,12 +107,12 @@ func TestTmuxInboxAnswersAProxyAsk(t *testing.T) {
 		_, err := b.Answer(pending, colourAsk())
 		left <- err
 	}()
-	tm.waitFocus("Colour *")
-	tm.keys("C-b") // set aside
-	tm.waitFor("Inbox: 1 pending")
-	tm.keys("q") // no confirmation: nothing of the inbox's own is cancelled
-	if code, _ := tm.wait(); code != 0 {
-		t.Fatalf("elicitty inbox exited %d; screen:\n%s", code, tm.screen())
+	tm.WaitFocus("Colour *")
+	tm.Keys("C-b") // set aside
+	tm.WaitFor("Inbox: 1 pending")
+	tm.Keys("q") // no confirmation: nothing of the inbox's own is cancelled
+	if code, _ := tm.Wait(); code != 0 {
+		t.Fatalf("elicitty inbox exited %d; screen:\n%s", code, tm.Screen())
 	}
 	r := runBin(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, "inbox", "--list")
 	want := fmt.Sprintf("%d  Claude Desktop  demo    1", os.Getpid())
@@ -141,25 +141,25 @@ func TestTmuxInboxProxyEndToEnd(t *testing.T) {
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) }) // after the terminal is gone
 	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
-	tm.waitFor("Proxies", "(none running)")
+	tm.WaitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", bin, "serve-demo")
 	h.initialize()
 	server := filepath.Base(bin)
 	// The proxy names the host to the inbox once the host's initialize came.
-	tm.waitFor("scripted-host", "› "+server)
+	tm.WaitFor("scripted-host", "› "+server)
 
 	// A form.
 	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"mrtr_one","arguments":{}}}`)
-	tm.waitFocus("Colour *")
-	screen := tm.waitFor("Pick a colour")
+	tm.WaitFocus("Colour *")
+	screen := tm.WaitFor("Pick a colour")
 	if want := `Input requested by "scripted-host › ` + server + `" during tools/call mrtr_one`; !strings.Contains(screen, want) {
 		t.Errorf("the form lacks %q:\n%s", want, screen)
 	}
-	tm.keys("Down", "Down")
-	tm.waitFor("┃ > Blue")
-	tm.keys("Enter")
-	tm.waitFor(`"color": "blue"`, "[ Accept ]")
-	tm.keys("a")
+	tm.Keys("Down", "Down")
+	tm.WaitFor("┃ > Blue")
+	tm.Keys("Enter")
+	tm.WaitFor(`"color": "blue"`, "[ Accept ]")
+	tm.Keys("a")
 	if got := toolText(t, h.await("1", 30*time.Second)); got != "you picked blue" {
 		t.Errorf("mrtr_one: the host got %q", got)
 	}
@@ -168,11 +168,11 @@ func TestTmuxInboxProxyEndToEnd(t *testing.T) {
 	for i, tool := range []string{"link_account", "needs_link"} {
 		id := i + 2
 		h.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":%q,"arguments":{}}}`, id, tool))
-		screen := tm.waitFor("Nothing has been opened or fetched.", "Open in browser")
+		screen := tm.WaitFor("Nothing has been opened or fetched.", "Open in browser")
 		if want := `"scripted-host › ` + server + `" asks you to open a link`; !strings.Contains(screen, want) {
 			t.Errorf("%s: the consent screen lacks %q:\n%s", tool, want, screen)
 		}
-		tm.keys("o")
+		tm.Keys("o")
 		if got := toolText(t, h.await(fmt.Sprint(id), 30*time.Second)); got != "linked" {
 			t.Errorf("%s: the host got %q\nproxy log:\n%s", tool, got, h.stderr)
 		}
@@ -184,7 +184,7 @@ func TestTmuxInboxProxyEndToEnd(t *testing.T) {
 	if code := h.close(); code != 0 {
 		t.Errorf("the proxy exited %d\nstderr:\n%s", code, h.stderr)
 	}
-	tm.waitFor("proxy gone: scripted-host", "(none running)")
+	tm.WaitFor("proxy gone: scripted-host", "(none running)")
 	for _, l := range bytes.Split(bytes.TrimSpace(h.received()), []byte("\n")) {
 		var m struct {
 			Method string `json:"method"`
@@ -199,8 +199,8 @@ func TestTmuxInboxProxyEndToEnd(t *testing.T) {
 			t.Errorf("the host saw a question: %s", l)
 		}
 	}
-	tm.keys("q")
-	if code, _ := tm.wait(); code != 0 {
+	tm.Keys("q")
+	if code, _ := tm.Wait(); code != 0 {
 		t.Errorf("elicitty inbox exited %d", code)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "proxy-"+fmt.Sprint(h.cmd.Process.Pid)+".sock")); !errors.Is(err, os.ErrNotExist) {
@@ -242,7 +242,7 @@ func TestTmuxTUIAttachesToProxies(t *testing.T) {
 	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}}, "demo")
 	// The status line says "demo ready" only until the proxy's attach notice replaces
 	// it; the listed tools stay. The ask reaches the TUI whenever it attaches.
-	tm.waitFor("elicit_n")
+	tm.WaitFor("elicit_n")
 	req := colourAsk()
 	req.Host, req.Server, req.ServerInfo = "Cursor", "github", ""
 	answered := make(chan elicit.Response, 1)
@@ -250,21 +250,21 @@ func TestTmuxTUIAttachesToProxies(t *testing.T) {
 		r, _ := b.Answer(context.Background(), req)
 		answered <- r
 	}()
-	tm.waitFocus("Colour *")
-	tm.waitFor(`Input requested by "Cursor › github" during tools/call mrtr_one`)
-	tm.keys("Enter")
-	tm.waitFor(`"color": "red"`, "[ Accept ]")
-	tm.keys("a")
+	tm.WaitFocus("Colour *")
+	tm.WaitFor(`Input requested by "Cursor › github" during tools/call mrtr_one`)
+	tm.Keys("Enter")
+	tm.WaitFor(`"color": "red"`, "[ Accept ]")
+	tm.Keys("a")
 	select {
 	case r := <-answered:
 		if r.Action != elicit.Accept || r.Content["color"] != "red" {
 			t.Errorf("the proxy got %+v", r)
 		}
 	case <-time.After(termDeadline):
-		t.Fatalf("no answer reached the proxy; screen:\n%s", tm.screen())
+		t.Fatalf("no answer reached the proxy; screen:\n%s", tm.Screen())
 	}
-	tm.keys("q")
-	if code, _ := tm.wait(); code != 0 {
+	tm.Keys("q")
+	if code, _ := tm.Wait(); code != 0 {
 		t.Errorf("elicitty demo exited %d", code)
 	}
 }
@@ -326,18 +326,18 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
-	tm.waitFor("Proxies", "(none running)")
+	tm.WaitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", "node", js)
 	h.initialize()
 	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"trigger-elicitation-request","arguments":{}}}`)
-	screen := tm.waitFor("Input requested by \"scripted-host › node")
+	screen := tm.WaitFor("Input requested by \"scripted-host › node")
 	if !strings.Contains(screen, "during tools/call trigger-") { // the line wraps
 		t.Errorf("the form does not name the call:\n%s", screen)
 	}
-	tm.typeText("Grace Hopper")
-	tm.waitFor("> Grace Hopper")
+	tm.TypeText("Grace Hopper")
+	tm.WaitFor("> Grace Hopper")
 	for i := 0; ; i++ {
-		before := tm.screen()
+		before := tm.Screen()
 		if strings.Contains(before, "[ Accept ]") {
 			break
 		}
@@ -350,13 +350,13 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 		// ends is typed ahead (into the next field, or dropped at the review), so it
 		// would not be the one step this loop counts.
 		was := focusedLine(before)
-		tm.keys("Enter") // the field's default
-		tm.waitUntil("the next field", false, func(s string) bool {
+		tm.Keys("Enter") // the field's default
+		tm.WaitUntil("the next field", false, func(s string) bool {
 			f := focusedLine(s)
 			return strings.Contains(s, "[ Accept ]") || f != "" && f != was
 		})
 	}
-	tm.keys("a")
+	tm.Keys("a")
 	got := toolText(t, h.await("1", 30*time.Second))
 	if !strings.Contains(got, "Grace Hopper") || !strings.Contains(got, "Monica") {
 		t.Errorf("the host got %q", got)
@@ -365,11 +365,11 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 	// Its URL request (the proxy adds URL mode, so the tool is offered): the consent
 	// screen, and the link goes to the recording opener, which fetches nothing.
 	h.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"trigger-url-elicitation","arguments":{"url":"https://example.com/connect?x=1"}}}`)
-	screen = tm.waitFor("Nothing has been opened or fetched.", "Open in browser", "example.com")
+	screen = tm.WaitFor("Nothing has been opened or fetched.", "Open in browser", "example.com")
 	if !strings.Contains(screen, `"scripted-host › node" asks you to open a link`) {
 		t.Errorf("the consent screen does not name host and server:\n%s", screen)
 	}
-	tm.keys("o")
+	tm.Keys("o")
 	got = toolText(t, h.await("2", 30*time.Second))
 	if !strings.Contains(got, "User completed the URL elicitation flow") || !strings.Contains(got, `"action": "accept"`) {
 		t.Errorf("trigger-url-elicitation: the host got %q", got)

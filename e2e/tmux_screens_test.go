@@ -21,23 +21,23 @@ func TestTmuxTypeaheadAcrossEnter(t *testing.T) {
 		name  string
 		input func(tm *tmuxTerm)
 	}{
-		{"send-keys", func(tm *tmuxTerm) { tm.typeText("Bob\r5\rs3cret-tok\r") }},
+		{"send-keys", func(tm *tmuxTerm) { tm.TypeText("Bob\r5\rs3cret-tok\r") }},
 		{"bracketed paste", func(tm *tmuxTerm) {
-			tm.tmux("set-buffer", "-b", "form", "Bob\n5\ns3cret-tok\n")
-			tm.tmux("paste-buffer", "-p", "-b", "form", "-t", "e2e")
+			tm.Tmux("set-buffer", "-b", "form", "Bob\n5\ns3cret-tok\n")
+			tm.Tmux("paste-buffer", "-p", "-b", "form", "-t", "e2e")
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, termOptions{stdoutToFile: true}, "render", schema)
-			tm.waitFocus("Name *")
+			tm.WaitFocus("Name *")
 			tc.input(tm)
-			screen := tm.waitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, "[ Accept ]")
+			screen := tm.WaitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, "[ Accept ]")
 			if strings.Contains(screen, "s3cret") || strings.Contains(screen, "Bob5") {
 				t.Fatalf("keys landed in the wrong field, or the secret shows:\n%s", screen)
 			}
-			tm.keys("a")
-			code, stdout := tm.wait()
+			tm.Keys("a")
+			code, stdout := tm.Wait()
 			var got struct {
 				Action  string         `json:"action"`
 				Content map[string]any `json:"content"`
@@ -64,52 +64,52 @@ func TestTmuxSmallTerminal(t *testing.T) {
 		t.Run(size.name, func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, termOptions{cols: size.cols, rows: size.rows}, "demo")
-			tm.waitFor("demo ready")
+			tm.WaitFor("demo ready")
 			filterTool(tm, "form_all_kinds")
-			tm.keys("Enter") // no arguments: called at once
+			tm.Keys("Enter") // no arguments: called at once
 			step := func(title string, want ...string) {
 				t.Helper()
-				tm.waitFor(append([]string{"┃ " + title}, want...)...)
+				tm.WaitFor(append([]string{"┃ " + title}, want...)...)
 			}
 			step("Full name *", "┃ >", "esc cancel")
-			tm.typeText("Bob")
-			tm.waitFor("┃ > Bob")
-			tm.keys("Enter")
+			tm.TypeText("Bob")
+			tm.WaitFor("┃ > Bob")
+			tm.Keys("Enter")
 			step("Seats *", "┃ > 2 (default)")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("Email *", "┃ >")
-			tm.typeText("a@b.co")
-			tm.waitFor("┃ > a@b.co")
-			tm.keys("Enter")
+			tm.TypeText("a@b.co")
+			tm.WaitFor("┃ > a@b.co")
+			tm.Keys("Enter")
 			step("Region *", "┃ > Europe (Ireland)", "┃   Asia Pacific (Mumbai)")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("Homepage", "┃ >")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("Budget (EUR)", "┃ > 99.5 (default)", "page 2/3")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("T-shirt size", "┃   XL")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("Birthday", "format date (YYYY-MM-DD)", "┃ >")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("Tags *", "┃ > [•] api", "┃   [ ] ops")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("Subscribe to the newsletter", "yes", "no")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("Favourite colour", "┃   Blue")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("Meeting time", "format date-time (YYYY-MM-DDThh:mm:ssZ)", "┃ >")
-			tm.keys("Enter")
+			tm.Keys("Enter")
 			step("Features", "┃   [ ] Nightly backups")
-			tm.keys("Enter")
-			tm.waitFor("Review: Accept sends this response", "[ Accept ]", "Cancel", "a accept")
-			tm.keys("a")
-			tm.waitFor("0 in flight · 0 pending")
+			tm.Keys("Enter")
+			tm.WaitFor("Review: Accept sends this response", "[ Accept ]", "Cancel", "a accept")
+			tm.Keys("a")
+			tm.WaitFor("0 in flight · 0 pending")
 
 			filterTool(tm, "needs_link")
-			tm.keys("Enter")
-			tm.waitFor(`"demo" asks you to open a link`, "Link (shown in full):", "Open in browser", "Copy", "Decline", "Cancel")
-			tm.keys("Escape")
-			tm.waitFor("0 in flight · 0 pending")
+			tm.Keys("Enter")
+			tm.WaitFor(`"demo" asks you to open a link`, "Link (shown in full):", "Open in browser", "Copy", "Decline", "Cancel")
+			tm.Keys("Escape")
+			tm.WaitFor("0 in flight · 0 pending")
 		})
 	}
 }
@@ -117,17 +117,17 @@ func TestTmuxSmallTerminal(t *testing.T) {
 // filterTool narrows the demo's Tools list to name with the filter and keeps it, so
 // that enter opens that tool.
 func filterTool(tm *tmuxTerm, name string) {
-	tm.t.Helper()
-	tm.keys("/")
-	tm.waitFor("esc clear")
-	tm.keys("Escape") // clears the last filter
-	tm.waitUntil("the filter cleared", false, func(s string) bool { return !strings.Contains(s, "filter:") })
-	tm.keys("/")
-	tm.waitFor("esc clear")
-	tm.typeText(name)
-	tm.waitFor("Tools: 1/")
-	tm.keys("Enter")
-	tm.waitFor("filter: " + name)
+	tm.T().Helper()
+	tm.Keys("/")
+	tm.WaitFor("esc clear")
+	tm.Keys("Escape") // clears the last filter
+	tm.WaitUntil("the filter cleared", false, func(s string) bool { return !strings.Contains(s, "filter:") })
+	tm.Keys("/")
+	tm.WaitFor("esc clear")
+	tm.TypeText(name)
+	tm.WaitFor("Tools: 1/")
+	tm.Keys("Enter")
+	tm.WaitFor("filter: " + name)
 }
 
 // TestTmuxTUITypeaheadAcrossPages types the demo's whole form_all_kinds form in the
@@ -135,15 +135,15 @@ func filterTool(tm *tmuxTerm, name string) {
 func TestTmuxTUITypeaheadAcrossPages(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, termOptions{}, "demo")
-	tm.waitFor("demo ready")
+	tm.WaitFor("demo ready")
 	filterTool(tm, "form_all_kinds")
-	tm.keys("Enter") // no arguments: called at once
-	tm.waitFocus("Full name *")
-	tm.typeText("Bob\r5\ra@b.co" + strings.Repeat("\r", 11))
-	screen := tm.waitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, `"email": "a@b.co"`)
+	tm.Keys("Enter") // no arguments: called at once
+	tm.WaitFocus("Full name *")
+	tm.TypeText("Bob\r5\ra@b.co" + strings.Repeat("\r", 11))
+	screen := tm.WaitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, `"email": "a@b.co"`)
 	if strings.Contains(screen, "Bob5") {
 		t.Fatalf("keys landed in the wrong field:\n%s", screen)
 	}
-	tm.keys("a")
-	tm.waitFor("tools/call form_all_kinds done", "0 in flight · 0 pending")
+	tm.Keys("a")
+	tm.WaitFor("tools/call form_all_kinds done", "0 in flight · 0 pending")
 }

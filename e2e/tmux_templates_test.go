@@ -17,24 +17,24 @@ func TestTmuxTUIResourceTemplate(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, termOptions{cols: size[0], rows: size[1]}, "demo")
-			tm.waitFor("demo ready")
-			tm.keys("Tab", "Tab")
-			tm.waitFor("demo://items/{id}  template:")
-			tm.keys("Enter") // the template sorts first
-			tm.waitFor("resources/read demo://items/{id} on demo", "URI: demo://items/", "> id* ▏", "    1\n", "[ Read ]")
-			tm.typeText("4")
-			screen := tm.waitFor("URI: demo://items/4", "    404", "> id* 4▏", "[ Read ]")
+			tm.WaitFor("demo ready")
+			tm.Keys("Tab", "Tab")
+			tm.WaitFor("demo://items/{id}  template:")
+			tm.Keys("Enter") // the template sorts first
+			tm.WaitFor("resources/read demo://items/{id} on demo", "URI: demo://items/", "> id* ▏", "    1\n", "[ Read ]")
+			tm.TypeText("4")
+			screen := tm.WaitFor("URI: demo://items/4", "    404", "> id* 4▏", "[ Read ]")
 			if strings.Contains(screen, "    12") {
 				t.Errorf("suggestions not narrowed to what was typed:\n%s", screen)
 			}
-			tm.keys("Down", "Down")
-			tm.waitFor("› 42")
-			tm.keys("Enter") // takes 42
-			tm.waitFor("URI: demo://items/42", "> id* 42▏")
-			tm.keys("Enter") // reads
-			tm.waitFor("demo://items/42 (text/plain)", "item 42")
-			tm.keys("q")
-			if code, _ := tm.wait(); code != 0 {
+			tm.Keys("Down", "Down")
+			tm.WaitFor("› 42")
+			tm.Keys("Enter") // takes 42
+			tm.WaitFor("URI: demo://items/42", "> id* 42▏")
+			tm.Keys("Enter") // reads
+			tm.WaitFor("demo://items/42 (text/plain)", "item 42")
+			tm.Keys("q")
+			if code, _ := tm.Wait(); code != 0 {
 				t.Errorf("elicitty demo exited %d after q, want 0", code)
 			}
 		})
@@ -46,19 +46,19 @@ func TestTmuxTUIResourceTemplate(t *testing.T) {
 func TestTmuxTUIPromptCompletions(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, termOptions{cols: 60, rows: 15}, "demo")
-	tm.waitFor("demo ready")
-	tm.keys("Tab")
-	tm.waitFor("demo       greet")
-	tm.keys("Enter")
-	tm.waitFor("prompts/get greet on demo", "    Ada", "[ Get ]")
-	tm.typeText("g")
-	tm.waitUntil("the names starting with g", false, func(s string) bool {
+	tm.WaitFor("demo ready")
+	tm.Keys("Tab")
+	tm.WaitFor("demo       greet")
+	tm.Keys("Enter")
+	tm.WaitFor("prompts/get greet on demo", "    Ada", "[ Get ]")
+	tm.TypeText("g")
+	tm.WaitUntil("the names starting with g", false, func(s string) bool {
 		return strings.Contains(s, "    Grace") && !strings.Contains(s, "Ada")
 	})
-	tm.keys("Tab") // takes the first
-	tm.waitFor("> name* Grace▏")
-	tm.keys("Enter")
-	tm.waitFor("Say hello to Grace.")
+	tm.Keys("Tab") // takes the first
+	tm.WaitFor("> name* Grace▏")
+	tm.Keys("Enter")
+	tm.WaitFor("Say hello to Grace.")
 }
 
 // TestTmuxTUIEverythingCompletions runs the TUI over server-everything over stdio: its
@@ -72,42 +72,42 @@ func TestTmuxTUIEverythingCompletions(t *testing.T) {
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
 	tm := startTerm(t, termOptions{env: []string{mark}}, "--", "node", js, "stdio")
-	tm.waitFor("ready", "completions")
-	tm.keys("Tab")
-	tm.waitFor("completable-prompt")
-	tm.keys("/")
-	tm.typeText("completable")
-	tm.keys("Enter")
-	tm.waitFor("Prompts: 1/")
-	tm.keys("Enter")
-	tm.waitFor("prompts/get completable-prompt on", "> department* ▏", "[ Get ]")
-	tm.typeText("S")
-	tm.waitFor("    Sales", "    Support")
-	tm.keys("Tab") // takes Sales
-	tm.waitFor("> department* Sales▏")
-	tm.keys("Enter") // the next field: its suggestions depend on the department
-	tm.waitFor("> name*", "    David", "    Eve", "    Frank")
-	tm.keys("Down", "Enter") // takes David
-	tm.waitUntil("David in the name field", false, func(s string) bool { return hasLine(s, "> name*", " David▏") })
-	tm.keys("Enter")
-	tm.waitFor("Please promote David to the head of the Sales team.")
+	tm.WaitFor("ready", "completions")
+	tm.Keys("Tab")
+	tm.WaitFor("completable-prompt")
+	tm.Keys("/")
+	tm.TypeText("completable")
+	tm.Keys("Enter")
+	tm.WaitFor("Prompts: 1/")
+	tm.Keys("Enter")
+	tm.WaitFor("prompts/get completable-prompt on", "> department* ▏", "[ Get ]")
+	tm.TypeText("S")
+	tm.WaitFor("    Sales", "    Support")
+	tm.Keys("Tab") // takes Sales
+	tm.WaitFor("> department* Sales▏")
+	tm.Keys("Enter") // the next field: its suggestions depend on the department
+	tm.WaitFor("> name*", "    David", "    Eve", "    Frank")
+	tm.Keys("Down", "Enter") // takes David
+	tm.WaitUntil("David in the name field", false, func(s string) bool { return hasLine(s, "> name*", " David▏") })
+	tm.Keys("Enter")
+	tm.WaitFor("Please promote David to the head of the Sales team.")
 
-	tm.keys("Tab")
-	tm.waitFor("demo://resource/dynamic/text/{resourceId}")
-	tm.keys("/")
-	tm.typeText("text/{")
-	tm.keys("Enter")
-	tm.waitFor("Resources: 1/")
-	tm.keys("Enter")
-	tm.waitFor("URI: demo://resource/dynamic/text/", "> resourceId* ▏", "[ Read ]")
-	tm.typeText("3")
-	tm.waitFor("URI: demo://resource/dynamic/text/3", "    3\n")
-	tm.keys("Escape") // closes the list
-	tm.waitFor("enter read · ↑/↓ fields")
-	tm.keys("Enter")
-	tm.waitFor("Resource 3: This is a plaintext resource")
-	tm.keys("q")
-	if code, _ := tm.wait(); code != 0 {
+	tm.Keys("Tab")
+	tm.WaitFor("demo://resource/dynamic/text/{resourceId}")
+	tm.Keys("/")
+	tm.TypeText("text/{")
+	tm.Keys("Enter")
+	tm.WaitFor("Resources: 1/")
+	tm.Keys("Enter")
+	tm.WaitFor("URI: demo://resource/dynamic/text/", "> resourceId* ▏", "[ Read ]")
+	tm.TypeText("3")
+	tm.WaitFor("URI: demo://resource/dynamic/text/3", "    3\n")
+	tm.Keys("Escape") // closes the list
+	tm.WaitFor("enter read · ↑/↓ fields")
+	tm.Keys("Enter")
+	tm.WaitFor("Resource 3: This is a plaintext resource")
+	tm.Keys("q")
+	if code, _ := tm.Wait(); code != 0 {
 		t.Errorf("elicitty exited %d after q, want 0", code)
 	}
 }

@@ -48,19 +48,19 @@ func fillEveryKind(t *testing.T, tm *tmuxTerm) {
 	t.Helper()
 	fill := func(title, text string) {
 		t.Helper()
-		tm.waitFocus(title)
-		tm.typeText(text)
-		tm.waitFor("┃ > " + text)
-		tm.keys("Enter")
+		tm.WaitFocus(title)
+		tm.TypeText(text)
+		tm.WaitFor("┃ > " + text)
+		tm.Keys("Enter")
 	}
 	choose := func(title string, downs int, label string) {
 		t.Helper()
-		tm.waitFocus(title)
+		tm.WaitFocus(title)
 		for range downs {
-			tm.keys("Down")
+			tm.Keys("Down")
 		}
-		tm.waitFor("┃ > " + label)
-		tm.keys("Enter")
+		tm.WaitFor("┃ > " + label)
+		tm.Keys("Enter")
 	}
 
 	fill("Full name *", "Grace Hopper")
@@ -73,31 +73,31 @@ func fillEveryKind(t *testing.T, tm *tmuxTerm) {
 	fill("Birthday", "1906-12-09")
 
 	// Multi-select items.enum with the default [api] ticked: tick db and ops too.
-	tm.waitFocus("Tags *")
-	tm.keys("Down", "x", "Down", "Down", "x")
-	tm.waitFor("┃   [•] api", "┃   [•] db", "┃   [ ] ui", "┃ > [•] ops")
-	tm.keys("Enter")
+	tm.WaitFocus("Tags *")
+	tm.Keys("Down", "x", "Down", "Down", "x")
+	tm.WaitFor("┃   [•] api", "┃   [•] db", "┃   [ ] ui", "┃ > [•] ops")
+	tm.Keys("Enter")
 
 	// Boolean with default true. With NO_COLOR, bold is all that shows which
 	// button is chosen: check it does.
-	tm.waitFocus("Subscribe to the newsletter")
-	tm.waitRaw("\x1b[1myes")
-	tm.keys("Right")
-	tm.waitRaw("\x1b[1mno")
-	tm.keys("Enter")
+	tm.WaitFocus("Subscribe to the newsletter")
+	tm.WaitRaw("\x1b[1myes")
+	tm.Keys("Right")
+	tm.WaitRaw("\x1b[1mno")
+	tm.Keys("Enter")
 
 	choose("Favourite colour", 2, "Green") // legacy enum+enumNames: (no answer), Red, Green
 	fill("Meeting time", "2026-12-01T10:00:00Z")
 
 	// Titled multi-select items.anyOf, at most two.
-	tm.waitFocus("Features")
-	tm.keys("Down", "x", "Down", "x")
-	tm.waitFor("┃   [ ] Single sign-on", "┃   [•] Audit log", "┃ > [•] Nightly backups")
-	tm.keys("Enter")
+	tm.WaitFocus("Features")
+	tm.Keys("Down", "x", "Down", "x")
+	tm.WaitFor("┃   [ ] Single sign-on", "┃   [•] Audit log", "┃ > [•] Nightly backups")
+	tm.Keys("Enter")
 
-	tm.waitFor("Review: Accept sends this response", `"action": "accept"`, `"budget": 12.5`,
+	tm.WaitFor("Review: Accept sends this response", `"action": "accept"`, `"budget": 12.5`,
 		`"email": "grace@example.com"`, "[ Accept ]")
-	tm.keys("a")
+	tm.Keys("a")
 }
 
 // assertTitlesInOrder checks that the titles of the first page appear top to bottom
@@ -135,7 +135,7 @@ func TestTmuxInlineFormEveryKind(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, termOptions{stdoutToFile: true},
 				"call", "form_all_kinds", "--json", "--protocol", tt.protocol, "--", bin, "serve-demo")
-			first := tm.waitFocus("Full name *")
+			first := tm.WaitFocus("Full name *")
 			// The server is named after its command, as configured ad hoc.
 			for _, want := range []string{
 				`Input requested by "` + filepath.Base(bin) + `" during tools/call form_all_kinds`,
@@ -150,9 +150,9 @@ func TestTmuxInlineFormEveryKind(t *testing.T) {
 			assertTitlesInOrder(t, first, everyKindTitles[:3])
 
 			fillEveryKind(t, tm)
-			code, stdout := tm.wait()
+			code, stdout := tm.Wait()
 			if code != 0 {
-				t.Fatalf("exit %d; stdout:\n%s\nscreen:\n%s", code, stdout, tm.screen())
+				t.Fatalf("exit %d; stdout:\n%s\nscreen:\n%s", code, stdout, tm.Screen())
 			}
 			var out struct {
 				Result struct {
@@ -194,14 +194,14 @@ func TestTmuxInlineDeclineVersusCancel(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "confirm_only", "--", bin, "serve-demo")
-			tm.waitFor("Proceed with the demo operation?", "This request has no fields", "[ Accept ]",
+			tm.WaitFor("Proceed with the demo operation?", "This request has no fields", "[ Accept ]",
 				"esc cancel · a accept · d decline")
-			tm.keys(tt.key)
-			code, stdout := tm.wait()
+			tm.Keys(tt.key)
+			code, stdout := tm.Wait()
 			if code != 0 || strings.TrimSpace(stdout) != tt.want {
-				t.Fatalf("exit %d, stdout %q; want 0 and %q\nscreen:\n%s", code, stdout, tt.want, tm.screen())
+				t.Fatalf("exit %d, stdout %q; want 0 and %q\nscreen:\n%s", code, stdout, tt.want, tm.Screen())
 			}
-			tm.waitFor(`"` + filepath.Base(bin) + `": ` + tt.action)
+			tm.WaitFor(`"` + filepath.Base(bin) + `": ` + tt.action)
 		})
 	}
 }
@@ -252,7 +252,7 @@ func TestTmuxInlineURLConsent(t *testing.T) {
 			opener, record := fakeOpener(t)
 			tm := startTerm(t, termOptions{stdoutToFile: true, env: []string{"ELICITTY_OPENER=" + opener}},
 				"call", "link_account", "--protocol", tt.protocol, "--", bin, "serve-demo")
-			screen := tm.waitFor("Nothing has been opened or fetched.")
+			screen := tm.WaitFor("Nothing has been opened or fetched.")
 			for _, want := range []string{
 				`"` + filepath.Base(bin) + `" asks you to open a link (for link_account)`,
 				"Link your demo account: approve the request on the consent page",
@@ -274,10 +274,10 @@ func TestTmuxInlineURLConsent(t *testing.T) {
 				t.Fatalf("the opener ran before the user chose (stat: %v)", err)
 			}
 
-			tm.keys(tt.key)
-			code, stdout := tm.wait()
+			tm.Keys(tt.key)
+			code, stdout := tm.Wait()
 			if code != 0 || strings.TrimSpace(stdout) != tt.want {
-				t.Fatalf("exit %d, stdout %q; want 0 and %q\nscreen:\n%s", code, stdout, tt.want, tm.screen())
+				t.Fatalf("exit %d, stdout %q; want 0 and %q\nscreen:\n%s", code, stdout, tt.want, tm.Screen())
 			}
 			opened, err := os.ReadFile(record)
 			switch {
@@ -315,7 +315,7 @@ func selectTool(t *testing.T, tm *tmuxTerm, name string) {
 	}
 	for range 30 {
 		// Start only from a screen with a selection: its first appearance is not a move.
-		before := tm.waitUntil("a selected tool", true, func(s string) bool { return highlighted(s) != "" })
+		before := tm.WaitUntil("a selected tool", true, func(s string) bool { return highlighted(s) != "" })
 		if onTool(before) {
 			return
 		}
@@ -323,10 +323,10 @@ func selectTool(t *testing.T, tm *tmuxTerm, name string) {
 		// pane filling in) may change first, and a second Down sent before the first
 		// one lands would skip a row.
 		was := highlighted(before)
-		tm.keys("Down")
-		tm.waitUntil("the cursor moving", true, func(s string) bool { h := highlighted(s); return h != "" && h != was })
+		tm.Keys("Down")
+		tm.WaitUntil("the cursor moving", true, func(s string) bool { h := highlighted(s); return h != "" && h != was })
 	}
-	t.Fatalf("tool %q not found in the Tools list:\n%s", name, tm.screen())
+	t.Fatalf("tool %q not found in the Tools list:\n%s", name, tm.Screen())
 }
 
 // mainPane returns the text right of the TUI's servers pane (the whole line when no pane is
@@ -350,11 +350,11 @@ func mainPane(screen string) []string {
 func TestTmuxTUIFormEveryKind(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, termOptions{}, "demo")
-	tm.waitFor("demo ready", "form_all_kinds")
+	tm.WaitFor("demo ready", "form_all_kinds")
 	selectTool(t, tm, "form_all_kinds")
-	tm.keys("Enter") // no arguments: called at once
+	tm.Keys("Enter") // no arguments: called at once
 
-	first := tm.waitFocus("Full name *")
+	first := tm.WaitFocus("Full name *")
 	for _, want := range []string{
 		`Input requested by "demo" during tools/call form_all_kinds`,
 		"Tell us about yourself (this form uses every field kind)",
@@ -367,7 +367,7 @@ func TestTmuxTUIFormEveryKind(t *testing.T) {
 	assertTitlesInOrder(t, first, everyKindTitles[:3])
 	fillEveryKind(t, tm)
 
-	screen := tm.waitFor("tools/call form_all_kinds done", "0 in flight · 0 pending", "accepted: ")
+	screen := tm.WaitFor("tools/call form_all_kinds done", "0 in flight · 0 pending", "accepted: ")
 	// The result text is wrapped at the pane's width: join its lines back.
 	var text strings.Builder
 	in := false
@@ -396,23 +396,23 @@ func TestTmuxTUIFormEveryKind(t *testing.T) {
 func TestTmuxTUIToolArguments(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, termOptions{}, "demo")
-	tm.waitFor("demo ready", "echo")
+	tm.WaitFor("demo ready", "echo")
 	selectTool(t, tm, "echo")
-	tm.keys("Enter")
-	tm.waitFor(`Arguments for tool echo on demo`, "┃ text *")
+	tm.Keys("Enter")
+	tm.WaitFor(`Arguments for tool echo on demo`, "┃ text *")
 	// One key at a time, each waited for, so that no key lands in a field that is still
 	// taking focus.
 	const text = "hello tmux"
 	for i, r := range text {
-		tm.typeText(string(r))
-		tm.waitFor(strings.TrimRight(text[:i+len(string(r))], " "))
+		tm.TypeText(string(r))
+		tm.WaitFor(strings.TrimRight(text[:i+len(string(r))], " "))
 	}
-	tm.keys("Enter")
-	tm.waitFor("Review: Call sends these arguments", `"text": "hello tmux"`, "[ Call ]")
-	tm.keys("a")
-	tm.waitFor("tools/call echo · done", "hello tmux")
-	tm.keys("q")
-	if code, _ := tm.wait(); code != 0 {
+	tm.Keys("Enter")
+	tm.WaitFor("Review: Call sends these arguments", `"text": "hello tmux"`, "[ Call ]")
+	tm.Keys("a")
+	tm.WaitFor("tools/call echo · done", "hello tmux")
+	tm.Keys("q")
+	if code, _ := tm.Wait(); code != 0 {
 		t.Errorf("elicitty demo exited %d after q, want 0", code)
 	}
 }
@@ -422,18 +422,18 @@ func TestTmuxTUIToolArguments(t *testing.T) {
 func TestTmuxTUIMRTRRound(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, termOptions{}, "demo", "--protocol", "2026-07-28")
-	tm.waitFor("ready 2026-07-28")
+	tm.WaitFor("ready 2026-07-28")
 	selectTool(t, tm, "mrtr_one")
-	tm.keys("Enter") // no arguments: called at once
+	tm.Keys("Enter") // no arguments: called at once
 
-	tm.waitFocus("Colour *")
-	tm.waitFor("Answering demo form (input-request) ← tools/call mrtr_one", "Pick a colour", "1 pending")
-	tm.keys("Down")
-	tm.waitFor("┃ > Green")
-	tm.keys("Enter")
-	tm.waitFor(`"color": "green"`, "[ Accept ]")
-	tm.keys("a")
-	tm.waitFor("tools/call mrtr_one · done · 1 round", "you picked green", "0 in flight · 0 pending")
+	tm.WaitFocus("Colour *")
+	tm.WaitFor("Answering demo form (input-request) ← tools/call mrtr_one", "Pick a colour", "1 pending")
+	tm.Keys("Down")
+	tm.WaitFor("┃ > Green")
+	tm.Keys("Enter")
+	tm.WaitFor(`"color": "green"`, "[ Accept ]")
+	tm.Keys("a")
+	tm.WaitFor("tools/call mrtr_one · done · 1 round", "you picked green", "0 in flight · 0 pending")
 }
 
 // TestTmuxInlineSecretMaskedAndValidated answers the demo's secret_warning form: the
@@ -443,20 +443,20 @@ func TestTmuxTUIMRTRRound(t *testing.T) {
 func TestTmuxInlineSecretMaskedAndValidated(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "secret_warning", "--", bin, "serve-demo")
-	tm.waitFocus("API token *")
-	tm.waitFor("looks like a secret", "servers should use URL mode")
-	tm.typeText("s3cr")
-	tm.keys("Enter")
-	screen := tm.waitFor("┃ > ****", "must be at least 8 characters long")
-	tm.typeText("et-tok")
-	screen += tm.waitFor("┃ > **********")
-	tm.keys("Enter")
-	screen += tm.waitFor(`"api_token": "**********"`, "Review: Accept sends this response (secrets masked here)")
+	tm.WaitFocus("API token *")
+	tm.WaitFor("looks like a secret", "servers should use URL mode")
+	tm.TypeText("s3cr")
+	tm.Keys("Enter")
+	screen := tm.WaitFor("┃ > ****", "must be at least 8 characters long")
+	tm.TypeText("et-tok")
+	screen += tm.WaitFor("┃ > **********")
+	tm.Keys("Enter")
+	screen += tm.WaitFor(`"api_token": "**********"`, "Review: Accept sends this response (secrets masked here)")
 	if strings.Contains(screen, "s3cr") {
 		t.Fatalf("the secret shows on the screen:\n%s", screen)
 	}
-	tm.keys("a")
-	code, stdout := tm.wait()
+	tm.Keys("a")
+	code, stdout := tm.Wait()
 	if code != 0 || strings.TrimSpace(stdout) != "received a token of 10 characters" {
 		t.Fatalf("exit %d, stdout %q; want 0 and a token of 10 characters", code, stdout)
 	}
@@ -467,17 +467,17 @@ func TestTmuxInlineSecretMaskedAndValidated(t *testing.T) {
 func TestTmuxTUIRecord(t *testing.T) {
 	t.Parallel()
 	tm := startTerm(t, termOptions{}, "demo", "--record", "rec.yaml")
-	tm.waitFor("ready ")
+	tm.WaitFor("ready ")
 	selectTool(t, tm, "confirm_only")
-	tm.keys("Enter") // no arguments: called at once
-	tm.waitFor("Proceed with the demo operation?", "[ Accept ]")
-	tm.keys("d")
-	tm.waitFor("tools/call confirm_only · done", "declined")
-	tm.keys("q")
-	if code, _ := tm.wait(); code != 0 {
-		t.Fatalf("exit %d; screen:\n%s", code, tm.screen())
+	tm.Keys("Enter") // no arguments: called at once
+	tm.WaitFor("Proceed with the demo operation?", "[ Accept ]")
+	tm.Keys("d")
+	tm.WaitFor("tools/call confirm_only · done", "declined")
+	tm.Keys("q")
+	if code, _ := tm.Wait(); code != 0 {
+		t.Fatalf("exit %d; screen:\n%s", code, tm.Screen())
 	}
-	rec := filepath.Join(tm.dir, "rec.yaml")
+	rec := filepath.Join(tm.Dir(), "rec.yaml")
 	b, err := os.ReadFile(rec)
 	if err != nil {
 		t.Fatalf("--record file not written by the TUI: %v", err)
@@ -499,15 +499,15 @@ func TestTmuxTUIRecord(t *testing.T) {
 // nothing of it is printed when stderr is not a terminal.
 func TestHeadlessProgressLine(t *testing.T) {
 	tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "demo", "slow", "steps=8", "interval_ms=250")
-	screen := tm.waitFor("elicitty: demo: step 2 of 8")
+	screen := tm.WaitFor("elicitty: demo: step 2 of 8")
 	if strings.Contains(screen, "step 1 of 8") {
 		t.Errorf("progress is not one updating line:\n%s", screen)
 	}
-	code, stdout := tm.wait()
+	code, stdout := tm.Wait()
 	if code != 0 || stdout == "" {
 		t.Fatalf("exit %d, stdout %q", code, stdout)
 	}
-	if s := tm.screen(); strings.Contains(s, " of 8") {
+	if s := tm.Screen(); strings.Contains(s, " of 8") {
 		t.Errorf("the progress line stays after the call:\n%s", s)
 	}
 	r := runBin(t, nil, "call", "demo", "slow", "steps=3", "interval_ms=10")

@@ -64,24 +64,24 @@ func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 	env, mark := noBrowser()
 	tm := startTerm(t, termOptions{stdoutToFile: true, rawOutput: true, env: env},
 		"call", "needs_link", "--protocol", "2025-11-25", "--", bin, "serve-demo")
-	tm.waitFor("Nothing has been opened or fetched.")
-	tm.keys("o")
-	screen := tm.waitFor("Waiting for the step in your browser at\nhttp://127.0.0.1:", "r retry now", "c cancel")
+	tm.WaitFor("Nothing has been opened or fetched.")
+	tm.Keys("o")
+	screen := tm.WaitFor("Waiting for the step in your browser at\nhttp://127.0.0.1:", "r retry now", "c cancel")
 	if !strings.Contains(strings.Join(strings.Fields(screen), " "), "notifications/elicitation/complete for") {
 		t.Errorf("the wait does not say what completes it:\n%s", screen)
 	}
-	if out := tm.rawOutput(); !strings.Contains(out, "Could not open the browser") {
+	if out := tm.RawOutput(); !strings.Contains(out, "Could not open the browser") {
 		t.Errorf("the prompt did not say the browser failed:\n%s", out)
 	}
 	waitTicked(tm)
-	_, after, _ := strings.Cut(tm.screen(), "Waiting for the step in your browser at\n")
+	_, after, _ := strings.Cut(tm.Screen(), "Waiting for the step in your browser at\n")
 	link := consentURL.FindString(after)
 	approve(t, link)
-	code, stdout := tm.wait()
+	code, stdout := tm.Wait()
 	if code != 0 || strings.TrimSpace(stdout) != "linked" {
-		t.Fatalf("exit %d, stdout %q; want 0 and linked\n%s", code, stdout, tm.screen())
+		t.Fatalf("exit %d, stdout %q; want 0 and linked\n%s", code, stdout, tm.Screen())
 	}
-	tm.waitFor("reports the step in the browser done.")
+	tm.WaitFor("reports the step in the browser done.")
 	demoGone(t, mark)
 }
 
@@ -92,22 +92,22 @@ func TestTmuxInlineURLWaitKeys(t *testing.T) {
 	env, mark := noBrowser()
 	tm := startTerm(t, termOptions{stdoutToFile: true, env: env},
 		"call", "needs_link", "--protocol", "2025-11-25", "--", bin, "serve-demo")
-	tm.waitFor("Nothing has been opened or fetched.")
-	tm.keys("c") // copy only
-	tm.waitFor("Waiting for the step in your browser", "r retry now")
+	tm.WaitFor("Nothing has been opened or fetched.")
+	tm.Keys("c") // copy only
+	tm.WaitFor("Waiting for the step in your browser", "r retry now")
 	waitTicked(tm)
-	tm.keys("r")
-	tm.waitFor("Retrying now.")
-	tm.waitFor("Nothing has been opened or fetched.") // not linked yet: asked again
-	tm.keys("c")
-	tm.waitFor("Waiting for the step in your browser")
+	tm.Keys("r")
+	tm.WaitFor("Retrying now.")
+	tm.WaitFor("Nothing has been opened or fetched.") // not linked yet: asked again
+	tm.Keys("c")
+	tm.WaitFor("Waiting for the step in your browser")
 	waitTicked(tm)
-	tm.keys("c")
-	code, _ := tm.wait()
+	tm.Keys("c")
+	code, _ := tm.Wait()
 	if code != 130 {
-		t.Fatalf("exit %d after c, want 130\n%s", code, tm.screen())
+		t.Fatalf("exit %d after c, want 130\n%s", code, tm.Screen())
 	}
-	tm.waitFor("cancelled while waiting for the link")
+	tm.WaitFor("cancelled while waiting for the link")
 	demoGone(t, mark)
 }
 
@@ -132,15 +132,15 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 			t.Parallel()
 			env, mark := noBrowser()
 			tm := startTerm(t, termOptions{env: env, cols: size.cols, rows: size.rows}, "demo", "--protocol", size.protocol)
-			tm.waitFor("ready")
+			tm.WaitFor("ready")
 			selectTool(t, tm, size.tool)
-			tm.keys("Enter") // no arguments: called at once
-			tm.waitFor("asks you to open a link", "Open in browser", "Decline", "Cancel")
-			tm.keys("o")
-			screen := tm.waitFor("Open this link yourself", "Could not open the browser", "I opened it", "Decline", "Cancel")
+			tm.Keys("Enter") // no arguments: called at once
+			tm.WaitFor("asks you to open a link", "Open in browser", "Decline", "Cancel")
+			tm.Keys("o")
+			screen := tm.WaitFor("Open this link yourself", "Could not open the browser", "I opened it", "Decline", "Cancel")
 			link := joinedURL(t, mainPane(screen))
-			tm.keys("i")
-			screen = tm.waitFor("Waiting for the step in your browser", "since", "c cancel")
+			tm.Keys("i")
+			screen = tm.WaitFor("Waiting for the step in your browser", "since", "c cancel")
 			if flat := strings.Join(strings.Fields(strings.Join(mainPane(screen), " ")), " "); !strings.Contains(flat, size.completes) {
 				t.Errorf("the waiting screen does not say %q:\n%s", size.completes, screen)
 			}
@@ -148,12 +148,12 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 				t.Errorf("the waiting screen shows %s, the consent screen showed %s:\n%s", got, link, screen)
 			}
 			approve(t, link)
-			tm.waitFor("linked")
-			if s := tm.screen(); strings.Contains(s, "ctrl+b back") {
+			tm.WaitFor("linked")
+			if s := tm.Screen(); strings.Contains(s, "ctrl+b back") {
 				t.Errorf("the waiting screen outlived the flow:\n%s", s)
 			}
-			tm.keys("q")
-			if code, _ := tm.wait(); code != 0 {
+			tm.Keys("q")
+			if code, _ := tm.Wait(); code != 0 {
 				t.Errorf("elicitty demo exited %d after q, want 0", code)
 			}
 			demoGone(t, mark)
@@ -163,8 +163,8 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 
 // waitTicked waits until the inline wait's clock has ticked, so that its keys are read.
 func waitTicked(tm *tmuxTerm) {
-	tm.t.Helper()
-	tm.waitUntil("the elapsed time counting", false, func(s string) bool {
+	tm.T().Helper()
+	tm.WaitUntil("the elapsed time counting", false, func(s string) bool {
 		return regexp.MustCompile(`waiting [1-9][0-9]*s`).MatchString(s)
 	})
 }
