@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -404,12 +405,12 @@ func TestProxyGoneWithdrawsItsAsks(t *testing.T) {
 
 func TestModes(t *testing.T) {
 	base := t.TempDir()
-	env := map[string]string{"XDG_RUNTIME_DIR": base}
-	dir, err := RuntimeDir(func(k string) string { return env[k] })
+	runUser, tmp := fakeSystem(t, true)
+	dir, err := placesIn(runUser, tmp, hostEnv).RuntimeDir()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dir != filepath.Join(base, "elicitty") {
+	if dir != filepath.Join(runUser, strconv.Itoa(os.Getuid()), "elicitty") {
 		t.Errorf("dir = %s", dir)
 	}
 	fi, err := os.Stat(dir)
@@ -436,7 +437,7 @@ func TestModes(t *testing.T) {
 	if err := os.Chmod(open, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env = map[string]string{"ELICITTY_RUNTIME_DIR": open}
+	env := map[string]string{"ELICITTY_RUNTIME_DIR": open}
 	if _, err := RuntimeDir(func(k string) string { return env[k] }); err == nil || !strings.Contains(err.Error(), "mode 0755") {
 		t.Errorf("a 0755 directory: %v", err)
 	}

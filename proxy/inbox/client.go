@@ -70,7 +70,7 @@ func (w *Withdrawn) Error() string { return w.Reason }
 
 // watcher is the state of one Watch.
 type watcher struct {
-	dir  string
+	dirs []string
 	h    Handler
 	opts WatchOptions
 	mu   sync.Mutex
@@ -81,6 +81,8 @@ type watcher struct {
 	bad     map[string]bool       // sockets that failed, logged once
 	// banned are the proxies dropped for breaking the protocol: not attached again.
 	banned map[string]bool
+	// badDir is the problem last logged for each refused directory.
+	badDir map[string]string
 	wg     sync.WaitGroup
 }
 
@@ -93,11 +95,23 @@ type proxyConn struct {
 	asks map[uint64]context.CancelCauseFunc
 }
 
-// Watch attaches to every proxy in dir, the RuntimeDir, and to each one that starts
-// later, until ctx is done; it calls h for each ask. When it returns, every connection
-// is closed and every handler's context has ended.
+// Watch attaches to every proxy in dir, a RuntimeDir, and to each one that starts
+// later, until ctx is done; it calls h for each ask. It refuses a dir another user
+// could use. When it returns, every connection is closed and every handler's context
+// has ended.
 func Watch(ctx context.Context, dir string, h Handler, opts *WatchOptions) error {
-	w := &watcher{dir: dir, h: h, conn: map[string]*proxyConn{}, bad: map[string]bool{}, banned: map[string]bool{}}
+	if err := checkDir(dir); err != nil {
+		return err
+	}
+	return WatchDirs(ctx, []string{dir}, h, opts)
+}
+
+// WatchDirs is Watch over several directories (Places.Search): a directory that does
+// not exist yet is looked at again on each poll, and one refused (another user's, open
+// to others) is skipped with one line in the log.
+func WatchDirs(ctx context.Context, dirs []string, h Handler, opts *WatchOptions) error {
+	w := &watcher{dirs: dirs, h: h, conn: map[string]*proxyConn{}, bad: map[string]bool{}, banned: map[string]bool{},
+		badDir: map[string]string{}}
 	if opts != nil {
 		w.opts = *opts
 	}
@@ -106,9 +120,6 @@ func Watch(ctx context.Context, dir string, h Handler, opts *WatchOptions) error
 	}
 	if w.opts.Poll <= 0 {
 		w.opts.Poll = 500 * time.Millisecond
-	}
-	if err := checkDir(dir); err != nil {
-		return err
 	}
 	ctx, stop := context.WithCancel(ctx)
 	defer func() {
@@ -133,10 +144,53 @@ func (w *watcher) logf(format string, args ...any) {
 	fmt.Fprintln(w.opts.Log, "elicitty: inbox: "+safe.Line(fmt.Sprintf(format, args...)))
 }
 
-// scan attaches to the proxies of the directory not attached yet.
+// sockets lists the proxies' sockets of the watched directories that may be read,
+// logging a refused directory once per problem.
+func (w *watcher) sockets() []string {
+	var paths []string
+	var seen []os.FileInfo
+	for _, dir := range w.dirs {
+		pl := inspect(dir, os.Getuid())
+		switch {
+		case pl.Missing:
+			delete(w.badDir, dir)
+			continue
+		case pl.Problem != "":
+			if w.badDir[dir] != pl.Problem {
+				w.badDir[dir] = pl.Problem
+				w.logf("not looking in %s: %s", dir, pl.Problem)
+			}
+			continue
+		}
+		delete(w.badDir, dir)
+		if sameAsOne(dir, &seen) {
+			continue // reached by another name (a symlinked parent)
+		}
+		found, _ := filepath.Glob(filepath.Join(dir, socketPattern))
+		paths = append(paths, found...)
+	}
+	return paths
+}
+
+// sameAsOne reports whether dir is one of the directories in seen, and adds it when
+// it is not.
+func sameAsOne(dir string, seen *[]os.FileInfo) bool {
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return false
+	}
+	for _, s := range *seen {
+		if os.SameFile(s, fi) {
+			return true
+		}
+	}
+	*seen = append(*seen, fi)
+	return false
+}
+
+// scan attaches to the proxies of the directories not attached yet.
 func (w *watcher) scan(ctx context.Context) {
-	paths, _ := filepath.Glob(filepath.Join(w.dir, socketPattern))
-	for _, path := range paths {
+	for _, path := range w.sockets() {
 		w.mu.Lock()
 		_, known := w.conn[path]
 		known = known || w.banned[path]
@@ -396,29 +450,38 @@ func (pc *proxyConn) write(m any) error {
 	return nil
 }
 
-// List returns the running proxies of dir, the RuntimeDir, without attaching to them
+// List returns the running proxies of dir, a RuntimeDir, without attaching to them
 // for long: it reads each one's hello and disconnects. Sockets it cannot reach are
 // left out.
 func List(ctx context.Context, dir string) ([]Proxy, error) {
 	if err := checkDir(dir); err != nil {
 		return nil, err
 	}
-	paths, err := filepath.Glob(filepath.Join(dir, socketPattern))
-	if err != nil {
-		return nil, fmt.Errorf("list proxies: %w", err)
-	}
+	return ListDirs(ctx, []string{dir}), nil
+}
+
+// ListDirs is List over several directories (Places.Search); the directories that do
+// not exist or are refused are left out (Places.Inspect says why).
+func ListDirs(ctx context.Context, dirs []string) []Proxy {
 	var ps []Proxy
-	for _, path := range paths {
-		pc, _, err := dial(ctx, path)
-		if err != nil {
-			removeStale(path, err)
+	var seen []os.FileInfo
+	for _, dir := range dirs {
+		if inspect(dir, os.Getuid()).Problem != "" || sameAsOne(dir, &seen) {
 			continue
 		}
-		pc.conn.Close()
-		ps = append(ps, pc.info)
+		paths, _ := filepath.Glob(filepath.Join(dir, socketPattern))
+		for _, path := range paths {
+			pc, _, err := dial(ctx, path)
+			if err != nil {
+				removeStale(path, err)
+				continue
+			}
+			pc.conn.Close()
+			ps = append(ps, pc.info)
+		}
 	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].PID < ps[j].PID })
-	return ps, nil
+	return ps
 }
 
 // AnswerWith returns a Handler that asks a for each ask and replies with its answer;

@@ -16,3 +16,6 @@ func fileOwner(fi fs.FileInfo) (int, error) {
 	}
 	return int(st.Uid), nil
 }
+
+// systemTmp is the temporary directory when TMPDIR is unset.
+func systemTmp() string { return "/tmp" }
