@@ -99,6 +99,12 @@ type Request struct {
 	// time. A UI shows "still waiting" instead of asking consent again
 	// (docs/protocol.md, "URL mode").
 	Repeat int
+	// Consented, when set, is when the user consented to this URL: the request is
+	// then no new question but the wait for the flow to complete (an `elicitty proxy`'s
+	// -32042 wait, shown in an inbox). A UI shows the waiting screen, never reopens the
+	// link unasked, and answers Accept for "retry now" and Cancel to stop waiting; the
+	// asker withdraws the request when the flow completes.
+	Consented time.Time
 	// URLDeclared reports whether the client declared URL mode to this server.
 	URLDeclared bool
 	// Form is the parsed Schema of a form-mode request, set by whoever parses it first

@@ -376,6 +376,7 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 		p.mu.Unlock()
 	}()
 	var waits []<-chan struct{}
+	var awaited *elicit.Request // the first entry whose completion is awaited
 	for i, raw := range entries {
 		var ep mcp.ElicitParams
 		if err := json.Unmarshal(raw, &ep); err != nil || ep.URL == "" || (ep.Mode != "" && ep.Mode != "url") {
@@ -408,6 +409,9 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 		}
 		if done != nil && (p.opts.RetryNow == nil || !p.opts.RetryNow(req)) {
 			waits = append(waits, done)
+			if awaited == nil {
+				awaited = req
+			}
 		}
 	}
 	if len(waits) > 0 {
@@ -415,8 +419,12 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 	}
 	t := time.NewTimer(p.opts.Wait)
 	defer t.Stop()
+	decided, stop := p.askWait(ctx, awaited)
+	defer stop()
 	for _, w := range waits {
 		select {
+		case now := <-decided:
+			return p.waitDecided(c, now)
 		case <-w:
 		case <-t.C:
 			p.logf("%s %s: the URL elicitation did not complete within %s; passing the error to the host", c.method, elicit.Sanitize(c.name), p.opts.Wait)

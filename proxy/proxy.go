@@ -64,6 +64,10 @@ type Options struct {
 	// RetryNow reports whether a -32042 entry's retry may go out without waiting for
 	// its completion notification (an answers file's "retry: now"); nil never.
 	RetryNow func(*elicit.Request) bool
+	// Waits, when set, is asked while a -32042 call waits for the URL elicitations the
+	// user accepted to complete (an inbox's waiting screen, proxy/wait.go); nil leaves
+	// the wait to the completions and Wait.
+	Waits elicit.Answerer
 	// MaxLine bounds one message from the host; zero means transport.MaxFrame.
 	MaxLine int
 	// Logf receives the proxy's log lines (no message contents but method and tool

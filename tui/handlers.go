@@ -20,7 +20,11 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 		call = m.calls.only(msg.req.Server, msg.req.Call) // a pushed request during one call
 	}
 	p := &pending{id: msg.id, req: msg.req, form: msg.form, reply: msg.reply, arrived: m.now, call: call}
-	if msg.req.Mode == elicit.ModeURL {
+	waitOnly := !msg.req.Consented.IsZero() // a proxy's wait for a link consented to
+	switch {
+	case waitOnly:
+		p.since = msg.req.Consented
+	case msg.req.Mode == elicit.ModeURL:
 		p.since = m.sinceOf(call, msg.req.URL)
 	}
 	if call != 0 && msg.req.Origin == elicit.OriginInputRequest {
@@ -29,8 +33,11 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 	}
 	m.inbox.add(p)
 	bell := notify("elicitty: " + msg.req.Asker() + " asks for input")
+	if waitOnly {
+		bell = nil // the user just consented: nothing new to call them for
+	}
 	if m.active == nil && m.args == nil {
-		if msg.req.Host != "" {
+		if msg.req.Host != "" && bell != nil {
 			// A proxy's ask: its user may be looking at another window.
 			return tea.Batch(m.open(p), bell)
 		}
@@ -65,8 +72,9 @@ func (m *Model) open(p *pending) tea.Cmd {
 	case p.fs != nil || p.cs != nil:
 		p.setSize(so.Width, so.Height)
 		return nil
-	case p.req.Mode == elicit.ModeURL && p.req.Repeat > 0:
-		// The same link came back in a later round: never reopen it unasked.
+	case p.req.Mode == elicit.ModeURL && (p.req.Repeat > 0 || !p.req.Consented.IsZero()):
+		// The same link came back in a later round, or a proxy waits for the flow
+		// the user consented to: never reopen it unasked.
 		p.cs = m.newWaiting(p.req, p.since, true)
 		return p.cs.Init()
 	case p.req.Mode == elicit.ModeURL:

@@ -168,6 +168,15 @@ func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 		return nil // answered or withdrawn meanwhile
 	}
 	p.opening = false
+	if w, ok := p.cs.(*consent.Waiting); ok && !p.req.Consented.IsZero() {
+		// A proxy's wait: reopening is not "retry now", the wait goes on.
+		if msg.err == nil {
+			w.Reset("Reopened in your browser.")
+			return nil
+		}
+		w.Reset(why)
+		return tea.SetClipboard(msg.url)
+	}
 	if msg.err == nil {
 		cmd := m.accept(p)
 		m.status = "opened " + oneLine(elicit.Sanitize(msg.url))

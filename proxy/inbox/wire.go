@@ -87,6 +87,7 @@ type wireRequest struct {
 	Total         int             `json:"total,omitempty"`
 	Deadline      time.Time       `json:"deadline,omitzero"`
 	Repeat        int             `json:"repeat,omitempty"`
+	Consented     time.Time       `json:"consented,omitzero"`
 	URLDeclared   bool            `json:"urlDeclared,omitempty"`
 	NoValidate    bool            `json:"noValidate,omitempty"`
 }
@@ -109,7 +110,7 @@ func toWire(r *elicit.Request, deadline time.Time) wireRequest {
 		Server: r.Server, ServerInfo: r.ServerInfo, Host: r.Host, Origin: r.Origin.String(),
 		Call: r.Call, Tool: r.Tool, Protocol: r.Protocol, Mode: r.Mode, Message: r.Message,
 		Schema: r.Schema, URL: r.URL, ElicitationID: r.ElicitationID, Key: r.Key,
-		Index: r.Index, Total: r.Total, Deadline: d, Repeat: r.Repeat,
+		Index: r.Index, Total: r.Total, Deadline: d, Repeat: r.Repeat, Consented: r.Consented,
 		URLDeclared: r.URLDeclared, NoValidate: r.NoValidate,
 	}
 }
@@ -130,12 +131,15 @@ func (w wireRequest) request() (*elicit.Request, error) {
 	if w.Message == "" {
 		return nil, errors.New("an ask without a message")
 	}
+	if !w.Consented.IsZero() && w.Mode != elicit.ModeURL {
+		return nil, errors.New("a wait for a question that has no link")
+	}
 	return &elicit.Request{
 		Server: safe.Line(w.Server), ServerInfo: safe.Line(w.ServerInfo), Host: safe.Line(w.Host),
 		Origin: origin, Call: safe.Line(w.Call), Tool: safe.Line(w.Tool), Protocol: safe.Line(w.Protocol),
 		Mode: w.Mode, Message: w.Message, Schema: w.Schema, URL: w.URL,
 		ElicitationID: w.ElicitationID, Key: w.Key, Index: w.Index, Total: w.Total,
-		Deadline: w.Deadline, Repeat: w.Repeat, URLDeclared: w.URLDeclared, NoValidate: w.NoValidate,
+		Deadline: w.Deadline, Repeat: w.Repeat, Consented: w.Consented, URLDeclared: w.URLDeclared, NoValidate: w.NoValidate,
 	}, nil
 }
 
