@@ -86,6 +86,9 @@ func TestDoctor(t *testing.T) {
 	if runtime.GOOS == "linux" && !strings.Contains(r.stdout, "oauth-tokens.json (no OS keyring: no D-Bus session bus)") {
 		t.Errorf("doctor does not say where tokens are kept:\n%s", r.stdout)
 	}
+	if !strings.Contains(r.stdout, "proxy inbox: a proxy listens in ") || !strings.Contains(r.stdout, "proxy inbox: `elicitty inbox` looks in:") {
+		t.Errorf("doctor does not say where proxies listen and inboxes look:\n%s", r.stdout)
+	}
 }
 
 // TestRenderBadSchemaIsUsageError: a schema file that is not JSON is the user's input

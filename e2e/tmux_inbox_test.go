@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -227,6 +228,42 @@ func toolText(t *testing.T, res map[string]any) string {
 	return strings.Join(texts, "\n")
 }
 
+// TestInboxFindsProxyOfStrippedHost is a desktop-like run: the host starts the proxy
+// with the TypeScript SDK's environment (no XDG_RUNTIME_DIR, no TMPDIR, no
+// ELICITTY_RUNTIME_DIR), while `elicitty inbox` runs in a shell that has
+// XDG_RUNTIME_DIR and TMPDIR of its own; the inbox finds the proxy all the same.
+func TestInboxFindsProxyOfStrippedHost(t *testing.T) {
+	t.Parallel()
+	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=", "XDG_RUNTIME_DIR=", "TMPDIR="}, bin, "proxy", "--", bin, "serve-demo")
+	h.initialize()
+	shell := []string{"ELICITTY_RUNTIME_DIR=", "XDG_RUNTIME_DIR=" + inboxDir(t), "TMPDIR=" + t.TempDir()}
+	pid := h.cmd.Process.Pid
+	var got struct {
+		Proxies []inbox.Proxy `json:"proxies"`
+		Places  []inbox.Place `json:"places"`
+	}
+	deadline := time.Now().Add(termDeadline)
+	for {
+		r := runBin(t, shell, "inbox", "--list", "--json")
+		if err := json.Unmarshal([]byte(r.stdout), &got); err != nil || r.code != 0 {
+			t.Fatalf("exit %d, stdout %q (%v), stderr %q", r.code, r.stdout, err, r.stderr)
+		}
+		found := slices.ContainsFunc(got.Proxies, func(p inbox.Proxy) bool { return p.PID == pid })
+		if found {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the inbox did not find the proxy (pid %d): %+v\nproxy log:\n%s", pid, got, h.stderr)
+		}
+	}
+	if len(got.Places) < 3 {
+		t.Errorf("the inbox looked in %+v only", got.Places)
+	}
+	if code := h.close(); code != 0 {
+		t.Errorf("the proxy exited %d\nstderr:\n%s", code, h.stderr)
+	}
+}
+
 // TestTmuxTUIAttachesToProxies: `elicitty demo`, beside its own server, attaches to a
 // running proxy and answers its ask in the Inbox like its own, named by host and server.
 func TestTmuxTUIAttachesToProxies(t *testing.T) {
@@ -270,14 +307,18 @@ func TestTmuxTUIAttachesToProxies(t *testing.T) {
 }
 
 // TestInboxList: `elicitty inbox --list --json` names each running proxy with its
-// pending questions, and `elicitty inbox` without a terminal is a usage error.
+// pending questions and the places it looked in, the table says where it looked when
+// no proxy runs, and `elicitty inbox` without a terminal is a usage error.
 func TestInboxList(t *testing.T) {
 	t.Parallel()
 	dir := inboxDir(t)
 	env := []string{"ELICITTY_RUNTIME_DIR=" + dir}
 	r := runBin(t, env, "inbox", "--list", "--json")
-	if r.code != 0 || strings.TrimSpace(r.stdout) != "{\n  \"proxies\": []\n}" {
-		t.Errorf("no proxy: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	if want := "{\n  \"places\": [\n    {\n      \"dir\": " + quoteJSON(dir) + "\n    }\n  ],\n  \"proxies\": []\n}"; r.code != 0 || strings.TrimSpace(r.stdout) != want {
+		t.Errorf("no proxy: exit %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
+	}
+	if r := runBin(t, env, "inbox", "--list"); r.code != 0 || strings.TrimSpace(r.stdout) != "no elicitty proxy is running (looked in "+dir+")" {
+		t.Errorf("no proxy, as a table: exit %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 	b, err := inbox.Listen(dir, inbox.BrokerOptions{Host: "Windsurf", Server: "linear"})
 	if err != nil {
@@ -382,6 +423,54 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 	}
 }
 
+// TestTmuxInboxURLRequiredEverything: server-everything's trigger-url-elicitation with
+// errorPath: true answers the host's call with error -32042 and never sends a
+// completion. Through the proxy, the inbox shows the consent, then the full-screen
+// program's waiting screen (what is awaited, time since consent, keys); r has the proxy
+// retry the host's call at once, the server then asks for its own link, and the host
+// gets the tool's result instead of waiting the proxy's 10 minutes for nothing.
+func TestTmuxInboxURLRequiredEverything(t *testing.T) {
+	js := everythingJS(t)
+	t.Parallel()
+	dir := inboxDir(t)
+	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
+	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
+	record := filepath.Join(t.TempDir(), "opened")
+	opener := filepath.Join(t.TempDir(), "opener.sh")
+	if err := os.WriteFile(opener, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+shellQuote(record)+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
+	tm.waitFor("Proxies", "(none running)")
+	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", "node", js)
+	h.initialize()
+	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"trigger-url-elicitation","arguments":` +
+		`{"url":"https://example.com/connect","message":"Connect your account","errorPath":true}}}`)
+	tm.waitFor("Nothing has been opened or fetched.", "Open in browser", "modelcontextprotocol.io")
+	tm.keys("o")
+	screen := tm.waitFor("Waiting for the step in your browser", "r retry now", "o reopen", "c cancel")
+	for _, want := range []string{"modelcontextprotocol.io", "since ", "1 pending"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("the waiting screen lacks %q:\n%s", want, screen)
+		}
+	}
+	tm.keys("r")
+	// The retried call takes the request path: the server asks for its own link.
+	tm.waitFor("Nothing has been opened or fetched.", "example.com")
+	tm.keys("o")
+	got := toolText(t, h.await("1", 30*time.Second))
+	if !strings.Contains(got, "User completed the URL elicitation flow") {
+		t.Errorf("the host got %q", got)
+	}
+	b, err := os.ReadFile(record)
+	if want := "https://modelcontextprotocol.io\nhttps://example.com/connect\n"; err != nil || string(b) != want {
+		t.Errorf("the opener got %q (%v), want %q", b, err, want)
+	}
+	if code := h.close(); code != 0 {
+		t.Errorf("the proxy exited %d\nstderr:\n%s", code, h.stderr)
+	}
+}
+
 // focusedLine is the first line of the huh field that has the focus (the one its
 // focus bar starts), or "" when no field has it.
 func focusedLine(screen string) string {
@@ -391,4 +480,10 @@ func focusedLine(screen string) string {
 		}
 	}
 	return ""
+}
+
+// quoteJSON is s as a JSON string.
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"net/url"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"github.com/elicitty/elicitty/demo"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/protocol"
+	"github.com/elicitty/elicitty/proxy/inbox"
 	"github.com/elicitty/elicitty/transport"
 )
 
@@ -38,6 +40,10 @@ loopback, talks to it in both protocol eras (2025-11-25 with server-pushed elici
 2026-07-28 with multi round-trip input requests), answers its elicitations
 automatically, and prints which features work on which transport and era, and where
 OAuth tokens are kept (the OS keyring, or the 0600 file where no keyring service runs).
+
+It also prints where an ` + "`elicitty proxy`" + ` of this user listens for inboxes, whatever
+environment its host passes, and each place ` + "`elicitty inbox`" + ` looks in, with the proxies
+running there or why the place is not read.
 
 With TARGET: connects to that server as the other commands would (config, flags,
 OAuth), prints its name, the protocol era and why, its capabilities, and lists each
@@ -103,6 +109,7 @@ func (a *app) runDoctor(ctx context.Context) error {
 		return err
 	}
 	a.printTokenStore()
+	a.printInboxPlaces(ctx, inbox.SystemPlaces(os.Getenv))
 	if failed > 0 {
 		fmt.Fprintf(a.stdout, "%d check(s) failed\n", failed)
 		return &silentError{code: ExitConn}
@@ -293,4 +300,21 @@ func (a *app) printTokenStore() {
 		return
 	}
 	fmt.Fprintf(a.stdout, "token store: %s (%s)\n", c.Store.Where(), c.Reason)
+}
+
+// printInboxPlaces prints where a proxy listens for inboxes and where an inbox looks,
+// with the proxies running in each place or why it is not read.
+func (a *app) printInboxPlaces(ctx context.Context, places inbox.Places) {
+	fmt.Fprintf(a.stdout, "proxy inbox: a proxy listens in %s\n", places.ProxyDir())
+	fmt.Fprintln(a.stdout, "proxy inbox: `elicitty inbox` looks in:")
+	for _, pl := range places.Inspect() {
+		state := pl.Problem
+		if pl.Missing {
+			state = "not there yet (no proxy has listened there)"
+		} else if state == "" {
+			n := len(inbox.ListDirs(ctx, []string{pl.Dir}))
+			state = fmt.Sprintf("%d proxy(ies) running", n)
+		}
+		fmt.Fprintf(a.stdout, "  %s: %s\n", pl.Dir, state)
+	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/proxy"
+	"github.com/elicitty/elicitty/proxy/inbox"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
 )
@@ -135,8 +136,9 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 	opts.Answerer = inner
 	opts.NoValidate = !srv.ValidationEnabled()
 	opts.Logf = a.proxyLogf
-	if b, ok := inner.(interface{ SetHost(string) }); ok {
+	if b, ok := inner.(*inbox.Broker); ok {
 		opts.OnHost = b.SetHost // the inbox broker names the host to the inboxes
+		opts.Waits = b          // and shows a -32042 wait there: retry now, stop
 	}
 	if a.script != nil {
 		script := a.script
