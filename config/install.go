@@ -511,7 +511,7 @@ func redact(entry *hujson.Value) bool {
 // created private. It returns the backup's path ("" when the file is new). A file that
 // changed since PlanInstall read it is left alone.
 func (in *Install) Write(now time.Time) (backup string, err error) {
-	if in.Action == InstallWrapped {
+	if in.Action == InstallWrapped || in.Action == InstallNotWrapped {
 		return "", nil
 	}
 	target := in.File.Path
