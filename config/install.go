@@ -65,6 +65,10 @@ const (
 	InstallAdd
 	// InstallWrapped changes nothing: the entry already goes through elicitty proxy.
 	InstallWrapped
+	// InstallRepoint changes the command of an entry that already goes through
+	// elicitty proxy to InstallOptions.Command: an earlier install wrote a bare
+	// "elicitty" (which GUI hosts do not find on their PATH) or a binary since moved.
+	InstallRepoint
 )
 
 // Install is a planned edit of one host config file: one entry added or rewritten, every
@@ -327,7 +331,10 @@ func (d *hostDoc) wrap(opts InstallOptions, e *tree.Node) (*Install, error) {
 			}
 		}
 		if isProxy(command, args, opts.Command) {
-			return d.plan(opts, InstallWrapped, nil)
+			if command == opts.Command || opts.Command == "" {
+				return d.plan(opts, InstallWrapped, nil)
+			}
+			return d.plan(opts, InstallRepoint, &entryEdit{repoint: true})
 		}
 		edit.args = proxyArgs(append([]string{"--", command}, args...)...)
 		return d.plan(opts, InstallWrap, &edit)
@@ -395,11 +402,12 @@ func claudeProjectKeys(work string) []string {
 // entryEdit is the change to one entry: its type, command and args set (added when
 // add), the keys in drop removed; command and args take the place of the key at.
 type entryEdit struct {
-	kind string
-	args []string
-	drop []string
-	at   string
-	add  bool
+	repoint bool // only the command changes
+	kind    string
+	args    []string
+	drop    []string
+	at      string
+	add     bool
 }
 
 // plan applies edit (nil: none) to the file in memory and builds the Install.

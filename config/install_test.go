@@ -353,12 +353,22 @@ func TestInstallRefuses(t *testing.T) {
 
 func TestInstallAlreadyWrapped(t *testing.T) {
 	o, _, _ := installFixture(t, "wrapped")
-	in, err := o.PlanInstall(InstallOptions{Host: HostGeminiCLI, Name: "api", Command: "elicitty"})
+	in, err := o.PlanInstall(InstallOptions{Host: HostGeminiCLI, Name: "api", Command: "/usr/local/bin/elicitty"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if in.Action != InstallWrapped {
 		t.Errorf("action = %v, want InstallWrapped", in.Action)
+	}
+	// Another elicitty (a bare "elicitty" an earlier version wrote, a binary since
+	// moved): the command is repointed, the rest is left as it is.
+	in, err = o.PlanInstall(InstallOptions{Host: HostGeminiCLI, Name: "api", Command: "/home/ada/go/bin/elicitty"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"command":"/home/ada/go/bin/elicitty","args":["proxy","--","python","-m","server"]}`
+	if in.Action != InstallRepoint || string(in.EntryJSON()) != want {
+		t.Errorf("action %v, entry %s; want InstallRepoint, %s", in.Action, in.EntryJSON(), want)
 	}
 }
 

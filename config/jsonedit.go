@@ -256,6 +256,10 @@ func (e *editor) apply(servers *hujson.Object, closing string, opts InstallOptio
 		entryClosing = strings.TrimPrefix(sep, e.nl)
 	}
 	entry := member(servers, opts.Name).Value.Value.(*hujson.Object)
+	if edit.repoint {
+		e.set(entry, entryClosing, "command", opts.Command, -1)
+		return
+	}
 	if i := memberIndex(entry, edit.at); edit.at != "" && i >= 0 {
 		e.rename(entry, entryClosing, i, "command", opts.Command)
 		e.set(entry, entryClosing, "args", edit.args, i+1)

@@ -79,6 +79,27 @@ func TestCLIProxyInstall(t *testing.T) {
 		t.Errorf("second --write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 
+	// --uninstall puts the file back as it was, byte for byte.
+	r = runBinIn(t, work, env, "proxy", "--uninstall", "claude-desktop", "weather", "--write")
+	if r.code != 0 || !strings.Contains(r.stdout, `Put back "weather" in `+file) {
+		t.Errorf("--uninstall --write: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	if got, _ := os.ReadFile(file); string(got) != orig {
+		t.Errorf("after --uninstall:\n%s\nwant the original:\n%s", got, orig)
+	}
+
+	// Started through a link on PATH (a package manager's, to a versioned file), the
+	// entry names the link, which upgrades keep.
+	links := t.TempDir()
+	link := filepath.Join(links, "elicitty")
+	if err := os.Symlink(bin, link); err != nil {
+		t.Fatal(err)
+	}
+	r = runBinIn(t, work, append(env, "PATH="+links+string(os.PathListSeparator)+os.Getenv("PATH")), "proxy", "--install", "claude-desktop", "weather")
+	if r.code != 0 || !strings.Contains(r.stdout, `"command": `+jsonString(link)) {
+		t.Errorf("through a link on PATH: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+
 	if err := os.WriteFile(file, []byte(`{"mcpServers": {`), 0o600); err != nil {
 		t.Fatal(err)
 	}

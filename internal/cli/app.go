@@ -80,6 +80,16 @@ type app struct {
 	urlWaits urlWaiter
 	// proxy is the state of `elicitty proxy` (cmd_proxy.go).
 	proxy proxyState
+	// launch, when set (tests), replaces systemLauncher for `proxy --install`.
+	launch *launcher
+}
+
+// launchCommand is the command `proxy --install` writes (launchCommand).
+func (a *app) launchCommand() (command, note string, err error) {
+	if a.launch != nil {
+		return launchCommand(*a.launch)
+	}
+	return launchCommand(systemLauncher())
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {

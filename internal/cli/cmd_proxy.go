@@ -51,6 +51,7 @@ func (a *app) proxyCommand() *cobra.Command {
 		answerHere bool
 		wait       time.Duration
 		install    string
+		uninstall  string
 		write      bool
 	)
 	cmd := &cobra.Command{
@@ -73,11 +74,15 @@ log goes to stderr and, with --log FILE, to FILE (mode 0600).`,
   elicitty proxy https://mcp.example.com/mcp
   elicitty proxy --answer-here demo`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if install != "" {
+			switch {
+			case install != "" && uninstall != "":
+				return usagef("--install and --uninstall do not go together")
+			case install != "":
 				return a.proxyInstall(install, args, write)
-			}
-			if write {
-				return usagef("--write goes with --install HOST")
+			case uninstall != "":
+				return a.proxyUninstall(uninstall, args, write)
+			case write:
+				return usagef("--write goes with --install HOST or --uninstall HOST")
 			}
 			srv, rest, err := a.splitTarget(cmd, args)
 			if err != nil {
@@ -95,7 +100,8 @@ log goes to stderr and, with --log FILE, to FILE (mode 0600).`,
 	cmd.Flags().BoolVar(&answerHere, "answer-here", false, "answer every elicitation here, even those the host could answer itself")
 	cmd.Flags().DurationVar(&wait, "wait", proxy.DefaultWait, "how long each question waits for an answer before it is cancelled")
 	cmd.Flags().StringVar(&install, "install", "", "print the config entry that runs SERVER through the proxy in HOST's MCP config")
-	cmd.Flags().BoolVar(&write, "write", false, "with --install: edit HOST's config (a backup is kept) instead of printing the entry")
+	cmd.Flags().StringVar(&uninstall, "uninstall", "", "undo --install: put SERVER's entry in HOST's MCP config back as it was (from the backup), or remove an added one")
+	cmd.Flags().BoolVar(&write, "write", false, "with --install or --uninstall: edit HOST's config (a backup is kept) instead of printing the change")
 	return cmd
 }
 

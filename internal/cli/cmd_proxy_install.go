@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,7 +30,10 @@ func (a *app) proxyInstall(host string, args []string, write bool) error {
 	}
 	name := args[0]
 	opts := a.loadOptions()
-	command, note := launchCommand(os.Executable, exec.LookPath, os.TempDir())
+	command, note, err := a.launchCommand()
+	if err != nil {
+		return err
+	}
 	in := config.InstallOptions{Host: h, Name: name, Command: command}
 	if err := a.ownServer(opts, &in); err != nil {
 		return err
@@ -52,6 +56,35 @@ func (a *app) proxyInstall(host string, args []string, write bool) error {
 		return a.printJSON(installJSON(plan, write, backup, note))
 	}
 	return printInstall(a.stdout, plan, write, backup, note)
+}
+
+// proxyUninstall is `elicitty proxy --uninstall HOST SERVER [--write]`: it undoes
+// --install, printing what it does, or with write editing the file (after a backup):
+// an entry --install wrapped gets back the value it had before, from the backup that
+// install kept; an entry it added is removed.
+func (a *app) proxyUninstall(host string, args []string, write bool) error {
+	h, err := config.ParseHost(host)
+	if err != nil {
+		return &usageError{err: fmt.Errorf("--uninstall: %w", err)}
+	}
+	if len(args) != 1 {
+		return usagef("--uninstall %s takes one SERVER: the name of an entry in %s's config, got %d arguments", h, h.Title(), len(args))
+	}
+	self, _, _ := a.launchCommand() // recognized beside any command named elicitty
+	plan, err := a.loadOptions().PlanUninstall(config.InstallOptions{Host: h, Name: args[0], Command: self})
+	if err != nil {
+		return &usageError{err: err}
+	}
+	var backup string
+	if write {
+		if backup, err = plan.Write(time.Now()); err != nil {
+			return err
+		}
+	}
+	if a.jsonOut {
+		return a.printJSON(installJSON(plan, write, backup, ""))
+	}
+	return printInstall(a.stdout, plan, write, backup, "")
 }
 
 // ownServer fills in whether elicitty's own config (without other clients' files) or
@@ -87,34 +120,109 @@ func (a *app) importedHint(opts config.LoadOptions, name string, err error) erro
 	return err
 }
 
-// launchCommand is how a host should start this elicitty: "elicitty" when that name on
-// PATH is this very file, else its absolute path; for a binary that `go run` built in a
-// temporary directory, "elicitty" with a note that it must be installed.
-func launchCommand(executable func() (string, error), lookPath func(string) (string, error), tmp string) (command, note string) {
-	exe, err := executable()
-	if err != nil {
-		return "elicitty", fmt.Sprintf("the running elicitty could not be located (%v): the entry runs \"elicitty\" from PATH", err)
-	}
-	if goRun(exe, tmp) {
-		return "elicitty", "elicitty runs from `go run` (a temporary build): the entry runs \"elicitty\" from PATH, so install it (go install) where the host finds it"
-	}
-	if found, err := lookPath("elicitty"); err == nil && sameFile(found, exe) {
-		return "elicitty", ""
-	}
-	if abs, err := filepath.Abs(exe); err == nil {
-		exe = abs
-	}
-	return exe, ""
+// launcher is what launchCommand reads of the system; tests replace it (app.launch).
+type launcher struct {
+	executable func() (string, error)
+	lookPath   func(string) (string, error)
+	getenv     func(string) string
 }
 
-// goRun reports whether exe is a binary `go run` (or `go test`) built under the
-// temporary directory tmp.
-func goRun(exe, tmp string) bool {
-	rel, err := filepath.Rel(tmp, exe)
-	if err != nil || strings.HasPrefix(rel, "..") {
-		return false
+// systemLauncher reads this process and this system.
+func systemLauncher() launcher {
+	return launcher{executable: os.Executable, lookPath: exec.LookPath, getenv: os.Getenv}
+}
+
+// launchCommand is the absolute path a host should start this elicitty by: GUI hosts
+// and agent CLIs do not run with the shell's PATH, so a bare "elicitty" is never
+// written. The running binary is resolved (symlinks followed); a name that leads to it
+// and survives upgrades is preferred to the file it resolves to: the elicitty on PATH
+// (a package manager's link to a versioned directory) or in GOBIN, GOPATH/bin or
+// ~/go/bin (where `go install` replaces it). A binary that `go run` or `go test` built
+// (a temporary directory or the Go build cache) would be gone soon: the elicitty on
+// PATH is used instead, with a note that says so; with none on PATH it is an error.
+func launchCommand(l launcher) (command, note string, err error) {
+	exe, err := l.executable()
+	if err == nil {
+		exe, err = resolve(exe)
 	}
-	return strings.HasPrefix(rel, "go-build")
+	if err != nil || l.temporary(exe) {
+		why := "elicitty runs from a temporary build (go run): it would be gone soon"
+		if err != nil {
+			why = fmt.Sprintf("the running elicitty could not be located (%v)", err)
+		}
+		found, ferr := l.lookPath("elicitty")
+		if ferr == nil {
+			if real, rerr := resolve(found); rerr == nil && !l.temporary(real) {
+				abs, _ := filepath.Abs(found)
+				return abs, fmt.Sprintf("%s; the entry runs %s, the elicitty found on PATH", why, abs), nil
+			}
+		}
+		return "", "", fmt.Errorf("%s, and no installed elicitty is on PATH: install it (go install github.com/elicitty/elicitty@latest, or a release) and run --install again", why)
+	}
+	for _, name := range l.stableNames(filepath.Base(exe)) {
+		if sameFile(name, exe) {
+			return name, "", nil
+		}
+	}
+	return exe, "", nil
+}
+
+// resolve returns path absolute, with every symlink followed.
+func resolve(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	return filepath.EvalSymlinks(abs)
+}
+
+// temporary reports whether the resolved path exe is a build of `go run` or `go
+// test`: in a go-build directory (TMPDIR/go-build*, and the build cache's default
+// name) or under $GOCACHE.
+func (l launcher) temporary(exe string) bool {
+	if cache := l.getenv("GOCACHE"); cache != "" && filepath.IsAbs(cache) {
+		if real, err := filepath.EvalSymlinks(cache); err == nil {
+			cache = real
+		}
+		if rel, err := filepath.Rel(cache, exe); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			return true
+		}
+	}
+	for _, part := range strings.Split(filepath.ToSlash(exe), "/") {
+		if strings.HasPrefix(part, "go-build") {
+			return true
+		}
+	}
+	return false
+}
+
+// stableNames are the absolute paths that may name the running binary and outlive its
+// upgrades, best first: the elicitty on PATH, then GOBIN, GOPATH/bin and ~/go/bin.
+func (l launcher) stableNames(base string) []string {
+	var names []string
+	add := func(p string) {
+		if p == "" || !filepath.IsAbs(p) {
+			return
+		}
+		p = filepath.Clean(p)
+		if !slices.Contains(names, p) {
+			names = append(names, p)
+		}
+	}
+	if found, err := l.lookPath("elicitty"); err == nil {
+		abs, _ := filepath.Abs(found)
+		add(abs)
+	}
+	if gobin := l.getenv("GOBIN"); gobin != "" {
+		add(filepath.Join(gobin, base))
+	}
+	if gopath := l.getenv("GOPATH"); gopath != "" {
+		add(filepath.Join(filepath.SplitList(gopath)[0], "bin", base))
+	}
+	if home := l.getenv("HOME"); home != "" {
+		add(filepath.Join(home, "go", "bin", base))
+	}
+	return names
 }
 
 // sameFile reports whether the paths a and b name the same file.
@@ -146,7 +254,7 @@ func installJSON(in *config.Install, written bool, backup, note string) installO
 	return installOutput{
 		Host: string(in.File.Host), File: in.File.Path, Scope: string(in.File.Scope), Path: in.Path, Name: in.Name,
 		Action: actionName(in.Action), Entry: in.Entry, Create: in.Create,
-		Written: written && in.Action != config.InstallWrapped, Backup: backup, Note: note,
+		Written: written && changes(in), Backup: backup, Note: note,
 	}
 }
 
@@ -158,8 +266,21 @@ func actionName(a config.InstallAction) string {
 		return "add"
 	case config.InstallWrapped:
 		return "already-wrapped"
+	case config.InstallRepoint:
+		return "repoint"
+	case config.InstallRestore:
+		return "restore"
+	case config.InstallRemove:
+		return "remove"
+	case config.InstallNotWrapped:
+		return "not-wrapped"
 	}
 	return "unknown"
+}
+
+// changes reports whether the planned edit changes the file.
+func changes(in *config.Install) bool {
+	return in.Action != config.InstallWrapped && in.Action != config.InstallNotWrapped
 }
 
 // printInstall tells what the install does or did, with the entry as the host's JSON.
@@ -175,8 +296,23 @@ func printInstall(w io.Writer, in *config.Install, written bool, backup, note st
 	case in.Action == config.InstallWrapped:
 		fmt.Fprintf(w, "%s's entry %s in %s already runs through elicitty proxy; nothing to do.\n", title, name, file)
 		return nil
+	case in.Action == config.InstallNotWrapped:
+		fmt.Fprintf(w, "%s's entry %s in %s does not run through elicitty proxy; nothing to undo.\n", title, name, file)
+		return nil
 	case written && in.Action == config.InstallAdd:
 		fmt.Fprintf(w, "Added %s to %s (%s):\n\n", name, file, title)
+	case written && in.Action == config.InstallRepoint:
+		fmt.Fprintf(w, "%s's entry %s in %s runs through elicitty proxy; it now starts this elicitty:\n\n", title, name, file)
+	case written && in.Action == config.InstallRestore:
+		fmt.Fprintf(w, "Put back %s in %s (%s) as it was before --install:\n\n", name, file, title)
+	case written && in.Action == config.InstallRemove:
+		fmt.Fprintf(w, "Removed %s, which --install added, from %s (%s):\n\n", name, file, title)
+	case in.Action == config.InstallRepoint:
+		fmt.Fprintf(w, "%s's entry %s in %s runs through elicitty proxy, with another elicitty; make it start this one:\n\n", title, name, file)
+	case in.Action == config.InstallRestore:
+		fmt.Fprintf(w, "Put back the entry %s in %s (%s) as it was before --install:\n\n", name, file, title)
+	case in.Action == config.InstallRemove:
+		fmt.Fprintf(w, "Remove the entry %s, which --install added, from %s (%s):\n\n", name, file, title)
 	case written:
 		fmt.Fprintf(w, "Rewrote %s in %s (%s) to run through elicitty proxy:\n\n", name, file, title)
 	case in.Action == config.InstallAdd:
@@ -202,7 +338,7 @@ func printInstall(w io.Writer, in *config.Install, written bool, backup, note st
 		}
 		return nil
 	}
-	if in.File.Host == config.HostClaudeCode {
+	if in.File.Host == config.HostClaudeCode && (in.Action == config.InstallWrap || in.Action == config.InstallAdd) {
 		printClaudeCommand(w, in)
 	}
 	fmt.Fprintln(w, "\nRun again with --write to edit the file (it is backed up first).")

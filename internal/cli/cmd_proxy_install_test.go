@@ -33,6 +33,14 @@ func newInstallEnv(t *testing.T) installEnv {
 	t.Setenv("ELICITTY_CONFIG", "")
 	t.Setenv("CODEX_HOME", "")
 	t.Chdir(e.work)
+	// The test binary is a `go test` build: the installs run an elicitty that `go
+	// install` put in ~/go/bin.
+	if err := os.MkdirAll(filepath.Dir(elicittyCommand()), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(elicittyCommand(), []byte("#!/bin/sh\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	return e
 }
 
@@ -53,6 +61,8 @@ func install(t *testing.T, host, server string, write bool, setup ...func(*app))
 	t.Helper()
 	var stdout, stderr strings.Builder
 	a := newApp(strings.NewReader(""), &stdout, &stderr)
+	a.launch = &launcher{executable: func() (string, error) { return elicittyCommand(), nil },
+		lookPath: func(string) (string, error) { return "", exec.ErrNotFound }, getenv: os.Getenv}
 	for _, f := range setup {
 		f(a)
 	}
@@ -63,11 +73,9 @@ func install(t *testing.T, host, server string, write bool, setup ...func(*app))
 	return stdout.String(), err
 }
 
-// elicittyCommand is the command an entry runs for this test binary.
-func elicittyCommand() string {
-	cmd, _ := launchCommand(os.Executable, exec.LookPath, os.TempDir())
-	return cmd
-}
+// elicittyCommand is the command an entry runs in a test: the elicitty in the test's
+// ~/go/bin (newInstallEnv).
+func elicittyCommand() string { return filepath.Join(os.Getenv("HOME"), "go", "bin", "elicitty") }
 
 // hostFixture is a host's config file holding a stdio server "weather" with an env
 // value, in the host's own format.
@@ -320,48 +328,196 @@ func TestProxyInstallJSON(t *testing.T) {
 	}
 }
 
+// TestLaunchCommand: an entry always starts elicitty by an absolute path, preferring
+// a name that outlives upgrades (the link on PATH, ~/go/bin) to the versioned file it
+// resolves to; a `go run` build is never written: the elicitty on PATH is, with a note,
+// and without one it is an error.
 func TestLaunchCommand(t *testing.T) {
 	dir := t.TempDir()
-	exe := filepath.Join(dir, "bin", "elicitty")
-	other := filepath.Join(dir, "other", "elicitty")
-	for _, p := range []string{exe, other} {
+	file := func(p string) string {
+		t.Helper()
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
 		}
 		if err := os.WriteFile(p, []byte("#!/bin/sh\n"), 0o755); err != nil {
 			t.Fatal(err)
 		}
+		return p
 	}
-	link := filepath.Join(dir, "link")
-	if err := os.Symlink(exe, link); err != nil {
-		t.Fatal(err)
+	link := func(target, p string) string {
+		t.Helper()
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Symlink(target, p); err != nil {
+			t.Fatal(err)
+		}
+		return p
 	}
-	tmp := filepath.Join(dir, "tmp")
-	found := func(p string) func(string) (string, error) {
-		return func(string) (string, error) { return p, nil }
-	}
+	home := filepath.Join(dir, "home")
+	goBin := file(filepath.Join(home, "go", "bin", "elicitty"))
+	versioned := file(filepath.Join(dir, "Cellar", "elicitty", "1.2.0", "bin", "elicitty"))
+	brewLink := link(versioned, filepath.Join(dir, "brew", "bin", "elicitty"))
+	other := file(filepath.Join(dir, "other", "elicitty"))
+	plain := file(filepath.Join(dir, "opt", "elicitty"))
+	plainLink := link(plain, filepath.Join(dir, "links", "elicitty"))
+	goRun := file(filepath.Join(dir, "tmp", "go-build123", "b001", "exe", "elicitty"))
+	cache := filepath.Join(dir, "cache")
+	cached := file(filepath.Join(cache, "ab", "elicitty"))
+	goRunLink := link(goRun, filepath.Join(dir, "badlink", "elicitty"))
+
+	found := func(p string) func(string) (string, error) { return func(string) (string, error) { return p, nil } }
 	missing := func(string) (string, error) { return "", exec.ErrNotFound }
 	at := func(p string) func() (string, error) { return func() (string, error) { return p, nil } }
+	env := map[string]string{"HOME": home, "GOCACHE": cache}
 	tests := []struct {
-		name     string
-		exe      func() (string, error)
-		look     func(string) (string, error)
-		want     string
-		wantNote bool
+		name    string
+		exe     func() (string, error)
+		look    func(string) (string, error)
+		want    string
+		note    string // a part of the note, "" for none
+		wantErr bool
 	}{
-		{"on PATH", at(exe), found(exe), "elicitty", false},
-		{"on PATH through a link", at(exe), found(link), "elicitty", false},
-		{"another elicitty on PATH", at(exe), found(other), exe, false},
-		{"not on PATH", at(exe), missing, exe, false},
-		{"go run", at(filepath.Join(tmp, "go-build123", "b001", "exe", "elicitty")), found(exe), "elicitty", true},
-		{"unknown", func() (string, error) { return "", errors.New("no /proc") }, found(exe), "elicitty", true},
+		{"go install, not on PATH", at(goBin), missing, goBin, "", false},
+		{"go install, on PATH", at(goBin), found(goBin), goBin, "", false},
+		{"a package manager's link on PATH", at(versioned), found(brewLink), brewLink, "", false},
+		{"started through a link", at(plainLink), missing, plain, "", false},
+		{"another elicitty on PATH", at(plain), found(other), plain, "", false},
+		{"go run, one on PATH", at(goRun), found(brewLink), brewLink, "go run", false},
+		{"go run from the build cache", at(cached), found(other), other, "go run", false},
+		{"go run, none on PATH", at(goRun), missing, "", "", true},
+		{"go run, PATH's is a go run build too", at(goRun), found(goRunLink), "", "", true},
+		{"unknown", func() (string, error) { return "", errors.New("no /proc") }, found(other), other, "could not be located", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, note := launchCommand(tt.exe, tt.look, tmp)
-			if got != tt.want || (note != "") != tt.wantNote {
-				t.Errorf("launchCommand = %q, note %q; want %q, a note: %v", got, note, tt.want, tt.wantNote)
+			got, note, err := launchCommand(launcher{executable: tt.exe, lookPath: tt.look, getenv: func(k string) string { return env[k] }})
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("launchCommand = %q, %q, %v; want an error: %v", got, note, err, tt.wantErr)
+			}
+			if err != nil {
+				if !strings.Contains(err.Error(), "go install") {
+					t.Errorf("the error does not say how to install: %v", err)
+				}
+				return
+			}
+			if got != tt.want || !filepath.IsAbs(got) {
+				t.Errorf("launchCommand = %q, want %q", got, tt.want)
+			}
+			if (tt.note == "") != (note == "") || !strings.Contains(note, tt.note) || (tt.note != "" && !strings.Contains(note, got)) {
+				t.Errorf("note = %q, want one that says %q and names %s", note, tt.note, got)
 			}
 		})
+	}
+}
+
+// uninstall runs proxyUninstall in a fresh app and returns its output.
+func uninstall(t *testing.T, host, server string, write bool, setup ...func(*app)) (string, error) {
+	t.Helper()
+	var stdout, stderr strings.Builder
+	a := newApp(strings.NewReader(""), &stdout, &stderr)
+	a.launch = &launcher{executable: func() (string, error) { return elicittyCommand(), nil },
+		lookPath: func(string) (string, error) { return "", exec.ErrNotFound }, getenv: os.Getenv}
+	for _, f := range setup {
+		f(a)
+	}
+	err := a.proxyUninstall(host, []string{server}, write)
+	if stderr.Len() > 0 {
+		t.Errorf("stderr: %s", stderr.String())
+	}
+	return stdout.String(), err
+}
+
+// TestProxyUninstallEveryHost: --uninstall after --install --write gives every host's
+// file back byte for byte; without --write it only says what it would do; a second
+// --uninstall has nothing to undo.
+func TestProxyUninstallEveryHost(t *testing.T) {
+	for _, hf := range hostFixtures {
+		t.Run(hf.host, func(t *testing.T) {
+			e := newInstallEnv(t)
+			file := e.write(t, hf.path(e), hf.content)
+			if _, err := install(t, hf.host, "weather", true); err != nil {
+				t.Fatal(err)
+			}
+			installed, _ := os.ReadFile(file)
+			out, err := uninstall(t, hf.host, "weather", false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, `Put back the entry "weather" in `+file) || !strings.Contains(out, `"command": "uvx"`) ||
+				strings.Contains(out, "secret-1") || !strings.Contains(out, "--write") {
+				t.Errorf("uninstall without --write says:\n%s", out)
+			}
+			if got, _ := os.ReadFile(file); string(got) != string(installed) {
+				t.Errorf("without --write the file changed:\n%s", got)
+			}
+			out, err = uninstall(t, hf.host, "weather", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out, `Put back "weather" in `+file) {
+				t.Errorf("uninstall --write says:\n%s", out)
+			}
+			if got, _ := os.ReadFile(file); string(got) != hf.content {
+				t.Errorf("after install and uninstall:\n%s\nwant the original:\n%s", got, hf.content)
+			}
+			out, err = uninstall(t, hf.host, "weather", true)
+			if err != nil || !strings.Contains(out, "does not run through elicitty proxy; nothing to undo") {
+				t.Errorf("second uninstall: %v\n%s", err, out)
+			}
+		})
+	}
+}
+
+// TestProxyInstallRepointsBareElicitty: an entry an earlier version wrote with a bare
+// "elicitty" (which GUI hosts cannot find) is pointed at this elicitty's absolute path,
+// and --uninstall still puts back the entry as it was before the first install.
+func TestProxyInstallRepointsBareElicitty(t *testing.T) {
+	e := newInstallEnv(t)
+	orig := `{"mcpServers": {"weather": {"command": "uvx", "args": ["weather-mcp"]}}}`
+	file := e.write(t, filepath.Join(e.home, ".cursor", "mcp.json"), orig)
+	if err := os.WriteFile(file+".20261201-120000.bak", []byte(orig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	old := `{"mcpServers": {"weather": {"command": "elicitty", "args": ["proxy", "--", "uvx", "weather-mcp"]}}}`
+	e.write(t, file, old)
+	out, err := install(t, "cursor", "weather", true, func(a *app) { a.jsonOut = true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got installOutput
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got.Action != "repoint" || !got.Written {
+		t.Errorf("--json = %+v", got)
+	}
+	want := `{"mcpServers": {"weather": {"command": ` + quoteJSON(elicittyCommand()) + `, "args": ["proxy", "--", "uvx", "weather-mcp"]}}}`
+	if b, _ := os.ReadFile(file); string(b) != want {
+		t.Errorf("after repointing:\n%s\nwant\n%s", b, want)
+	}
+	if _, err := uninstall(t, "cursor", "weather", true); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(file); string(b) != orig {
+		t.Errorf("after uninstall:\n%s\nwant\n%s", b, orig)
+	}
+}
+
+// TestProxyUninstallAdded: an entry --install added for a server of elicitty's own
+// config is removed.
+func TestProxyUninstallAdded(t *testing.T) {
+	e := newInstallEnv(t)
+	orig := `{"theme": "x", "mcpServers": {"other": {"command": "x"}}}`
+	file := e.write(t, filepath.Join(e.home, ".gemini", "settings.json"), orig)
+	if _, err := install(t, "gemini-cli", "demo", true); err != nil {
+		t.Fatal(err)
+	}
+	out, err := uninstall(t, "gemini-cli", "demo", true)
+	if err != nil || !strings.Contains(out, `Removed "demo", which --install added`) {
+		t.Errorf("uninstall: %v\n%s", err, out)
+	}
+	if b, _ := os.ReadFile(file); string(b) != orig {
+		t.Errorf("after uninstall:\n%s\nwant\n%s", b, orig)
 	}
 }
