@@ -420,16 +420,19 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 	t := time.NewTimer(p.opts.Wait)
 	defer t.Stop()
 	decided, stop := p.askWait(ctx, awaited)
-	defer stop()
+	ended := errCompleted // why the wait shown in the inbox is withdrawn
+	defer func() { stop(ended) }()
 	for _, w := range waits {
 		select {
 		case now := <-decided:
 			return p.waitDecided(c, now)
 		case <-w:
 		case <-t.C:
+			ended = errNoCompletion
 			p.logf("%s %s: the URL elicitation did not complete within %s; passing the error to the host", c.method, elicit.Sanitize(c.name), p.opts.Wait)
 			return false
 		case <-ctx.Done():
+			ended = context.Cause(ctx)
 			return false
 		}
 	}

@@ -2,26 +2,34 @@ package proxy
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/elicitty/elicitty/elicit"
 )
 
+// Why a wait shown in the inbox is withdrawn (the inbox says it).
+var (
+	errCompleted    = errors.New("the server reports the step in the browser done; the call is retried")
+	errNoCompletion = errors.New("the server did not report the step done in time; the host gets its error")
+)
+
 // askWait shows the wait of a -32042 call for req, the first URL elicitation whose
 // completion it awaits, to Options.Waits (an inbox's waiting screen): a copy of req
 // with Consented set, bounded by Options.Wait. The channel receives true when the user
-// asks to retry now, false when they stop waiting; stop withdraws the question (the
-// wait ended: completed, timed out, or the host cancelled). With no Waits or no req
-// the channel never receives.
-func (p *Proxy) askWait(ctx context.Context, req *elicit.Request) (decided <-chan bool, stop func()) {
+// asks to retry now, false when they stop waiting; stop withdraws the question when
+// the wait ended otherwise, with why (the inbox shows it). With no Waits or no req the
+// channel never receives.
+func (p *Proxy) askWait(ctx context.Context, req *elicit.Request) (decided <-chan bool, stop func(why error)) {
 	ch := make(chan bool, 1)
 	if p.opts.Waits == nil || req == nil {
-		return ch, func() {}
+		return ch, func(error) {}
 	}
 	wait := *req
 	wait.Consented = time.Now()
 	wait.Deadline = wait.Consented.Add(p.opts.Wait)
-	wctx, cancel := context.WithDeadline(ctx, wait.Deadline)
+	wctx, cancelCause := context.WithCancelCause(ctx)
+	wctx, cancelDeadline := context.WithDeadline(wctx, wait.Deadline)
 	go func() {
 		resp, err := p.opts.Waits.Answer(wctx, &wait)
 		if err != nil || wctx.Err() != nil {
@@ -29,7 +37,10 @@ func (p *Proxy) askWait(ctx context.Context, req *elicit.Request) (decided <-cha
 		}
 		ch <- resp.Action == elicit.Accept
 	}()
-	return ch, cancel
+	return ch, func(why error) {
+		cancelCause(why)
+		cancelDeadline()
+	}
 }
 
 // waitDecided acts on the user's choice on the waiting screen: true retries c now,

@@ -2,6 +2,7 @@ package proxy
 
 import (
 	"context"
+	"errors"
 	"testing"
 	"time"
 
@@ -26,7 +27,7 @@ func (w *waiter) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 	case a := <-w.say:
 		return elicit.Response{Action: a}, nil
 	case <-ctx.Done():
-		w.ended <- ctx.Err()
+		w.ended <- context.Cause(ctx)
 		return elicit.Response{}, ctx.Err()
 	}
 }
@@ -97,11 +98,34 @@ func TestURLWaitWithdrawnOnCompletion(t *testing.T) {
 		t.Fatalf("retry %s", got)
 	}
 	select {
-	case err := <-w.ended:
-		if err == nil {
-			t.Error("the wait ended without an error")
+	case cause := <-w.ended:
+		if !errors.Is(cause, errCompleted) {
+			t.Errorf("the wait was withdrawn with %v, want that the server reported the step done", cause)
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("the wait was not withdrawn after the completion")
+	}
+}
+
+// TestURLWaitWithdrawnOnTimeout: with no completion within Wait, the wait is withdrawn
+// saying so and the host gets the server's error.
+func TestURLWaitWithdrawnOnTimeout(t *testing.T) {
+	w := newWaiter()
+	h := start(t, Options{Answerer: &script{url: elicit.Response{Action: elicit.Accept}}, Waits: w, Wait: 200 * time.Millisecond})
+	h.handshake(initNoElicit)
+	h.host(call7)
+	h.serverGot()
+	h.server(urlNeeded)
+	w.wait(t)
+	if got := h.hostGot(); got != urlNeeded {
+		t.Errorf("host got %s, want the error unchanged", got)
+	}
+	select {
+	case cause := <-w.ended:
+		if !errors.Is(cause, errNoCompletion) && !errors.Is(cause, context.DeadlineExceeded) {
+			t.Errorf("the wait was withdrawn with %v", cause)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the wait was not withdrawn")
 	}
 }
