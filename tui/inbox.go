@@ -220,7 +220,10 @@ func (in inbox) View(now time.Time) string {
 		}
 		lines = append(lines, line)
 		msg := oneLine(firstLine(p.req.Message))
-		if p.req.Mode == elicit.ModeURL {
+		switch {
+		case !p.req.Consented.IsZero():
+			msg = "waiting for the step in the browser (enter: retry now, reopen, cancel): " + oneLine(p.req.URL)
+		case p.req.Mode == elicit.ModeURL:
 			msg = "url: " + oneLine(p.req.URL)
 		}
 		// The age and the time left come first: the message may be cut, they may not.

@@ -122,6 +122,12 @@ func TestProxyWaitShowsTheWaitingScreen(t *testing.T) {
 	if s := h.screen(); !strings.Contains(s, "Reopened in your browser.") || !strings.Contains(s, "Waiting for the step") {
 		t.Errorf("after reopening:\n%s", s)
 	}
+	// Set aside, the wait is listed in the Inbox as one.
+	h.keys("<ctrl+b>")
+	if s := h.screen(); !strings.Contains(s, "waiting for the step in the browser") {
+		t.Errorf("the Inbox does not list the wait as one:\n%s", s)
+	}
+	h.keys("<enter>")
 	h.keys("r")
 	if r := replied(t, reply); r.Action != elicit.Accept {
 		t.Errorf("retry now answered %+v, want accept", r)
