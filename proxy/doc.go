@@ -14,9 +14,9 @@
 //     cancels the question;
 //   - a -32042 error to a host request: consent for each entry, the
 //     notifications/elicitation/complete of each accepted one awaited (and consumed),
-//     then the host's request sent again under the host's id, so the host sees only
-//     the final result; declined, cancelled or timed out, the error goes to the host
-//     unchanged;
+//     or the user's "retry now" on the inbox's waiting screen (Options.Waits), then the
+//     host's request sent again under the host's id, so the host sees only the final
+//     result; declined, cancelled or timed out, the error goes to the host unchanged;
 //   - a 2026-07-28 input_required result whose input requests are elicitations: they
 //     are answered and the request sent again with inputResponses and requestState.
 //     A round with input requests of other kinds (sampling, roots) goes to the host.

@@ -9,4 +9,8 @@
 // that the peer process runs as the same user. Server text on the wire is untrusted:
 // every string that reaches a log line is sanitized, and the receiving end sanitizes
 // the display fields of an ask (screens sanitize the message themselves).
+//
+// An ask whose request is marked Consented is no new question but a proxy's wait for a
+// URL flow the user consented to (a -32042): the inbox shows its waiting screen, and
+// an accept means "retry now". Where proxies listen and inboxes look: Places.
 package inbox
