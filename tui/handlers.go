@@ -32,12 +32,18 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 		m.inbox.dropFlows(func(f flow) bool { return f.call == call && f.origin == elicit.OriginInputRequest })
 	}
 	m.inbox.add(p)
-	bell := notify("elicitty: " + msg.req.Asker() + " asks for input")
 	if waitOnly {
-		bell = nil // the user just consented: nothing new to call them for
+		// The waiting screen follows the consent screen the user just answered: no
+		// bell, nothing new to call them for.
+		if m.active == nil && m.args == nil {
+			return m.open(p)
+		}
+		m.status = "still waiting: " + describe(msg.req)
+		return nil
 	}
+	bell := notify("elicitty: " + msg.req.Asker() + " asks for input")
 	if m.active == nil && m.args == nil {
-		if msg.req.Host != "" && bell != nil {
+		if msg.req.Host != "" {
 			// A proxy's ask: its user may be looking at another window.
 			return tea.Batch(m.open(p), bell)
 		}
