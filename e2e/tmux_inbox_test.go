@@ -435,23 +435,23 @@ func TestTmuxInboxURLRequiredEverything(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
-	tm.waitFor("Proxies", "(none running)")
+	tm.WaitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", "node", js)
 	h.initialize()
 	h.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"trigger-url-elicitation","arguments":` +
 		`{"url":"https://example.com/connect","message":"Connect your account","errorPath":true}}}`)
-	tm.waitFor("Nothing has been opened or fetched.", "Open in browser", "modelcontextprotocol.io")
-	tm.keys("o")
-	screen := tm.waitFor("Waiting for the step in your browser", "r retry now", "o reopen", "c cancel")
+	tm.WaitFor("Nothing has been opened or fetched.", "Open in browser", "modelcontextprotocol.io")
+	tm.Keys("o")
+	screen := tm.WaitFor("Waiting for the step in your browser", "r retry now", "o reopen", "c cancel")
 	for _, want := range []string{"modelcontextprotocol.io", "since ", "1 pending"} {
 		if !strings.Contains(screen, want) {
 			t.Errorf("the waiting screen lacks %q:\n%s", want, screen)
 		}
 	}
-	tm.keys("r")
+	tm.Keys("r")
 	// The retried call takes the request path: the server asks for its own link.
-	tm.waitFor("Nothing has been opened or fetched.", "example.com")
-	tm.keys("o")
+	tm.WaitFor("Nothing has been opened or fetched.", "example.com")
+	tm.Keys("o")
 	got := toolText(t, h.await("1", 30*time.Second))
 	if !strings.Contains(got, "User completed the URL elicitation flow") {
 		t.Errorf("the host got %q", got)
