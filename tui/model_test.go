@@ -468,24 +468,34 @@ func TestCrowdConnectsAfterFirstFrame(t *testing.T) {
 		sessions = append(sessions, s)
 		servers = append(servers, config.Server{Name: s.name, Command: "elicitty", Args: []string{"serve"}})
 	}
-	var dials atomic.Int32
+	// Dials may happen only while the program runs the commands Init returned: one
+	// made by Init itself, or by a goroutine it started, is counted as early.
+	var dials, early atomic.Int32
+	var running atomic.Bool
 	dial := connector(sessions...)
 	h := newHarness(t, Options{Servers: servers, dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, ev func(transport.Event)) (session, error) {
 		dials.Add(1)
+		if !running.Load() {
+			early.Add(1)
+		}
 		return dial(ctx, srv, a, ev)
 	}})
 	if !h.m.crowded() {
 		t.Fatalf("%d servers on %d CPUs are not a crowd", n, runtime.NumCPU())
 	}
 	init := h.m.Init()
-	time.Sleep(20 * time.Millisecond) // a connection begun now would have dialled by then
 	if d := dials.Load(); d != 0 {
 		t.Fatalf("%d servers dialled before the first frame", d)
 	}
 	if v := h.m.View().Content; !strings.Contains(v, "s0") {
 		t.Fatalf("the first frame does not list the servers:\n%s", v)
 	}
+	running.Store(true)
 	h.run(init)
+	running.Store(false)
+	if e := early.Load(); e != 0 {
+		t.Fatalf("%d servers dialled outside the commands Init returned", e)
+	}
 	if d := dials.Load(); d != int32(n) {
 		t.Fatalf("%d of %d servers dialled after the first frame", d, n)
 	}
