@@ -72,6 +72,11 @@ type Options struct {
 	// Procs, when set, registers the stdio server process so that Procs.Stop ends it
 	// whatever happens to this session; nil leaves stopping it to Close.
 	Procs *Procs
+	// HeadersOnRedirect sends the server's configured headers (config.Server.Headers)
+	// to whatever host a redirect leads to. By default they go only to the scheme, host
+	// and port of the server's URL, so a redirect elsewhere does not carry an API key
+	// or a static Authorization header (OAuth tokens never follow a redirect either).
+	HeadersOnRedirect bool
 	// HTTPClient is the base client for HTTP servers; nil means http.DefaultTransport.
 	HTTPClient *http.Client
 	// OAuth signs in to HTTP servers that answer 401 (Streamable HTTP only); nil means
