@@ -29,6 +29,11 @@ const (
 	// Backoff between -32042 retries: none before the first, then doubling.
 	urlBackoffFirst = 100 * time.Millisecond
 	urlBackoffMax   = 2 * time.Second
+	// maxRequestState bounds one requestState a server makes us carry back, and
+	// maxRequestStates the requestStates of one call's rounds added up: a server growing
+	// its state every round cannot make a call hold ever more memory.
+	maxRequestState  = 1 << 20
+	maxRequestStates = 4 << 20
 	// Load-shedding backoff (docs/protocol.md, "MRTR").
 	sheddingFirst = 50 * time.Millisecond
 	sheddingMax   = 250 * time.Millisecond
@@ -52,6 +57,7 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 	backoff := sheddingFirst
 	chain := &urlChain{seen: map[string]int{}, backoff: s.opts.urlBackoff}
 	var lastURLs map[string]int // URL -> Repeat+1 of the last input round's accepted URL requests
+	stateBytes := 0             // the requestStates of the rounds so far, added up
 	for {
 		res, err := sendOnce(ctx, s, what, func(ctx context.Context) (R, error) { return send(ctx, responses, state) })
 		if err != nil {
@@ -77,6 +83,10 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 		}
 		inputRounds++
 		reqs, st := inputs(res)
+		stateBytes += len(st)
+		if err := stateTooLarge(what, inputRounds, len(st), stateBytes); err != nil {
+			return zero, rounds, err
+		}
 		if inputRounds > s.opts.MaxRounds {
 			return zero, rounds, fmt.Errorf("%s: gave up after %d input_required rounds (last requestState %q)",
 				what, inputRounds-1, truncate(st, 120))
@@ -109,6 +119,18 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 		}
 		responses, state = answers, st
 	}
+}
+
+// stateTooLarge refuses a requestState over maxRequestState, or one that brings the
+// call's requestStates over maxRequestStates; nil when within both.
+func stateTooLarge(what string, round, n, total int) error {
+	if n > maxRequestState {
+		return fmt.Errorf("%s: refused the server's requestState of round %d: %d bytes, over the limit of %d", what, round, n, maxRequestState)
+	}
+	if total > maxRequestStates {
+		return fmt.Errorf("%s: refused the server's requestState of round %d: the call's requestStates add up to %d bytes, over the limit of %d", what, round, total, maxRequestStates)
+	}
+	return nil
 }
 
 // sendOnce sends one request under the server's timeout and folds in the failure of any
