@@ -45,7 +45,7 @@ type mrtrResult interface{ NeedsInput() bool }
 // drive runs one call to completion: it sends it, answers input_required rounds
 // (2026-07-28) and -32042 URL requirements (2025-11-25), and retries under new ids.
 func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
-	send func(context.Context, mcp.InputResponseMap, string) (R, error),
+	send func(ctx context.Context, token string, rs mcp.InputResponseMap, state string) (R, error),
 	inputs func(R) (mcp.InputRequestMap, string),
 ) (R, []Round, error) {
 	var zero R
@@ -59,7 +59,7 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 	var lastURLs map[string]int // URL -> Repeat+1 of the last input round's accepted URL requests
 	stateBytes := 0             // the requestStates of the rounds so far, added up
 	for {
-		res, err := sendOnce(ctx, s, what, func(ctx context.Context) (R, error) { return send(ctx, responses, state) })
+		res, err := sendOnce(ctx, s, what, func(ctx context.Context, token string) (R, error) { return send(ctx, token, responses, state) })
 		if err != nil {
 			var rpc *jsonrpc.Error
 			if errors.As(err, &rpc) && rpc.Code == mcp.CodeURLElicitationRequired {
@@ -134,24 +134,26 @@ func stateTooLarge(what string, round, n, total int) error {
 }
 
 // sendOnce sends one request under the server's timeout and folds in the failure of any
-// pushed elicitation answered during it.
-func sendOnce[R any](ctx context.Context, s *Session, what string, f func(context.Context) (R, error)) (R, error) {
+// pushed elicitation answered during it. f sends it with the progress token given,
+// whose progress alone restarts the timeout.
+func sendOnce[R any](ctx context.Context, s *Session, what string, f func(ctx context.Context, token string) (R, error)) (R, error) {
 	var zero R
 	tr, done := s.track()
 	defer done()
-	rctx, cancel := s.requestContext(ctx)
+	token := s.progressToken()
+	rctx, cancel := s.requestContext(ctx, token)
 	defer cancel()
 	cs := s.client()
-	res, err := f(rctx)
+	res, err := f(rctx, token)
 	if s.sessionLost(err) && tr.failure() == nil {
 		// The server restarted: a new session, then this request once more.
 		if rerr := s.reinitialize(ctx, cs); rerr != nil {
 			return zero, rerr
 		}
 		cancel()
-		rctx, cancel = s.requestContext(ctx)
+		rctx, cancel = s.requestContext(ctx, token)
 		defer cancel()
-		res, err = f(rctx)
+		res, err = f(rctx, token)
 	}
 	if ferr := tr.failure(); ferr != nil {
 		if err != nil {

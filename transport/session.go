@@ -72,6 +72,10 @@ type Options struct {
 	// Procs, when set, registers the stdio server process so that Procs.Stop ends it
 	// whatever happens to this session; nil leaves stopping it to Close.
 	Procs *Procs
+	// TaskWait bounds the wait for a task a tools/call of ours became (polling, outside
+	// prompts): past it the task is cancelled and the call ends with an error wrapping
+	// ErrTimeout. Zero means DefaultTaskWait; negative waits without bound.
+	TaskWait time.Duration
 	// HeadersOnRedirect sends the server's configured headers (config.Server.Headers)
 	// to whatever host a redirect leads to. By default they go only to the scheme, host
 	// and port of the server's URL, so a redirect elsewhere does not carry an API key
@@ -262,7 +266,7 @@ func (s *Session) Prompts(ctx context.Context) ([]*mcp.Prompt, error) {
 	if c := s.Capabilities(); c != nil && c.Prompts == nil {
 		return nil, nil
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
 	var out []*mcp.Prompt
 	for p, err := range s.client().Prompts(ctx, nil) {
@@ -279,7 +283,7 @@ func (s *Session) Resources(ctx context.Context) ([]*mcp.Resource, []*mcp.Resour
 	if c := s.Capabilities(); c != nil && c.Resources == nil {
 		return nil, nil, nil
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
 	var rs []*mcp.Resource
 	for r, err := range s.client().Resources(ctx, nil) {
@@ -319,10 +323,10 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		return s.CallToolTask(ctx, name, args, 0)
 	}
 	var token string // the last round's: its result may be a 2026-07-28 task
-	res, rounds, err := drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+	res, rounds, err := drive(ctx, s, "tools/call", name, func(ctx context.Context, tok string, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
 		// Fresh params every round: go-sdk writes _meta into them.
 		p := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
-		token = s.progressToken()
+		token = tok
 		p.SetProgressToken(token)
 		return s.client().CallTool(ctx, p)
 	}, func(r *mcp.CallToolResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
@@ -337,18 +341,18 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 
 // GetPrompt gets a prompt, answering input requests on the way.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, []Round, error) {
-	return drive(ctx, s, "prompts/get", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
+	return drive(ctx, s, "prompts/get", name, func(ctx context.Context, token string, rs mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
 		p := &mcp.GetPromptParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
-		p.SetProgressToken(s.progressToken())
+		p.SetProgressToken(token)
 		return s.client().GetPrompt(ctx, p)
 	}, func(r *mcp.GetPromptResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
 // ReadResource reads a resource, answering input requests on the way.
 func (s *Session) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, []Round, error) {
-	return drive(ctx, s, "resources/read", uri, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
+	return drive(ctx, s, "resources/read", uri, func(ctx context.Context, token string, rs mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
 		p := &mcp.ReadResourceParams{URI: uri, InputResponses: rs, RequestState: state}
-		p.SetProgressToken(s.progressToken())
+		p.SetProgressToken(token)
 		return s.client().ReadResource(ctx, p)
 	}, func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }

@@ -198,7 +198,7 @@ func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	if c := s.Capabilities(); c != nil && c.Tools == nil {
 		return nil, nil
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
 	s.listMu.Lock()
 	defer s.listMu.Unlock()
