@@ -261,49 +261,53 @@ func (s *Session) InputSchemas() map[string]json.RawMessage {
 	return maps.Clone(s.schemas)
 }
 
-// Prompts lists every prompt (all pages).
+// Prompts lists every prompt (all pages, up to maxListPages and maxListItems).
 func (s *Session) Prompts(ctx context.Context) ([]*mcp.Prompt, error) {
 	if c := s.Capabilities(); c != nil && c.Prompts == nil {
 		return nil, nil
 	}
 	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
-	var out []*mcp.Prompt
-	for p, err := range s.client().Prompts(ctx, nil) {
+	out, err := listAll(ctx, func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+		r, err := s.client().ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 		if err != nil {
-			return out, s.wrap(ctx, "prompts/list", err)
+			return nil, "", err
 		}
-		out = append(out, p)
-	}
-	return out, nil
+		return r.Prompts, r.NextCursor, nil
+	})
+	return out, s.listErr(ctx, "prompts/list", err)
 }
 
-// Resources lists every resource and resource template (all pages).
+// Resources lists every resource and resource template (all pages, up to maxListPages
+// and maxListItems each).
 func (s *Session) Resources(ctx context.Context) ([]*mcp.Resource, []*mcp.ResourceTemplate, error) {
 	if c := s.Capabilities(); c != nil && c.Resources == nil {
 		return nil, nil, nil
 	}
 	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
-	var rs []*mcp.Resource
-	for r, err := range s.client().Resources(ctx, nil) {
+	rs, err := listAll(ctx, func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+		r, err := s.client().ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 		if err != nil {
-			return rs, nil, s.wrap(ctx, "resources/list", err)
+			return nil, "", err
 		}
-		rs = append(rs, r)
+		return r.Resources, r.NextCursor, nil
+	})
+	if err != nil {
+		return rs, nil, s.listErr(ctx, "resources/list", err)
 	}
-	var ts []*mcp.ResourceTemplate
-	for t, err := range s.client().ResourceTemplates(ctx, nil) {
+	ts, err := listAll(ctx, func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+		r, err := s.client().ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 		if err != nil {
-			var rpc *jsonrpc.Error
-			if errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeMethodNotFound {
-				break
-			}
-			return rs, ts, s.wrap(ctx, "resources/templates/list", err)
+			return nil, "", err
 		}
-		ts = append(ts, t)
+		return r.ResourceTemplates, r.NextCursor, nil
+	})
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeMethodNotFound {
+		return rs, ts, nil
 	}
-	return rs, ts, nil
+	return rs, ts, s.listErr(ctx, "resources/templates/list", err)
 }
 
 // CallTool calls a tool, answering elicitations on the way (MRTR rounds, -32042 retries).

@@ -627,10 +627,8 @@ func (s *Session) TaskCancel(ctx context.Context, id string) (Task, error) {
 	return t, nil
 }
 
-// maxTaskPages bounds a tasks/list walk.
-const maxTaskPages = 20
-
-// TaskList lists the server's tasks (tasks/list, every page up to a bound).
+// TaskList lists the server's tasks (tasks/list, every page up to maxListPages and
+// maxListItems).
 func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
 	if s.modernEra() {
 		return nil, fmt.Errorf("tasks/list: %s has no tasks/list (the tasks extension lists nothing)", s.Protocol())
@@ -638,24 +636,23 @@ func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
 	if caps, _ := s.ServerTaskCaps(); !caps.List {
 		return nil, fmt.Errorf("tasks/list: the server does not declare tasks.list")
 	}
-	var out []Task
-	cursor := ""
-	for range maxTaskPages {
+	out, err := listAll(ctx, func(ctx context.Context, cursor string) ([]Task, string, error) {
 		params := map[string]any{}
 		if cursor != "" {
 			params["cursor"] = cursor
 		}
 		raw, err := s.Request(ctx, "tasks/list", params)
 		if err != nil {
-			return out, err
+			return nil, "", err
 		}
 		var page struct {
 			Tasks      []json.RawMessage `json:"tasks"`
 			NextCursor string            `json:"nextCursor"`
 		}
 		if err := json.Unmarshal(raw, &page); err != nil {
-			return out, fmt.Errorf("tasks/list: unreadable result: %w", err)
+			return nil, "", fmt.Errorf("tasks/list: unreadable result: %w", err)
 		}
+		var tasks []Task
 		for _, r := range page.Tasks {
 			t, err := decodeTask(r)
 			if err != nil {
@@ -663,14 +660,15 @@ func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
 				continue
 			}
 			s.noteTask(t, "")
-			out = append(out, t)
+			tasks = append(tasks, t)
 		}
-		if page.NextCursor == "" || page.NextCursor == cursor {
-			return out, nil
-		}
-		cursor = page.NextCursor
+		return tasks, page.NextCursor, nil
+	})
+	var ce *listCapError
+	if errors.As(err, &ce) {
+		return out, fmt.Errorf("tasks/list: %w", err)
 	}
-	return out, nil
+	return out, err
 }
 
 // taskOut edits a request we send for tasks: a task-augmented tools/call leaves go-sdk
