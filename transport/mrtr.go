@@ -56,6 +56,7 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 	inputRounds := 0
 	backoff := sheddingFirst
 	chain := &urlChain{seen: map[string]int{}, backoff: s.opts.urlBackoff}
+	defer chain.forget(s)
 	var lastURLs map[string]int // URL -> Repeat+1 of the last input round's accepted URL requests
 	stateBytes := 0             // the requestStates of the rounds so far, added up
 	for {
@@ -276,9 +277,11 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 	round := Round{Kind: RoundURLRequired}
 	var waits []<-chan struct{}
 	var ids []string
+	// Past this round, a completion of its elicitations still counts: one that arrives
+	// during the retry (or the pause before the next) is kept for the next round.
 	defer func() {
 		for _, id := range ids {
-			s.urls.forget(id)
+			s.urls.rearm(id)
 		}
 	}()
 	for i, raw := range data.Elicitations {
@@ -307,12 +310,20 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		if p.ElicitationID != "" {
 			done = s.urls.register(p.ElicitationID)
 			ids = append(ids, p.ElicitationID)
+			chain.ids = append(chain.ids, p.ElicitationID)
 		}
 		key := p.ElicitationID
 		if key == "" {
 			key = p.URL
 		}
 		round.Keys = append(round.Keys, key)
+		if closed(done) {
+			// Named again, but completed since the user accepted it: the server sent
+			// the -32042 before its completion. Nothing to ask, nothing to wait for.
+			s.tap.log.Notef(s.server.Name, "%s: URL elicitation %q already completed; not asking again", what, p.ElicitationID)
+			round.Actions = append(round.Actions, elicit.Accept)
+			continue
+		}
 		asked := time.Now()
 		resp, err := s.ask(ctx, er)
 		chain.paused += time.Since(asked)
@@ -372,11 +383,32 @@ func urlWaitText(n int, keys []string, limit time.Duration) string {
 // off between retries.
 type urlChain struct {
 	seen     map[string]int // URL -> times named
+	ids      []string       // elicitationIds registered for the call
 	rounds   int            // -32042 errors answered
 	consents int            // URL entries asked
 	start    time.Time      // first -32042
 	paused   time.Duration  // time in prompts and completion waits
 	backoff  time.Duration  // next wait; zero means urlBackoffFirst
+}
+
+// forget stops tracking the chain's elicitationIds once the call is over.
+func (c *urlChain) forget(s *Session) {
+	for _, id := range c.ids {
+		s.urls.forget(id)
+	}
+}
+
+// closed reports whether ch is closed (false for nil).
+func closed(ch <-chan struct{}) bool {
+	if ch == nil {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // next is called for every -32042 of the call, before it is answered: it enforces the
@@ -466,6 +498,16 @@ func (p *pendingURLs) complete(id string) bool {
 	}
 	close(ch)
 	return true
+}
+
+// rearm keeps tracking id for a later round: once completed, it gets a new channel,
+// closed by the next completion.
+func (p *pendingURLs) rearm(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if ch, ok := p.pending[id]; ok && closed(ch) {
+		p.pending[id] = make(chan struct{})
+	}
 }
 
 // forget stops tracking id.
