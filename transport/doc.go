@@ -23,10 +23,14 @@
 // # Timeouts
 //
 // Each request is bounded by config.Server.Timeout (DefaultTimeout) of idle time: each
-// progress notification starts it over, and the handshake has its own
+// progress notification that carries the request's own progress token starts it over
+// (progress with any other token keeps nothing alive), and the handshake has its own
 // config.Server.HandshakeTimeout (DefaultHandshakeTimeout). The timer stands still while any
 // Answerer call of the session is running, so a legacy tools/call that waits on a form
-// does not time out under the user; each MRTR retry gets a fresh budget.
+// does not time out under the user; each MRTR retry gets a fresh budget. The polling of
+// a task of ours (one loop, pollTask, with a step per era) is bounded in all by
+// Options.TaskWait (DefaultTaskWait), and every listing by maxListPages and
+// maxListItems.
 //
 // # Lost HTTP sessions
 //
