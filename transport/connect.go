@@ -203,11 +203,8 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 	if s.opts.HTTPClient != nil && s.opts.HTTPClient.Transport != nil {
 		base = s.opts.HTTPClient.Transport
 	}
-	s.http = &httpTap{base: base, headers: s.server.Headers, tap: s.tap, discover: s.opts.DiscoverTimeout,
-		anywhere: s.opts.HeadersOnRedirect}
-	if u, err := url.Parse(s.server.URL); err == nil {
-		s.http.origin = originOf(u)
-	}
+	s.http = newHTTPTap(base, s.server, s.tap, s.opts.HeadersOnRedirect)
+	s.http.discover = s.opts.DiscoverTimeout
 	s.http.bodies.Store(s.kind != config.KindSSE)
 	client := &http.Client{Transport: s.http}
 	if s.opts.HTTPClient != nil {

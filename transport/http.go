@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -55,6 +56,16 @@ type httpTap struct {
 	mu       sync.Mutex
 	lastErr  *HTTPError
 	fallback bool // initialize refused with 400/404/405 without a JSON-RPC body
+}
+
+// newHTTPTap returns the RoundTripper of an HTTP connection to srv over base: srv's
+// headers go to requests for the origin of srv.URL only, or to any host with anywhere.
+func newHTTPTap(base http.RoundTripper, srv config.Server, t *tap, anywhere bool) *httpTap {
+	h := &httpTap{base: base, headers: srv.Headers, tap: t, anywhere: anywhere}
+	if u, err := url.Parse(srv.URL); err == nil {
+		h.origin = originOf(u)
+	}
+	return h
 }
 
 // originOf returns u's scheme, host and port, the port spelled out ("" for a URL

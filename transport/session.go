@@ -73,8 +73,8 @@ type Options struct {
 	// whatever happens to this session; nil leaves stopping it to Close.
 	Procs *Procs
 	// TaskWait bounds the wait for a task a tools/call of ours became (polling, outside
-	// prompts): past it the task is cancelled and the call ends with an error wrapping
-	// ErrTimeout. Zero means DefaultTaskWait; negative waits without bound.
+	// prompts): past it the task is cancelled (as the server allows) and the call ends
+	// with an error wrapping ErrTimeout. Zero means DefaultTaskWait; negative waits without bound.
 	TaskWait time.Duration
 	// HeadersOnRedirect sends the server's configured headers (config.Server.Headers)
 	// to whatever host a redirect leads to. By default they go only to the scheme, host

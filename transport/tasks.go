@@ -477,8 +477,9 @@ func (s *Session) taskWait() time.Duration {
 // pollTask polls a task of tool until its era's step is done, waiting the task's
 // pollInterval (bounded to [minPollInterval, maxPollInterval]) between polls. The wait
 // in all is bounded by taskWait, as time outside prompts (a person answering the task's
-// questions does not use it up): past it, the task is cancelled and the call ends with
-// an error that says so and wraps ErrTimeout.
+// questions does not use it up): past it, the task is cancelled as the era allows
+// (tasks/cancel, when the server declares it in 2025-11-25) and the call ends with an
+// error that says so and wraps ErrTimeout.
 func (s *Session) pollTask(ctx context.Context, tool string, st taskSteps) (*mcp.CallToolResult, error) {
 	limit := s.taskWait()
 	wctx, cancel := s.boundedContext(ctx, limit, "")
@@ -486,7 +487,7 @@ func (s *Session) pollTask(ctx context.Context, tool string, st taskSteps) (*mcp
 	res, err := s.pollLoop(wctx, st)
 	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(wctx), ErrTimeout) {
 		t := st.state()
-		return nil, fmt.Errorf("tools/call %q: task %s still %s after waiting %s; cancelled it (--task-wait sets the bound): %w",
+		return nil, fmt.Errorf("tools/call %q: task %s still %s after waiting %s; stopped waiting for it (--task-wait sets the bound): %w",
 			tool, safe.Line(truncate(t.TaskID, 100)), safe.Line(string(t.Status)), limit, ErrTimeout)
 	}
 	return res, err
