@@ -276,14 +276,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 	}
 	round := Round{Kind: RoundURLRequired}
 	var waits []<-chan struct{}
-	var ids []string
-	// Past this round, a completion of its elicitations still counts: one that arrives
-	// during the retry (or the pause before the next) is kept for the next round.
-	defer func() {
-		for _, id := range ids {
-			s.urls.rearm(id)
-		}
-	}()
+
 	for i, raw := range data.Elicitations {
 		var p mcp.ElicitParams
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -309,7 +302,6 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		var done <-chan struct{}
 		if p.ElicitationID != "" {
 			done = s.urls.register(p.ElicitationID)
-			ids = append(ids, p.ElicitationID)
 			chain.ids = append(chain.ids, p.ElicitationID)
 		}
 		key := p.ElicitationID
@@ -318,9 +310,10 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		}
 		round.Keys = append(round.Keys, key)
 		if closed(done) {
-			// Named again, but completed since the user accepted it: the server sent
-			// the -32042 before its completion. Nothing to ask, nothing to wait for.
-			s.tap.log.Notef(s.server.Name, "%s: URL elicitation %q already completed; not asking again", what, p.ElicitationID)
+			// Named again, but completed again since the last round took its
+			// completion: the server sent this -32042 before its completion (during
+			// the retry or the pause before this round). Nothing to ask or wait for.
+			s.tap.log.Notef(s.server.Name, "%s: URL elicitation %q completed again since the last round; not asking again", what, p.ElicitationID)
 			round.Actions = append(round.Actions, elicit.Accept)
 			continue
 		}
@@ -460,30 +453,41 @@ func (s *Session) completed(id string) {
 	s.tap.log.Notef(s.server.Name, "ignored completion for unknown or finished elicitation %q", id)
 }
 
-// pendingURLs tracks URL elicitations waiting for their completion notification.
+// pendingURLs tracks URL elicitations waiting for their completion notification. An
+// id stays tracked for the whole call that registered it (urlChain.forget), so that a
+// completion arriving between two -32042 rounds is not lost.
 type pendingURLs struct {
 	mu      sync.Mutex
 	pending map[string]chan struct{}
-	retry   chan struct{}
+	// again marks the ids completed once more after their completion was taken: the
+	// server may name them in its next -32042 (register then hands out a closed channel).
+	again map[string]bool
+	retry chan struct{}
 }
 
 func newPendingURLs() *pendingURLs {
-	return &pendingURLs{pending: map[string]chan struct{}{}, retry: make(chan struct{})}
+	return &pendingURLs{pending: map[string]chan struct{}{}, again: map[string]bool{}, retry: make(chan struct{})}
 }
 
-// register starts tracking id and returns a channel closed when it completes.
+// register starts tracking id and returns a channel closed when it completes. For an
+// id completed before, the channel is new, unless id completed again since (see again):
+// then it is closed already.
 func (p *pendingURLs) register(id string) <-chan struct{} {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if ch, ok := p.pending[id]; ok {
-		return ch
+		if !closed(ch) || p.again[id] {
+			delete(p.again, id)
+			return ch
+		}
 	}
 	ch := make(chan struct{})
 	p.pending[id] = ch
 	return ch
 }
 
-// complete marks id completed; it reports false for an unknown or finished id.
+// complete marks id completed; it reports false for an unknown or finished id (a
+// finished one is marked in again).
 func (p *pendingURLs) complete(id string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -491,23 +495,12 @@ func (p *pendingURLs) complete(id string) bool {
 	if !ok {
 		return false
 	}
-	select {
-	case <-ch:
-		return false // already completed
-	default:
+	if closed(ch) {
+		p.again[id] = true
+		return false
 	}
 	close(ch)
 	return true
-}
-
-// rearm keeps tracking id for a later round: once completed, it gets a new channel,
-// closed by the next completion.
-func (p *pendingURLs) rearm(id string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if ch, ok := p.pending[id]; ok && closed(ch) {
-		p.pending[id] = make(chan struct{})
-	}
 }
 
 // forget stops tracking id.
@@ -515,6 +508,7 @@ func (p *pendingURLs) forget(id string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.pending, id)
+	delete(p.again, id)
 }
 
 func (p *pendingURLs) retryChan() <-chan struct{} {
