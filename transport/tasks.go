@@ -424,7 +424,7 @@ func (s *Session) CallToolTask(ctx context.Context, name string, args map[string
 		return nil, nil, fmt.Errorf("tools/call: %w", err)
 	}
 	s.noteTask(t, name)
-	res, err := s.pollTask(ctx, name, &task25{s: s, t: t})
+	res, err := s.pollTask(ctx, name, &task25Steps{s: s, t: t})
 	if err != nil || ct.failure() != nil {
 		return nil, nil, s.callFailure(ct, err)
 	}
@@ -444,9 +444,9 @@ func (s *Session) callFailure(ct *callTrack, err error) error {
 }
 
 // taskSteps is what one protocol era does with a task of ours; pollTask is the one
-// polling loop of every era. task25 (2025-11-25, below) fetches tasks/result; task26
-// (2026-07-28, tasks26.go) answers inputRequests with tasks/update and reads the result
-// tasks/get inlines.
+// polling loop of every era. task25Steps (2025-11-25, below) fetches tasks/result;
+// task26Steps (2026-07-28, tasks26.go) answers inputRequests with tasks/update and
+// reads the result tasks/get inlines.
 type taskSteps interface {
 	// state is the task as last seen.
 	state() Task
@@ -493,6 +493,7 @@ func (s *Session) pollTask(ctx context.Context, tool string, st taskSteps) (*mcp
 	return res, err
 }
 
+// pollLoop is pollTask's loop, under the bounded ctx.
 func (s *Session) pollLoop(ctx context.Context, st taskSteps) (*mcp.CallToolResult, error) {
 	for {
 		res, done, err := st.step(ctx)
@@ -521,16 +522,17 @@ func pollWait(ms int64) time.Duration {
 	return min(max(wait, minPollInterval), maxPollInterval)
 }
 
-// task25 is a 2025-11-25 task of ours: polled until it needs input or ends, then its
-// result fetched with tasks/result (which blocks while the server asks its questions).
-type task25 struct {
+// task25Steps is a 2025-11-25 task of ours: polled until it needs input or ends,
+// then its result fetched with tasks/result (which blocks while the server asks its
+// questions).
+type task25Steps struct {
 	s *Session
 	t Task
 }
 
-func (e *task25) state() Task { return e.t }
+func (e *task25Steps) state() Task { return e.t }
 
-func (e *task25) step(ctx context.Context) (*mcp.CallToolResult, bool, error) {
+func (e *task25Steps) step(ctx context.Context) (*mcp.CallToolResult, bool, error) {
 	s, t := e.s, e.t
 	if !t.Status.Terminal() && t.Status != TaskInputRequired {
 		return nil, false, nil
@@ -556,7 +558,7 @@ func (e *task25) step(ctx context.Context) (*mcp.CallToolResult, bool, error) {
 	return nil, false, nil
 }
 
-func (e *task25) get(ctx context.Context) error {
+func (e *task25Steps) get(ctx context.Context) error {
 	cur, err := e.s.TaskGet(ctx, e.t.TaskID)
 	if err != nil {
 		return err
@@ -566,7 +568,7 @@ func (e *task25) get(ctx context.Context) error {
 	return nil
 }
 
-func (e *task25) end(ctx context.Context, err error) error { return e.s.endTask(ctx, e.t, err) }
+func (e *task25Steps) end(ctx context.Context, err error) error { return e.s.endTask(ctx, e.t, err) }
 
 // endTask cancels a task we stop waiting for (when the server declares tasks/cancel and
 // ctx ended) and returns err.
