@@ -200,7 +200,7 @@ func TestUsageErrors(t *testing.T) {
 		{"missing target", []string{"call"}, "missing TARGET"},
 		{"nothing after dash", []string{"tools", "--"}, "nothing after --"},
 		{"unknown protocol", []string{"tools", "demo", "--protocol", "2024-01-01"}, "--protocol must be"},
-		{"negative timeout", []string{"tools", "demo", "--timeout", "-5s"}, "--timeout, --handshake-timeout and --url-wait must not be negative"},
+		{"negative timeout", []string{"tools", "demo", "--timeout", "-5s"}, "--timeout, --handshake-timeout, --url-wait and --task-wait must not be negative"},
 		{"unwritable record", []string{"tools", "demo", "--record", "/nonexistent-dir/rec.yaml"}, "--record"},
 	}
 	for _, tt := range tests {

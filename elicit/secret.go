@@ -1,18 +1,26 @@
 package elicit
 
 import (
+	"encoding/json"
 	"strings"
 	"unicode"
 )
 
-// looksSecret reports whether a text field's name, title or description suggests it
-// collects a secret: a password, token, API or private key, or payment card data. Form
-// mode must not collect secrets (URL mode exists for that), so such fields are masked
-// and carry a warning. Only text fields are considered, so "max_tokens" as an integer
-// is not a secret.
+// looksSecret reports whether a text field is declared writeOnly, or its name, title or
+// description suggests it collects a secret: a password, token, credential, cookie, API
+// or private key, or payment card data. Form mode must not collect secrets (URL mode
+// exists for that), so such fields are masked (on screen, in the wire log, in recorded
+// answers) and carry a warning. Only text fields are considered, so "max_tokens" as an
+// integer is not a secret.
 func looksSecret(fld *Field) bool {
 	if fld.Kind != KindText {
 		return false
+	}
+	var decl struct {
+		WriteOnly bool `json:"writeOnly"`
+	}
+	if json.Unmarshal(fld.Raw, &decl) == nil && decl.WriteOnly {
+		return true
 	}
 	for _, s := range []string{fld.Name, fld.Title, fld.Description} {
 		if secretWords(words(s)) {
@@ -57,8 +65,13 @@ func secretWords(ws []string) bool {
 			next = ws[i+1]
 		}
 		switch w {
-		case "password", "passwd", "passphrase", "pwd", "secret", "token", "apikey", "cvv", "cvc", "cvv2", "ssn", "otp", "totp", "mfa", "2fa", "iban":
+		case "password", "passwd", "passphrase", "passcode", "pwd", "secret", "token", "apikey", "cvv", "cvc", "cvv2", "ssn", "otp", "totp", "mfa", "2fa", "iban",
+			"auth", "authorization", "bearer", "cookie", "cookies", "credential", "credentials", "creds":
 			return true
+		case "session":
+			if next == "id" || next == "key" || next == "cookie" {
+				return true
+			}
 		case "api", "access", "private", "signing", "client":
 			if next == "key" || next == "secret" || next == "token" {
 				return true

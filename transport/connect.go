@@ -124,7 +124,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 		s.proc = p
 		// The handshake is a request like any other: a server that never answers it
 		// must not hang the command past its timeout.
-		cctx, cancel := s.boundedContext(ctx, srv.HandshakeTimeout)
+		cctx, cancel := s.boundedContext(ctx, srv.HandshakeTimeout, "")
 		err = s.connect(cctx, t)
 		cause := context.Cause(cctx)
 		cancel()
@@ -203,7 +203,8 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 	if s.opts.HTTPClient != nil && s.opts.HTTPClient.Transport != nil {
 		base = s.opts.HTTPClient.Transport
 	}
-	s.http = &httpTap{base: base, headers: s.server.Headers, tap: s.tap, discover: s.opts.DiscoverTimeout}
+	s.http = newHTTPTap(base, s.server, s.tap, s.opts.HeadersOnRedirect)
+	s.http.discover = s.opts.DiscoverTimeout
 	s.http.bodies.Store(s.kind != config.KindSSE)
 	client := &http.Client{Transport: s.http}
 	if s.opts.HTTPClient != nil {
@@ -217,7 +218,7 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 			return err
 		}
 		// Bounded like any request (the clock stops during a sign-in).
-		cctx, cancel := s.boundedContext(ctx, s.server.HandshakeTimeout)
+		cctx, cancel := s.boundedContext(ctx, s.server.HandshakeTimeout, "")
 		err := s.connect(cctx, st)
 		cause := context.Cause(cctx)
 		cancel()
@@ -294,7 +295,7 @@ func (s *Session) reinitialize(ctx context.Context, lost *mcp.ClientSession) err
 	if err := s.newAuth(st); err != nil {
 		return err
 	}
-	cctx, cancel := s.boundedContext(ctx, s.server.HandshakeTimeout)
+	cctx, cancel := s.boundedContext(ctx, s.server.HandshakeTimeout, "")
 	defer cancel()
 	if err := s.connect(cctx, st); err != nil {
 		return s.httpConnError(err)
@@ -350,8 +351,11 @@ func (s *Session) connect(ctx context.Context, t mcp.Transport) error {
 						text += fmt.Sprintf("/%g", p.Total)
 					}
 				}
-				s.prompt.poke() // a request that reports progress is not idle
-				s.event(EventProgress, safe.Untrusted(text), fmt.Sprint(p.ProgressToken))
+				token := fmt.Sprint(p.ProgressToken)
+				// A request that reports progress is not idle; progress with a token of
+				// no request in flight keeps nothing alive.
+				s.prompt.poke(token)
+				s.event(EventProgress, safe.Untrusted(text), token)
 			}
 		},
 	}

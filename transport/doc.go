@@ -2,7 +2,8 @@
 // Streamable HTTP or legacy HTTP+SSE, on top of go-sdk.
 //
 // It owns the stdio process (stderr to the log, non-JSON stdout lines skipped, shutdown
-// by closing stdin, then SIGTERM, then SIGKILL), taps every JSON-RPC message into a
+// by closing stdin, then SIGTERM, then SIGKILL to its whole process group, which gets
+// the SIGKILL even when the server itself exited and left a child behind), taps every JSON-RPC message into a
 // [wire.Log], and hosts the three places where a server asks the user something: the
 // elicitation/create middleware (2025-06-18, 2025-11-25), the multi round-trip driver
 // (2026-07-28 input_required) and the -32042 URL-required driver. Each builds an
@@ -22,10 +23,14 @@
 // # Timeouts
 //
 // Each request is bounded by config.Server.Timeout (DefaultTimeout) of idle time: each
-// progress notification starts it over, and the handshake has its own
+// progress notification that carries the request's own progress token starts it over
+// (progress with any other token keeps nothing alive), and the handshake has its own
 // config.Server.HandshakeTimeout (DefaultHandshakeTimeout). The timer stands still while any
 // Answerer call of the session is running, so a legacy tools/call that waits on a form
-// does not time out under the user; each MRTR retry gets a fresh budget.
+// does not time out under the user; each MRTR retry gets a fresh budget. The polling of
+// a task of ours (one loop, pollTask, with a step per era) is bounded in all by
+// Options.TaskWait (DefaultTaskWait), and every listing by maxListPages and
+// maxListItems.
 //
 // # Lost HTTP sessions
 //

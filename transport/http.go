@@ -11,10 +11,12 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -33,12 +35,16 @@ func (e *HTTPError) Error() string {
 }
 
 // httpTap is the http.RoundTripper of an HTTP session: it adds the configured headers
-// (never logging their values) and passes every JSON-RPC body through the tap, for JSON
-// and SSE responses alike. Streamable HTTP cannot be tapped at the mcp.Connection level
+// (never logging their values) to requests for the server's own origin, and passes every
+// JSON-RPC body through the tap, for JSON and SSE responses alike. Streamable HTTP cannot be tapped at the mcp.Connection level
 // because go-sdk keys its protocol-version header on a private method of its connection.
 type httpTap struct {
-	base     http.RoundTripper
-	headers  map[string]string
+	base    http.RoundTripper
+	headers map[string]string
+	// origin is the scheme, host and port of the server's URL: a redirect elsewhere
+	// gets no configured header unless anywhere (Options.HeadersOnRedirect) is set.
+	origin   string
+	anywhere bool
 	tap      *tap
 	discover time.Duration
 	// bodies makes the RoundTripper tap JSON-RPC bodies (Streamable HTTP). Legacy
@@ -50,6 +56,41 @@ type httpTap struct {
 	mu       sync.Mutex
 	lastErr  *HTTPError
 	fallback bool // initialize refused with 400/404/405 without a JSON-RPC body
+}
+
+// newHTTPTap returns the RoundTripper of an HTTP connection to srv over base: srv's
+// headers go to requests for the origin of srv.URL only, or to any host with anywhere.
+func newHTTPTap(base http.RoundTripper, srv config.Server, t *tap, anywhere bool) *httpTap {
+	h := &httpTap{base: base, headers: srv.Headers, tap: t, anywhere: anywhere}
+	if u, err := url.Parse(srv.URL); err == nil {
+		h.origin = originOf(u)
+	}
+	return h
+}
+
+// originOf returns u's scheme, host and port, the port spelled out ("" for a URL
+// that cannot be parsed).
+func originOf(u *url.URL) string {
+	if u == nil || u.Host == "" {
+		return ""
+	}
+	port := u.Port()
+	if port == "" {
+		switch u.Scheme {
+		case "http":
+			port = "80"
+		case "https":
+			port = "443"
+		}
+	}
+	return strings.ToLower(u.Scheme) + "://" + strings.ToLower(u.Hostname()) + ":" + port
+}
+
+// headersFor reports whether the configured headers go with a request to u: to the
+// server's own origin only, so that a redirect to another host does not carry its
+// credentials (as browsers and net/http do with Authorization).
+func (h *httpTap) headersFor(u *url.URL) bool {
+	return h.anywhere || (h.origin != "" && originOf(u) == h.origin)
 }
 
 func cleanURL(u *url.URL) string {
@@ -78,8 +119,10 @@ func (h *httpTap) wantsFallback() bool {
 // RoundTrip implements http.RoundTripper.
 func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 	r := req.Clone(req.Context())
-	for k, v := range h.headers {
-		r.Header.Set(k, v)
+	if h.headersFor(r.URL) {
+		for k, v := range h.headers {
+			r.Header.Set(k, v)
+		}
 	}
 	var method string
 	var callID jsonrpc.ID

@@ -29,6 +29,11 @@ const (
 	// Backoff between -32042 retries: none before the first, then doubling.
 	urlBackoffFirst = 100 * time.Millisecond
 	urlBackoffMax   = 2 * time.Second
+	// maxRequestState bounds one requestState a server makes us carry back, and
+	// maxRequestStates the requestStates of one call's rounds added up: a server growing
+	// its state every round cannot make a call hold ever more memory.
+	maxRequestState  = 1 << 20
+	maxRequestStates = 4 << 20
 	// Load-shedding backoff (docs/protocol.md, "MRTR").
 	sheddingFirst = 50 * time.Millisecond
 	sheddingMax   = 250 * time.Millisecond
@@ -40,7 +45,7 @@ type mrtrResult interface{ NeedsInput() bool }
 // drive runs one call to completion: it sends it, answers input_required rounds
 // (2026-07-28) and -32042 URL requirements (2025-11-25), and retries under new ids.
 func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
-	send func(context.Context, mcp.InputResponseMap, string) (R, error),
+	send func(ctx context.Context, token string, rs mcp.InputResponseMap, state string) (R, error),
 	inputs func(R) (mcp.InputRequestMap, string),
 ) (R, []Round, error) {
 	var zero R
@@ -51,9 +56,11 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 	inputRounds := 0
 	backoff := sheddingFirst
 	chain := &urlChain{seen: map[string]int{}, backoff: s.opts.urlBackoff}
+	defer chain.forget(s)
 	var lastURLs map[string]int // URL -> Repeat+1 of the last input round's accepted URL requests
+	stateBytes := 0             // the requestStates of the rounds so far, added up
 	for {
-		res, err := sendOnce(ctx, s, what, func(ctx context.Context) (R, error) { return send(ctx, responses, state) })
+		res, err := sendOnce(ctx, s, what, func(ctx context.Context, token string) (R, error) { return send(ctx, token, responses, state) })
 		if err != nil {
 			var rpc *jsonrpc.Error
 			if errors.As(err, &rpc) && rpc.Code == mcp.CodeURLElicitationRequired {
@@ -77,6 +84,10 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 		}
 		inputRounds++
 		reqs, st := inputs(res)
+		stateBytes += len(st)
+		if err := stateTooLarge(what, inputRounds, len(st), stateBytes); err != nil {
+			return zero, rounds, err
+		}
 		if inputRounds > s.opts.MaxRounds {
 			return zero, rounds, fmt.Errorf("%s: gave up after %d input_required rounds (last requestState %q)",
 				what, inputRounds-1, truncate(st, 120))
@@ -111,25 +122,39 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 	}
 }
 
+// stateTooLarge refuses a requestState over maxRequestState, or one that brings the
+// call's requestStates over maxRequestStates; nil when within both.
+func stateTooLarge(what string, round, n, total int) error {
+	if n > maxRequestState {
+		return fmt.Errorf("%s: refused the server's requestState of round %d: %d bytes, over the limit of %d", what, round, n, maxRequestState)
+	}
+	if total > maxRequestStates {
+		return fmt.Errorf("%s: refused the server's requestState of round %d: the call's requestStates add up to %d bytes, over the limit of %d", what, round, total, maxRequestStates)
+	}
+	return nil
+}
+
 // sendOnce sends one request under the server's timeout and folds in the failure of any
-// pushed elicitation answered during it.
-func sendOnce[R any](ctx context.Context, s *Session, what string, f func(context.Context) (R, error)) (R, error) {
+// pushed elicitation answered during it. f sends it with the progress token given,
+// whose progress alone restarts the timeout.
+func sendOnce[R any](ctx context.Context, s *Session, what string, f func(ctx context.Context, token string) (R, error)) (R, error) {
 	var zero R
 	tr, done := s.track()
 	defer done()
-	rctx, cancel := s.requestContext(ctx)
+	token := s.progressToken()
+	rctx, cancel := s.requestContext(ctx, token)
 	defer cancel()
 	cs := s.client()
-	res, err := f(rctx)
+	res, err := f(rctx, token)
 	if s.sessionLost(err) && tr.failure() == nil {
 		// The server restarted: a new session, then this request once more.
 		if rerr := s.reinitialize(ctx, cs); rerr != nil {
 			return zero, rerr
 		}
 		cancel()
-		rctx, cancel = s.requestContext(ctx)
+		rctx, cancel = s.requestContext(ctx, token)
 		defer cancel()
-		res, err = f(rctx)
+		res, err = f(rctx, token)
 	}
 	if ferr := tr.failure(); ferr != nil {
 		if err != nil {
@@ -251,12 +276,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 	}
 	round := Round{Kind: RoundURLRequired}
 	var waits []<-chan struct{}
-	var ids []string
-	defer func() {
-		for _, id := range ids {
-			s.urls.forget(id)
-		}
-	}()
+
 	for i, raw := range data.Elicitations {
 		var p mcp.ElicitParams
 		if err := json.Unmarshal(raw, &p); err != nil {
@@ -282,13 +302,21 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 		var done <-chan struct{}
 		if p.ElicitationID != "" {
 			done = s.urls.register(p.ElicitationID)
-			ids = append(ids, p.ElicitationID)
+			chain.ids = append(chain.ids, p.ElicitationID)
 		}
 		key := p.ElicitationID
 		if key == "" {
 			key = p.URL
 		}
 		round.Keys = append(round.Keys, key)
+		if closed(done) {
+			// Named again, but completed again since the last round took its
+			// completion: the server sent this -32042 before its completion (during
+			// the retry or the pause before this round). Nothing to ask or wait for.
+			s.tap.log.Notef(s.server.Name, "%s: URL elicitation %q completed again since the last round; not asking again", what, p.ElicitationID)
+			round.Actions = append(round.Actions, elicit.Accept)
+			continue
+		}
 		asked := time.Now()
 		resp, err := s.ask(ctx, er)
 		chain.paused += time.Since(asked)
@@ -348,11 +376,32 @@ func urlWaitText(n int, keys []string, limit time.Duration) string {
 // off between retries.
 type urlChain struct {
 	seen     map[string]int // URL -> times named
+	ids      []string       // elicitationIds registered for the call
 	rounds   int            // -32042 errors answered
 	consents int            // URL entries asked
 	start    time.Time      // first -32042
 	paused   time.Duration  // time in prompts and completion waits
 	backoff  time.Duration  // next wait; zero means urlBackoffFirst
+}
+
+// forget stops tracking the chain's elicitationIds once the call is over.
+func (c *urlChain) forget(s *Session) {
+	for _, id := range c.ids {
+		s.urls.forget(id)
+	}
+}
+
+// closed reports whether ch is closed (false for nil).
+func closed(ch <-chan struct{}) bool {
+	if ch == nil {
+		return false
+	}
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
+	}
 }
 
 // next is called for every -32042 of the call, before it is answered: it enforces the
@@ -404,30 +453,41 @@ func (s *Session) completed(id string) {
 	s.tap.log.Notef(s.server.Name, "ignored completion for unknown or finished elicitation %q", id)
 }
 
-// pendingURLs tracks URL elicitations waiting for their completion notification.
+// pendingURLs tracks URL elicitations waiting for their completion notification. An
+// id stays tracked for the whole call that registered it (urlChain.forget), so that a
+// completion arriving between two -32042 rounds is not lost.
 type pendingURLs struct {
 	mu      sync.Mutex
 	pending map[string]chan struct{}
-	retry   chan struct{}
+	// again marks the ids completed once more after their completion was taken: the
+	// server may name them in its next -32042 (register then hands out a closed channel).
+	again map[string]bool
+	retry chan struct{}
 }
 
 func newPendingURLs() *pendingURLs {
-	return &pendingURLs{pending: map[string]chan struct{}{}, retry: make(chan struct{})}
+	return &pendingURLs{pending: map[string]chan struct{}{}, again: map[string]bool{}, retry: make(chan struct{})}
 }
 
-// register starts tracking id and returns a channel closed when it completes.
+// register starts tracking id and returns a channel closed when it completes. For an
+// id completed before, the channel is new, unless id completed again since (see again):
+// then it is closed already.
 func (p *pendingURLs) register(id string) <-chan struct{} {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if ch, ok := p.pending[id]; ok {
-		return ch
+		if !closed(ch) || p.again[id] {
+			delete(p.again, id)
+			return ch
+		}
 	}
 	ch := make(chan struct{})
 	p.pending[id] = ch
 	return ch
 }
 
-// complete marks id completed; it reports false for an unknown or finished id.
+// complete marks id completed; it reports false for an unknown or finished id (a
+// finished one is marked in again).
 func (p *pendingURLs) complete(id string) bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -435,10 +495,9 @@ func (p *pendingURLs) complete(id string) bool {
 	if !ok {
 		return false
 	}
-	select {
-	case <-ch:
-		return false // already completed
-	default:
+	if closed(ch) {
+		p.again[id] = true
+		return false
 	}
 	close(ch)
 	return true
@@ -449,6 +508,7 @@ func (p *pendingURLs) forget(id string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.pending, id)
+	delete(p.again, id)
 }
 
 func (p *pendingURLs) retryChan() <-chan struct{} {

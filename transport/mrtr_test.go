@@ -457,3 +457,38 @@ func TestMRTRURLRepeatNeedsAccept(t *testing.T) {
 		}
 	}
 }
+
+// TestMRTRRequestStateCapped: a server that makes its requestState grow every round
+// (or keeps it large) does not make the call hold ever more memory: the call ends with
+// a reason once one state passes maxRequestState, or the states of its rounds together
+// pass maxRequestStates, and nothing is sent back past the bound.
+func TestMRTRRequestStateCapped(t *testing.T) {
+	tests := []struct {
+		name  string
+		size  func(round int) int
+		want  string
+		calls int
+	}{
+		{"growing", func(n int) int { return n * 300 << 10 }, "over the limit of 1048576", 4},
+		{"large every round", func(int) int { return 900 << 10 }, "add up to", 5},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+				if handshake(rs, m, true) || m.Method != "tools/call" {
+					return
+				}
+				state := strings.Repeat("s", tt.size(len(rs.received("tools/call"))))
+				rs.reply(m.ID, `{"resultType":"input_required","requestState":"`+state+`","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"again","requestedSchema":{"type":"object","properties":{}}}}}}`)
+			})
+			s := connectRaw(t, tr, Options{Protocol: modern, Answerer: newAnswerer(accept(nil)), MaxRounds: 16})
+			_, _, err := s.CallTool(context.Background(), "t", nil)
+			if err == nil || !strings.Contains(err.Error(), "refused the server's requestState") || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v, want a refusal that says %q", err, tt.want)
+			}
+			if n := len(rs.received("tools/call")); n != tt.calls {
+				t.Errorf("%d tools/call sent, want %d", n, tt.calls)
+			}
+		})
+	}
+}

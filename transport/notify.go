@@ -76,7 +76,7 @@ func (s *Session) Subscribe(ctx context.Context, uri string) error {
 	if !s.CanSubscribe() {
 		return fmt.Errorf("resources/subscribe: %s does not offer resource subscriptions", s.server.Name)
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
 	return s.wrap(ctx, "resources/subscribe", s.client().Subscribe(ctx, &mcp.SubscribeParams{URI: uri}))
 }
@@ -86,7 +86,7 @@ func (s *Session) Unsubscribe(ctx context.Context, uri string) error {
 	if !s.CanSubscribe() {
 		return fmt.Errorf("resources/unsubscribe: %s does not offer resource subscriptions", s.server.Name)
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
 	return s.wrap(ctx, "resources/unsubscribe", s.client().Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: uri}))
 }
@@ -105,7 +105,7 @@ func (s *Session) SetLogLevel(ctx context.Context, level string) error {
 	if !s.CanLog() {
 		return fmt.Errorf("logging/setLevel: %s does not declare logging", s.server.Name)
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
 	err := s.client().SetLoggingLevel(ctx, &mcp.SetLoggingLevelParams{Level: mcp.LoggingLevel(level)})
 	return s.wrap(ctx, "logging/setLevel", err)

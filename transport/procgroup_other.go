@@ -20,5 +20,8 @@ func (g *procGroup) term() { g.kill() }
 // kill ends the process.
 func (g *procGroup) kill() { _ = g.cmd.Process.Kill() }
 
+// empty reports true: the group is the process alone.
+func (g *procGroup) empty() bool { return true }
+
 // release does nothing.
 func (g *procGroup) release() {}

@@ -3,6 +3,7 @@
 package transport
 
 import (
+	"errors"
 	"os/exec"
 	"syscall"
 )
@@ -31,6 +32,13 @@ func (g *procGroup) term() { _ = syscall.Kill(-g.pid, syscall.SIGTERM) }
 
 // kill ends every process of the group (SIGKILL).
 func (g *procGroup) kill() { _ = syscall.Kill(-g.pid, syscall.SIGKILL) }
+
+// empty reports whether no process of the group is left (reaped ones are not counted;
+// a zombie not yet reaped by its new parent is). While one is left, the group's id
+// cannot name another process group.
+func (g *procGroup) empty() bool {
+	return errors.Is(syscall.Kill(-g.pid, 0), syscall.ESRCH)
+}
 
 // release frees what the group holds; nothing on Unix.
 func (g *procGroup) release() {}

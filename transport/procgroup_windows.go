@@ -56,6 +56,9 @@ func (g *procGroup) term() { g.kill() }
 // kill ends every process of the job.
 func (g *procGroup) kill() { _ = windows.TerminateJobObject(g.job, 1) }
 
+// empty reports true: term already killed the whole job, and release kills what is left.
+func (g *procGroup) empty() bool { return true }
+
 // release closes the job handle (which kills anything left in it).
 // Closing twice could close a handle reused since: once only.
 func (g *procGroup) release() { g.once.Do(func() { _ = windows.CloseHandle(g.job) }) }

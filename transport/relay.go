@@ -284,9 +284,10 @@ func (c *RelayConn) streamOnce() (int, error) {
 }
 
 // ConnectRelay opens a Streamable HTTP connection to srv for a relay, with srv's
-// headers on every request and OAuth sign-in when o.OAuth asks for it. Close ends the
-// server's session (HTTP DELETE). go-sdk opens its standalone GET stream only for its
-// own sessions, so the relay opens it once SetProtocol names a legacy version.
+// headers on every request to srv.URL's origin (none follow a redirect elsewhere) and
+// OAuth sign-in when o.OAuth asks for it. Close ends the server's session (HTTP
+// DELETE). go-sdk opens its standalone GET stream only for its own sessions, so the
+// relay opens it once SetProtocol names a legacy version.
 func ConnectRelay(ctx context.Context, srv config.Server, o RelayOptions) (*RelayConn, error) {
 	log := o.Log
 	if log == nil {
@@ -297,7 +298,7 @@ func ConnectRelay(ctx context.Context, srv config.Server, o RelayOptions) (*Rela
 		base = o.HTTPClient.Transport
 	}
 	rc := &RelayConn{}
-	h := &httpTap{base: base, headers: srv.Headers, tap: newTap(srv.Name, log, 0)}
+	h := newHTTPTap(base, srv, newTap(srv.Name, log, 0), false)
 	client := &http.Client{Transport: &versionHeader{next: h, conn: rc}}
 	if o.HTTPClient != nil {
 		client.Timeout = o.HTTPClient.Timeout

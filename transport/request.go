@@ -14,11 +14,12 @@ import (
 // the result exactly as the server sent it. It answers no input requests. Standard MCP
 // methods are refused: use the typed calls.
 func (s *Session) Request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	return s.requestAs(ctx, method, method, params)
+	return s.requestAs(ctx, method, method, "", params)
 }
 
-// requestAs is Request, with errors naming the method shown (a method the tap renames).
-func (s *Session) requestAs(ctx context.Context, method, shown string, params any) (json.RawMessage, error) {
+// requestAs is Request, with errors naming the method shown (a method the tap renames)
+// and token the progress token params carry ("" for none).
+func (s *Session) requestAs(ctx context.Context, method, shown, token string, params any) (json.RawMessage, error) {
 	cs := s.client()
 	if s.mcpClient == nil || cs == nil {
 		return nil, fmt.Errorf("%s: session not connected", shown)
@@ -35,7 +36,7 @@ func (s *Session) requestAs(ctx context.Context, method, shown string, params an
 	if err := mcp.AddSendingCustomMethod[*rawParams, *rawResult](s.mcpClient, method); err != nil {
 		return nil, fmt.Errorf("%s: %w", shown, err)
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, token)
 	defer cancel()
 	res, err := mcp.CallCustomMethod[*rawParams, *rawResult](ctx, cs, method, &rawParams{raw: raw})
 	if err != nil {

@@ -98,8 +98,35 @@ func isSamplingInput(p mcp.InputRequest) bool {
 	return false
 }
 
-// newSamplingRequest builds the elicit.Request of a sampling request from its params.
+// Bounds of a sampling request: what a person can read, and what the parse and the
+// screens spend on it. Past either the request is refused, with the reason.
+const (
+	maxSamplingMessages = 1000
+	maxSamplingBytes    = 4 << 20
+)
+
+// samplingTooLarge reports why a sampling request's params are too large to ask, or "".
+func samplingTooLarge(raw json.RawMessage) string {
+	if len(raw) > maxSamplingBytes {
+		return fmt.Sprintf("sampling request of %d bytes refused: over the client's limit of %d", len(raw), maxSamplingBytes)
+	}
+	var p struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	if json.Unmarshal(raw, &p) == nil && len(p.Messages) > maxSamplingMessages {
+		return fmt.Sprintf("sampling request of %d messages refused: over the client's limit of %d", len(p.Messages), maxSamplingMessages)
+	}
+	return ""
+}
+
+// newSamplingRequest builds the elicit.Request of a sampling request from its params,
+// refusing one over the bounds.
 func (s *Session) newSamplingRequest(origin elicit.Origin, raw json.RawMessage) (*elicit.Request, *elicit.ProtocolError) {
+	if reason := samplingTooLarge(raw); reason != "" {
+		s.tap.log.Notef(s.server.Name, "%s", reason)
+		s.event(EventRefused, safe.Untrusted(reason), "")
+		return nil, &elicit.ProtocolError{Reason: reason}
+	}
 	sm, err := elicit.ParseSampling(raw)
 	if err != nil {
 		var pe *elicit.ProtocolError

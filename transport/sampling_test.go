@@ -228,3 +228,48 @@ func TestSamplingTask(t *testing.T) {
 		}
 	}
 }
+
+// TestSamplingRequestCapped: a sampling request with more messages than a person can
+// read, or more bytes than the bound, is refused with a reason the server sees (-32602)
+// and never reaches the answerer.
+func TestSamplingRequestCapped(t *testing.T) {
+	tests := []struct {
+		name     string
+		messages int
+		size     int
+		want     string
+	}{
+		{"messages", maxSamplingMessages + 1, 1, "messages refused"},
+		{"bytes", 1, maxSamplingBytes, "bytes refused"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := mcp.NewServer(&mcp.Implementation{Name: "flood", Version: "1.0.0"}, nil)
+			srv.AddTool(&mcp.Tool{Name: "flood", InputSchema: map[string]any{"type": "object"}}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+				msgs := make([]*mcp.SamplingMessage, tt.messages)
+				for i := range msgs {
+					msgs[i] = &mcp.SamplingMessage{Role: "user", Content: &mcp.TextContent{Text: strings.Repeat("m", tt.size)}}
+				}
+				_, err := req.Session.CreateMessage(ctx, &mcp.CreateMessageParams{Messages: msgs, MaxTokens: 5})
+				if err == nil {
+					return textResult("answered"), nil
+				}
+				return textResult("error: " + err.Error()), nil
+			})
+			a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+				return elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "x"}}, nil
+			})
+			s := connectMem(t, srv, Options{Answerer: a, Sampling: true})
+			res, _, err := s.CallTool(context.Background(), "flood", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := resultText(t, res); !strings.Contains(got, tt.want) || !strings.Contains(got, "limit") {
+				t.Errorf("the server saw %q, want a refusal that says %q", got, tt.want)
+			}
+			if n := len(a.requests()); n != 0 {
+				t.Errorf("the answerer was asked %d times", n)
+			}
+		})
+	}
+}

@@ -258,44 +258,101 @@ func (s *Session) failCalls(err error) {
 	}
 }
 
-// pauser counts open prompts; request timers stand still while any is open. Progress
-// notifications poke it, which restarts the idle timers.
+// pauser counts open prompts; request timers stand still while any is open. A progress
+// notification pokes the token it carries, which restarts the idle timer of the request
+// that watches that token (the one that sent it) and no other.
 type pauser struct {
 	mu      sync.Mutex
 	open    int
-	pokes   int
+	watched map[string]*watch // by progress token
 	changed chan struct{}
 }
 
+// watch is a progress token some request contexts (refs) watch, and the progress
+// notifications that carried it so far.
+type watch struct{ refs, pokes int }
+
 func (p *pauser) init() { p.changed = make(chan struct{}) }
 
-func (p *pauser) update(open, pokes int) {
-	p.mu.Lock()
-	p.open += open
-	p.pokes += pokes
+// signal wakes every waiter; p.mu is held.
+func (p *pauser) signal() {
 	close(p.changed)
 	p.changed = make(chan struct{})
+}
+
+func (p *pauser) update(open int) {
+	p.mu.Lock()
+	p.open += open
+	p.signal()
 	p.mu.Unlock()
 }
 
-func (p *pauser) enter() { p.update(1, 0) }
-func (p *pauser) leave() { p.update(-1, 0) }
-func (p *pauser) poke()  { p.update(0, 1) }
+func (p *pauser) enter() { p.update(1) }
+func (p *pauser) leave() { p.update(-1) }
 
-func (p *pauser) state() (open, pokes int, changed <-chan struct{}) {
+// watch starts counting the progress of token ("" is no token); unwatch stops once
+// every watch of token has.
+func (p *pauser) watch(token string) {
+	if token == "" {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return p.open, p.pokes, p.changed
+	if p.watched == nil {
+		p.watched = map[string]*watch{}
+	}
+	w := p.watched[token]
+	if w == nil {
+		w = &watch{}
+		p.watched[token] = w
+	}
+	w.refs++
+}
+
+func (p *pauser) unwatch(token string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w := p.watched[token]; w != nil {
+		if w.refs--; w.refs <= 0 {
+			delete(p.watched, token)
+		}
+	}
+}
+
+// poke counts a progress notification for token; one for a token no request of ours
+// watches (a foreign or finished one) is ignored, and poke reports false.
+func (p *pauser) poke(token string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	w := p.watched[token]
+	if w == nil {
+		return false
+	}
+	w.pokes++
+	p.signal()
+	return true
+}
+
+// state returns the open prompts, the progress counted for token, and a channel
+// closed at the next change.
+func (p *pauser) state(token string) (open, pokes int, changed <-chan struct{}) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if w := p.watched[token]; w != nil {
+		pokes = w.pokes
+	}
+	return p.open, pokes, p.changed
 }
 
 // requestContext bounds one request by the server's Timeout, as idle time: the clock
 // stops while any prompt of this session is open, so a legacy tools/call waiting on a
 // form does not time out under the user (docs/protocol.md, "Timeouts and cancellation"),
-// and starts over at each progress notification, up to progressBudget times Timeout of
+// and starts over at each progress notification carrying the request's own progress
+// token (token; "" for a request that sent none), up to progressBudget times Timeout of
 // unpaused time in all, so that endless progress cannot hold a call forever; each MRTR
 // retry gets a fresh budget.
-func (s *Session) requestContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	return s.boundedContext(ctx, s.server.Timeout)
+func (s *Session) requestContext(ctx context.Context, token string) (context.Context, context.CancelFunc) {
+	return s.boundedContext(ctx, s.server.Timeout, token)
 }
 
 // progressBudget is how many request timeouts of unpaused time progress notifications
@@ -303,16 +360,18 @@ func (s *Session) requestContext(ctx context.Context) (context.Context, context.
 const progressBudget = 5
 
 // boundedContext is requestContext with the budget d (zero: unbounded).
-func (s *Session) boundedContext(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+func (s *Session) boundedContext(ctx context.Context, d time.Duration, token string) (context.Context, context.CancelFunc) {
 	if d <= 0 {
 		return context.WithCancel(ctx)
 	}
 	cctx, cancel := context.WithCancelCause(ctx)
+	s.prompt.watch(token)
 	go func() {
+		defer s.prompt.unwatch(token)
 		remaining := d
 		var active time.Duration // unpaused time so far
 		for {
-			open, pokes, changed := s.prompt.state()
+			open, pokes, changed := s.prompt.state(token)
 			if open > 0 {
 				select {
 				case <-changed:
@@ -331,7 +390,7 @@ func (s *Session) boundedContext(ctx context.Context, d time.Duration) (context.
 				t.Stop()
 				spent := time.Since(start)
 				active += spent
-				if _, p, _ := s.prompt.state(); p != pokes {
+				if _, p, _ := s.prompt.state(token); p != pokes {
 					if left := progressBudget*d - active; left < d {
 						if left <= 0 {
 							cancel(fmt.Errorf("%w: progress for %s without a result", ErrTimeout, progressBudget*d))

@@ -49,3 +49,41 @@ func TestSecretMaskedInWireLog(t *testing.T) {
 		t.Errorf("the --log file holds the secret:\n%s", file.String())
 	}
 }
+
+// TestCredentialFieldsMaskedInWireLog: a field declared writeOnly and ones named for
+// credentials (bearer, cookie, auth) are secrets too, like format password (elicit's
+// parse tests; go-sdk's server refuses that format): the --log file and the Log tab
+// never hold what was typed into them.
+func TestCredentialFieldsMaskedInWireLog(t *testing.T) {
+	schema := json.RawMessage(`{"type":"object","properties":{` +
+		`"answer":{"type":"string","writeOnly":true},` +
+		`"bearer":{"type":"string"},"session_cookie":{"type":"string"},"auth":{"type":"string"},"env":{"type":"string"}}}`)
+	content := map[string]any{"answer": "w-secret-1", "bearer": "b-secret-3",
+		"session_cookie": "c-secret-4", "auth": "a-secret-5", "env": "prod"}
+	log := wire.New(100)
+	var file strings.Builder
+	log.SetFile(&file)
+	s := connectMem(t, newTestServer(&fixture{schema: schema}), Options{Answerer: newAnswerer(accept(content)), Protocol: legacy, Log: log})
+	res, _, err := s.CallTool(context.Background(), "ask", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := resultText(t, res); !strings.Contains(got, "w-secret-1") {
+		t.Fatalf("the server did not get the answers: %q", got)
+	}
+	for _, e := range log.Snapshot() {
+		for _, v := range content {
+			if v != "prod" && strings.Contains(string(e.Raw)+e.Text, v.(string)) {
+				t.Errorf("log entry %d %s holds %q: %s %s", e.Seq, e.Dir, v, e.Raw, e.Text)
+			}
+		}
+	}
+	for _, v := range content {
+		if v != "prod" && strings.Contains(file.String(), v.(string)) {
+			t.Errorf("the --log file holds %q", v)
+		}
+	}
+	if !strings.Contains(file.String(), `"prod"`) {
+		t.Errorf("a field that is not secret was masked too:\n%s", file.String())
+	}
+}

@@ -72,6 +72,15 @@ type Options struct {
 	// Procs, when set, registers the stdio server process so that Procs.Stop ends it
 	// whatever happens to this session; nil leaves stopping it to Close.
 	Procs *Procs
+	// TaskWait bounds the wait for a task a tools/call of ours became (polling, outside
+	// prompts): past it the task is cancelled (as the server allows) and the call ends
+	// with an error wrapping ErrTimeout. Zero means DefaultTaskWait; negative waits without bound.
+	TaskWait time.Duration
+	// HeadersOnRedirect sends the server's configured headers (config.Server.Headers)
+	// to whatever host a redirect leads to. By default they go only to the scheme, host
+	// and port of the server's URL, so a redirect elsewhere does not carry an API key
+	// or a static Authorization header (OAuth tokens never follow a redirect either).
+	HeadersOnRedirect bool
 	// HTTPClient is the base client for HTTP servers; nil means http.DefaultTransport.
 	HTTPClient *http.Client
 	// OAuth signs in to HTTP servers that answer 401 (Streamable HTTP only); nil means
@@ -252,49 +261,53 @@ func (s *Session) InputSchemas() map[string]json.RawMessage {
 	return maps.Clone(s.schemas)
 }
 
-// Prompts lists every prompt (all pages).
+// Prompts lists every prompt (all pages, up to maxListPages and maxListItems).
 func (s *Session) Prompts(ctx context.Context) ([]*mcp.Prompt, error) {
 	if c := s.Capabilities(); c != nil && c.Prompts == nil {
 		return nil, nil
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
-	var out []*mcp.Prompt
-	for p, err := range s.client().Prompts(ctx, nil) {
+	out, err := listAll(ctx, func(ctx context.Context, cursor string) ([]*mcp.Prompt, string, error) {
+		r, err := s.client().ListPrompts(ctx, &mcp.ListPromptsParams{Cursor: cursor})
 		if err != nil {
-			return out, s.wrap(ctx, "prompts/list", err)
+			return nil, "", err
 		}
-		out = append(out, p)
-	}
-	return out, nil
+		return r.Prompts, r.NextCursor, nil
+	})
+	return out, s.listErr(ctx, "prompts/list", err)
 }
 
-// Resources lists every resource and resource template (all pages).
+// Resources lists every resource and resource template (all pages, up to maxListPages
+// and maxListItems each).
 func (s *Session) Resources(ctx context.Context) ([]*mcp.Resource, []*mcp.ResourceTemplate, error) {
 	if c := s.Capabilities(); c != nil && c.Resources == nil {
 		return nil, nil, nil
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
-	var rs []*mcp.Resource
-	for r, err := range s.client().Resources(ctx, nil) {
+	rs, err := listAll(ctx, func(ctx context.Context, cursor string) ([]*mcp.Resource, string, error) {
+		r, err := s.client().ListResources(ctx, &mcp.ListResourcesParams{Cursor: cursor})
 		if err != nil {
-			return rs, nil, s.wrap(ctx, "resources/list", err)
+			return nil, "", err
 		}
-		rs = append(rs, r)
+		return r.Resources, r.NextCursor, nil
+	})
+	if err != nil {
+		return rs, nil, s.listErr(ctx, "resources/list", err)
 	}
-	var ts []*mcp.ResourceTemplate
-	for t, err := range s.client().ResourceTemplates(ctx, nil) {
+	ts, err := listAll(ctx, func(ctx context.Context, cursor string) ([]*mcp.ResourceTemplate, string, error) {
+		r, err := s.client().ListResourceTemplates(ctx, &mcp.ListResourceTemplatesParams{Cursor: cursor})
 		if err != nil {
-			var rpc *jsonrpc.Error
-			if errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeMethodNotFound {
-				break
-			}
-			return rs, ts, s.wrap(ctx, "resources/templates/list", err)
+			return nil, "", err
 		}
-		ts = append(ts, t)
+		return r.ResourceTemplates, r.NextCursor, nil
+	})
+	var rpc *jsonrpc.Error
+	if errors.As(err, &rpc) && rpc.Code == jsonrpc.CodeMethodNotFound {
+		return rs, ts, nil
 	}
-	return rs, ts, nil
+	return rs, ts, s.listErr(ctx, "resources/templates/list", err)
 }
 
 // CallTool calls a tool, answering elicitations on the way (MRTR rounds, -32042 retries).
@@ -314,10 +327,10 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 		return s.CallToolTask(ctx, name, args, 0)
 	}
 	var token string // the last round's: its result may be a 2026-07-28 task
-	res, rounds, err := drive(ctx, s, "tools/call", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
+	res, rounds, err := drive(ctx, s, "tools/call", name, func(ctx context.Context, tok string, rs mcp.InputResponseMap, state string) (*mcp.CallToolResult, error) {
 		// Fresh params every round: go-sdk writes _meta into them.
 		p := &mcp.CallToolParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
-		token = s.progressToken()
+		token = tok
 		p.SetProgressToken(token)
 		return s.client().CallTool(ctx, p)
 	}, func(r *mcp.CallToolResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
@@ -332,18 +345,18 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 
 // GetPrompt gets a prompt, answering input requests on the way.
 func (s *Session) GetPrompt(ctx context.Context, name string, args map[string]string) (*mcp.GetPromptResult, []Round, error) {
-	return drive(ctx, s, "prompts/get", name, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
+	return drive(ctx, s, "prompts/get", name, func(ctx context.Context, token string, rs mcp.InputResponseMap, state string) (*mcp.GetPromptResult, error) {
 		p := &mcp.GetPromptParams{Name: name, Arguments: args, InputResponses: rs, RequestState: state}
-		p.SetProgressToken(s.progressToken())
+		p.SetProgressToken(token)
 		return s.client().GetPrompt(ctx, p)
 	}, func(r *mcp.GetPromptResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }
 
 // ReadResource reads a resource, answering input requests on the way.
 func (s *Session) ReadResource(ctx context.Context, uri string) (*mcp.ReadResourceResult, []Round, error) {
-	return drive(ctx, s, "resources/read", uri, func(ctx context.Context, rs mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
+	return drive(ctx, s, "resources/read", uri, func(ctx context.Context, token string, rs mcp.InputResponseMap, state string) (*mcp.ReadResourceResult, error) {
 		p := &mcp.ReadResourceParams{URI: uri, InputResponses: rs, RequestState: state}
-		p.SetProgressToken(s.progressToken())
+		p.SetProgressToken(token)
 		return s.client().ReadResource(ctx, p)
 	}, func(r *mcp.ReadResourceResult) (mcp.InputRequestMap, string) { return r.InputRequests, r.RequestState })
 }

@@ -432,15 +432,18 @@ func (p *proc) stopCtx(ctx context.Context, closeWait, termWait, killWait time.D
 	if wait(closeWait) {
 		// The server is gone; whatever it started and left behind goes too.
 		p.group.term()
+		killed = p.reapGroup(ctx, termWait)
 		p.group.release()
-		p.log.Notef(p.server, "server process stopped: it exited when its stdin was closed")
-		return false
+		p.log.Notef(p.server, "server process stopped: it exited when its stdin was closed%s", leftBehind(killed))
+		return killed
 	}
 	p.group.term()
+	termed := time.Now()
 	if wait(termWait) {
+		killed = p.reapGroup(ctx, termWait-time.Since(termed))
 		p.group.release()
-		p.log.Notef(p.server, "server process stopped: SIGTERM to its process group")
-		return false
+		p.log.Notef(p.server, "server process stopped: SIGTERM to its process group%s", leftBehind(killed))
+		return killed
 	}
 	p.group.kill()
 	defer p.log.Notef(p.server, "server process stopped: SIGKILL to its process group (it ignored stdin EOF and SIGTERM)")
@@ -456,6 +459,53 @@ func (p *proc) stopCtx(ctx context.Context, closeWait, termWait, killWait time.D
 	}
 	p.group.release()
 	return true
+}
+
+// Polling of a process group the server left behind: its processes are not our
+// children, so nothing tells us when they end.
+const (
+	reapPollFirst = 5 * time.Millisecond
+	reapPollMax   = 50 * time.Millisecond
+	// reapKillWait bounds the wait for a killed group to be gone.
+	reapKillWait = 250 * time.Millisecond
+)
+
+// reapGroup is called after SIGTERM once the server itself has exited: what it left
+// in its process group (a wrapper's child that ignores SIGTERM) gets SIGKILL once d
+// has passed since the SIGTERM. It returns when the group is empty, at most
+// reapKillWait after the SIGKILL, and reports whether SIGKILL was needed.
+func (p *proc) reapGroup(ctx context.Context, d time.Duration) (killed bool) {
+	deadline := time.Now().Add(max(d, 0))
+	poll := reapPollFirst
+	for !p.group.empty() {
+		left := time.Until(deadline)
+		if left <= 0 || ctx.Err() != nil {
+			if killed {
+				return true // SIGKILLed and still not reaped: give up waiting
+			}
+			p.group.kill()
+			killed = true
+			deadline = time.Now().Add(reapKillWait)
+			continue
+		}
+		t := time.NewTimer(min(poll, left))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+		}
+		poll = min(poll*2, reapPollMax)
+	}
+	return killed
+}
+
+// leftBehind is the end of a stop note: what happened to the processes the server
+// left in its group.
+func leftBehind(killed bool) string {
+	if killed {
+		return "; what it left in its process group ignored SIGTERM and got SIGKILL"
+	}
+	return ""
 }
 
 func truncate(s string, n int) string {

@@ -399,12 +399,13 @@ func (s *Session) CallToolTask(ctx context.Context, name string, args map[string
 	}
 	ct, untrack := s.track()
 	defer untrack()
+	token := s.progressToken()
 	params := map[string]any{
 		"name": name, "arguments": args,
 		"task":  map[string]any{"ttl": ttl.Milliseconds()},
-		"_meta": map[string]any{"progressToken": s.progressToken()},
+		"_meta": map[string]any{"progressToken": token},
 	}
-	raw, err := s.requestAs(ctx, methodTaskCall, "tools/call", params)
+	raw, err := s.requestAs(ctx, methodTaskCall, "tools/call", token, params)
 	if err != nil {
 		return nil, nil, s.callFailure(ct, err)
 	}
@@ -423,7 +424,7 @@ func (s *Session) CallToolTask(ctx context.Context, name string, args map[string
 		return nil, nil, fmt.Errorf("tools/call: %w", err)
 	}
 	s.noteTask(t, name)
-	res, err := s.awaitTask(ctx, t)
+	res, err := s.pollTask(ctx, name, &task25Steps{s: s, t: t})
 	if err != nil || ct.failure() != nil {
 		return nil, nil, s.callFailure(ct, err)
 	}
@@ -442,49 +443,132 @@ func (s *Session) callFailure(ct *callTrack, err error) error {
 	return err
 }
 
-// awaitTask polls t until it needs input or ends, then fetches its result.
-func (s *Session) awaitTask(ctx context.Context, t Task) (*mcp.CallToolResult, error) {
-	for {
-		if t.Status.Terminal() || t.Status == TaskInputRequired {
-			res, err := s.TaskResult(ctx, t.TaskID)
-			if err == nil {
-				if cur, gerr := s.TaskGet(ctx, t.TaskID); gerr == nil {
-					s.noteTask(cur, "")
-				} else if !t.Status.Terminal() {
-					s.noteTask(Task{TaskID: t.TaskID, Status: TaskCompleted, CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL}, "")
-				}
-				var out mcp.CallToolResult
-				if err := json.Unmarshal(res, &out); err != nil {
-					return nil, fmt.Errorf("tasks/result: unreadable tool result: %w", err)
-				}
-				return &out, nil
-			}
-			if t.Status.Terminal() || !errors.Is(err, ErrTimeout) || ctx.Err() != nil {
-				return nil, s.endTask(ctx, t, err)
-			}
-			// tasks/result blocks until the task ends: past the request timeout with no
-			// question asked, go back to polling.
-		}
-		wait := time.Duration(t.PollInterval) * time.Millisecond
-		if t.PollInterval <= 0 {
-			wait = defaultPollInterval
-		}
-		wait = min(max(wait, minPollInterval), maxPollInterval)
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, s.endTask(ctx, t, context.Cause(ctx))
-		case <-timer.C:
-		}
-		cur, err := s.TaskGet(ctx, t.TaskID)
-		if err != nil {
-			return nil, s.endTask(ctx, t, err)
-		}
-		s.noteTask(cur, "")
-		t = cur
+// taskSteps is what one protocol era does with a task of ours; pollTask is the one
+// polling loop of every era. task25Steps (2025-11-25, below) fetches tasks/result;
+// task26Steps (2026-07-28, tasks26.go) answers inputRequests with tasks/update and
+// reads the result tasks/get inlines.
+type taskSteps interface {
+	// state is the task as last seen.
+	state() Task
+	// step acts on the state; done ends the polling with res or err.
+	step(ctx context.Context) (res *mcp.CallToolResult, done bool, err error)
+	// get polls the task's next state (tasks/get).
+	get(ctx context.Context) error
+	// end is called when the polling stops before the task is done (ctx ended, a poll
+	// failed): it cancels the task when ctx ended, as the era allows, and returns err.
+	end(ctx context.Context, err error) error
+}
+
+// DefaultTaskWait bounds the wait for a task of ours when Options.TaskWait is zero.
+const DefaultTaskWait = 10 * time.Minute
+
+// taskWait is Options.TaskWait, DefaultTaskWait when zero, and 0 (no bound) when negative.
+func (s *Session) taskWait() time.Duration {
+	switch w := s.opts.TaskWait; {
+	case w == 0:
+		return DefaultTaskWait
+	case w < 0:
+		return 0
+	default:
+		return w
 	}
 }
+
+// pollTask polls a task of tool until its era's step is done, waiting the task's
+// pollInterval (bounded to [minPollInterval, maxPollInterval]) between polls. The wait
+// in all is bounded by taskWait, as time outside prompts (a person answering the task's
+// questions does not use it up): past it, the task is cancelled as the era allows
+// (tasks/cancel, when the server declares it in 2025-11-25) and the call ends with an
+// error that says so and wraps ErrTimeout.
+func (s *Session) pollTask(ctx context.Context, tool string, st taskSteps) (*mcp.CallToolResult, error) {
+	limit := s.taskWait()
+	wctx, cancel := s.boundedContext(ctx, limit, "")
+	defer cancel()
+	res, err := s.pollLoop(wctx, st)
+	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(wctx), ErrTimeout) {
+		t := st.state()
+		return nil, fmt.Errorf("tools/call %q: task %s still %s after waiting %s; stopped waiting for it (--task-wait sets the bound): %w",
+			tool, safe.Line(truncate(t.TaskID, 100)), safe.Line(string(t.Status)), limit, ErrTimeout)
+	}
+	return res, err
+}
+
+// pollLoop is pollTask's loop, under the bounded ctx.
+func (s *Session) pollLoop(ctx context.Context, st taskSteps) (*mcp.CallToolResult, error) {
+	for {
+		res, done, err := st.step(ctx)
+		if done {
+			return res, err
+		}
+		t := time.NewTimer(pollWait(st.state().PollInterval))
+		select {
+		case <-ctx.Done():
+			t.Stop()
+			return nil, st.end(ctx, context.Cause(ctx))
+		case <-t.C:
+		}
+		if err := st.get(ctx); err != nil {
+			return nil, st.end(ctx, err)
+		}
+	}
+}
+
+// pollWait is the wait before the next poll of a task that suggests ms milliseconds.
+func pollWait(ms int64) time.Duration {
+	wait := time.Duration(ms) * time.Millisecond
+	if ms <= 0 {
+		wait = defaultPollInterval
+	}
+	return min(max(wait, minPollInterval), maxPollInterval)
+}
+
+// task25Steps is a 2025-11-25 task of ours: polled until it needs input or ends,
+// then its result fetched with tasks/result (which blocks while the server asks its
+// questions).
+type task25Steps struct {
+	s *Session
+	t Task
+}
+
+func (e *task25Steps) state() Task { return e.t }
+
+func (e *task25Steps) step(ctx context.Context) (*mcp.CallToolResult, bool, error) {
+	s, t := e.s, e.t
+	if !t.Status.Terminal() && t.Status != TaskInputRequired {
+		return nil, false, nil
+	}
+	res, err := s.TaskResult(ctx, t.TaskID)
+	if err == nil {
+		if cur, gerr := s.TaskGet(ctx, t.TaskID); gerr == nil {
+			s.noteTask(cur, "")
+		} else if !t.Status.Terminal() {
+			s.noteTask(Task{TaskID: t.TaskID, Status: TaskCompleted, CreatedAt: t.CreatedAt, LastUpdatedAt: t.LastUpdatedAt, TTL: t.TTL}, "")
+		}
+		var out mcp.CallToolResult
+		if err := json.Unmarshal(res, &out); err != nil {
+			return nil, true, fmt.Errorf("tasks/result: unreadable tool result: %w", err)
+		}
+		return &out, true, nil
+	}
+	if t.Status.Terminal() || !errors.Is(err, ErrTimeout) || ctx.Err() != nil {
+		return nil, true, e.end(ctx, err)
+	}
+	// tasks/result blocks until the task ends: past the request timeout with no
+	// question asked, go back to polling.
+	return nil, false, nil
+}
+
+func (e *task25Steps) get(ctx context.Context) error {
+	cur, err := e.s.TaskGet(ctx, e.t.TaskID)
+	if err != nil {
+		return err
+	}
+	e.s.noteTask(cur, "")
+	e.t = cur
+	return nil
+}
+
+func (e *task25Steps) end(ctx context.Context, err error) error { return e.s.endTask(ctx, e.t, err) }
 
 // endTask cancels a task we stop waiting for (when the server declares tasks/cancel and
 // ctx ended) and returns err.
@@ -546,10 +630,8 @@ func (s *Session) TaskCancel(ctx context.Context, id string) (Task, error) {
 	return t, nil
 }
 
-// maxTaskPages bounds a tasks/list walk.
-const maxTaskPages = 20
-
-// TaskList lists the server's tasks (tasks/list, every page up to a bound).
+// TaskList lists the server's tasks (tasks/list, every page up to maxListPages and
+// maxListItems).
 func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
 	if s.modernEra() {
 		return nil, fmt.Errorf("tasks/list: %s has no tasks/list (the tasks extension lists nothing)", s.Protocol())
@@ -557,24 +639,23 @@ func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
 	if caps, _ := s.ServerTaskCaps(); !caps.List {
 		return nil, fmt.Errorf("tasks/list: the server does not declare tasks.list")
 	}
-	var out []Task
-	cursor := ""
-	for range maxTaskPages {
+	out, err := listAll(ctx, func(ctx context.Context, cursor string) ([]Task, string, error) {
 		params := map[string]any{}
 		if cursor != "" {
 			params["cursor"] = cursor
 		}
 		raw, err := s.Request(ctx, "tasks/list", params)
 		if err != nil {
-			return out, err
+			return nil, "", err
 		}
 		var page struct {
 			Tasks      []json.RawMessage `json:"tasks"`
 			NextCursor string            `json:"nextCursor"`
 		}
 		if err := json.Unmarshal(raw, &page); err != nil {
-			return out, fmt.Errorf("tasks/list: unreadable result: %w", err)
+			return nil, "", fmt.Errorf("tasks/list: unreadable result: %w", err)
 		}
+		var tasks []Task
 		for _, r := range page.Tasks {
 			t, err := decodeTask(r)
 			if err != nil {
@@ -582,14 +663,15 @@ func (s *Session) TaskList(ctx context.Context) ([]Task, error) {
 				continue
 			}
 			s.noteTask(t, "")
-			out = append(out, t)
+			tasks = append(tasks, t)
 		}
-		if page.NextCursor == "" || page.NextCursor == cursor {
-			return out, nil
-		}
-		cursor = page.NextCursor
+		return tasks, page.NextCursor, nil
+	})
+	var ce *listCapError
+	if errors.As(err, &ce) {
+		return out, fmt.Errorf("tasks/list: %w", err)
 	}
-	return out, nil
+	return out, err
 }
 
 // taskOut edits a request we send for tasks: a task-augmented tools/call leaves go-sdk

@@ -110,75 +110,89 @@ func (s *Session) awaitTask26(ctx context.Context, name string, created json.Raw
 		return nil, nil, fmt.Errorf("tools/call: %w", err)
 	}
 	s.noteTask(t.task(), name)
-	what := "tools/call " + name
-	answered := map[string]bool{} // inputRequests keys answered: a key is never reused
-	var rounds []Round
-	for {
-		switch t.Status {
-		case TaskCompleted:
-			if len(t.Result) == 0 {
-				break // tasks/get inlines it; a CreateTaskResult does not
-			}
-			var res mcp.CallToolResult
-			if err := json.Unmarshal(t.Result, &res); err != nil {
-				return nil, rounds, fmt.Errorf("%s: unreadable task result: %w", what, err)
-			}
-			return &res, rounds, nil
-		case TaskFailed:
-			if t.Error != nil {
-				return nil, rounds, s.wrap(ctx, what, t.Error)
-			}
-			return nil, rounds, fmt.Errorf("%s: task failed: %s", what, t.StatusMessage)
-		case TaskCancelled:
-			return nil, rounds, fmt.Errorf("%s: task cancelled: %s", what, t.StatusMessage)
-		case TaskInputRequired:
-			if len(t.InputRequests) > 0 {
-				var reqs mcp.InputRequestMap
-				if err := json.Unmarshal(t.InputRequests, &reqs); err != nil {
-					return nil, rounds, fmt.Errorf("%s: unreadable inputRequests: %w", what, err)
-				}
-				for k := range reqs {
-					if answered[k] {
-						delete(reqs, k)
-					}
-				}
-				if len(reqs) > 0 {
-					answers, round, _, err := s.answerInputs(ctx, what, "tools/call", name, reqs, nil)
-					rounds = append(rounds, round)
-					if err != nil {
-						return nil, rounds, s.endTask26(ctx, t, err)
-					}
-					if _, err := s.Request(ctx, "tasks/update", map[string]any{"taskId": t.TaskID, "inputResponses": answers}); err != nil {
-						return nil, rounds, s.endTask26(ctx, t, err)
-					}
-					for k := range answers {
-						answered[k] = true
-					}
-				}
-			}
-		}
-		wait := time.Duration(t.PollIntervalMs) * time.Millisecond
-		if t.PollIntervalMs <= 0 {
-			wait = defaultPollInterval
-		}
-		wait = min(max(wait, minPollInterval), maxPollInterval)
-		timer := time.NewTimer(wait)
-		select {
-		case <-ctx.Done():
-			timer.Stop()
-			return nil, rounds, s.endTask26(ctx, t, context.Cause(ctx))
-		case <-timer.C:
-		}
-		raw, err := s.Request(ctx, "tasks/get", map[string]any{"taskId": t.TaskID})
-		if err != nil {
-			return nil, rounds, s.endTask26(ctx, t, err)
-		}
-		if t, err = decodeTask26(raw); err != nil {
-			return nil, rounds, fmt.Errorf("tasks/get: %w", err)
-		}
-		s.noteTask(t.task(), "")
-	}
+	e := &task26Steps{s: s, t: t, name: name, answered: map[string]bool{}}
+	res, err := s.pollTask(ctx, name, e)
+	return res, e.rounds, err
 }
+
+// task26Steps is a 2026-07-28 task of ours (taskSteps): tasks/get inlines its result,
+// its error or the inputRequests answered with tasks/update.
+type task26Steps struct {
+	s        *Session
+	t        task26
+	name     string
+	answered map[string]bool // inputRequests keys answered: a key is never reused
+	rounds   []Round
+}
+
+func (e *task26Steps) state() Task { return e.t.task() }
+
+func (e *task26Steps) step(ctx context.Context) (*mcp.CallToolResult, bool, error) {
+	s, t := e.s, e.t
+	what := "tools/call " + e.name
+	switch t.Status {
+	case TaskCompleted:
+		if len(t.Result) == 0 {
+			return nil, false, nil // tasks/get inlines it; a CreateTaskResult does not
+		}
+		var res mcp.CallToolResult
+		if err := json.Unmarshal(t.Result, &res); err != nil {
+			return nil, true, fmt.Errorf("%s: unreadable task result: %w", what, err)
+		}
+		return &res, true, nil
+	case TaskFailed:
+		if t.Error != nil {
+			return nil, true, s.wrap(ctx, what, t.Error)
+		}
+		return nil, true, fmt.Errorf("%s: task failed: %s", what, t.StatusMessage)
+	case TaskCancelled:
+		return nil, true, fmt.Errorf("%s: task cancelled: %s", what, t.StatusMessage)
+	case TaskInputRequired:
+		if len(t.InputRequests) == 0 {
+			return nil, false, nil
+		}
+		var reqs mcp.InputRequestMap
+		if err := json.Unmarshal(t.InputRequests, &reqs); err != nil {
+			return nil, true, fmt.Errorf("%s: unreadable inputRequests: %w", what, err)
+		}
+		for k := range reqs {
+			if e.answered[k] {
+				delete(reqs, k)
+			}
+		}
+		if len(reqs) == 0 {
+			return nil, false, nil
+		}
+		answers, round, _, err := s.answerInputs(ctx, what, "tools/call", e.name, reqs, nil)
+		e.rounds = append(e.rounds, round)
+		if err != nil {
+			return nil, true, e.end(ctx, err)
+		}
+		if _, err := s.Request(ctx, "tasks/update", map[string]any{"taskId": t.TaskID, "inputResponses": answers}); err != nil {
+			return nil, true, e.end(ctx, err)
+		}
+		for k := range answers {
+			e.answered[k] = true
+		}
+	}
+	return nil, false, nil
+}
+
+func (e *task26Steps) get(ctx context.Context) error {
+	raw, err := e.s.Request(ctx, "tasks/get", map[string]any{"taskId": e.t.TaskID})
+	if err != nil {
+		return err
+	}
+	t, err := decodeTask26(raw)
+	if err != nil {
+		return fmt.Errorf("tasks/get: %w", err)
+	}
+	e.t = t
+	e.s.noteTask(t.task(), "")
+	return nil
+}
+
+func (e *task26Steps) end(ctx context.Context, err error) error { return e.s.endTask26(ctx, e.t, err) }
 
 // endTask26 sends tasks/cancel (an acknowledgement only) for a task we stop waiting for.
 func (s *Session) endTask26(ctx context.Context, t task26, err error) error {

@@ -158,7 +158,7 @@ func (s *Session) Complete(ctx context.Context, ref CompletionRef, arg, value st
 	if len(others) > 0 {
 		p.Context = &mcp.CompleteContext{Arguments: others}
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
 	r, err := s.client().Complete(ctx, p)
 	if err != nil {

@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/elicitty/elicitty/config"
@@ -147,6 +148,41 @@ func TestTimeoutIsIdleTimeResetByProgress(t *testing.T) {
 	// Without progress the same budget still ends a silent call.
 	if _, _, err := s.CallTool(context.Background(), "hang", nil); !errors.Is(err, ErrTimeout) {
 		t.Errorf("silent call: err = %v, want a timeout", err)
+	}
+}
+
+// TestForeignProgressDoesNotStretchTimeout: progress that carries a token other than
+// the request's own (a made-up one, or another request's) does not restart its
+// timeout; its own does.
+func TestForeignProgressDoesNotStretchTimeout(t *testing.T) {
+	const d = time.Second
+	for _, tt := range []struct {
+		token string
+		want  time.Duration
+	}{
+		{"not-yours", d},
+		{"mine", progressBudget * d},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			s := &Session{}
+			s.prompt.init()
+			start := time.Now()
+			ctx, cancel := s.boundedContext(context.Background(), d, "mine")
+			defer cancel()
+			stopped := make(chan struct{})
+			go func() {
+				defer close(stopped)
+				for ctx.Err() == nil {
+					time.Sleep(d / 4) // fake time: a server reporting progress 4 times a timeout
+					s.prompt.poke(tt.token)
+				}
+			}()
+			<-ctx.Done()
+			if got := time.Since(start); got != tt.want {
+				t.Errorf("progress for %q: the request timed out after %s, want %s", tt.token, got, tt.want)
+			}
+			<-stopped
+		})
 	}
 }
 
@@ -290,7 +326,7 @@ func TestEndlessProgressIsBounded(t *testing.T) {
 	const d = 40 * time.Millisecond
 	s := &Session{}
 	s.prompt.init()
-	ctx, cancel := s.boundedContext(context.Background(), d)
+	ctx, cancel := s.boundedContext(context.Background(), d, "t-1")
 	defer cancel()
 	stop := make(chan struct{})
 	defer close(stop)
@@ -300,7 +336,7 @@ func TestEndlessProgressIsBounded(t *testing.T) {
 		for {
 			select {
 			case <-tick.C:
-				s.prompt.poke()
+				s.prompt.poke("t-1")
 			case <-stop:
 				return
 			}

@@ -198,19 +198,16 @@ func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 	if c := s.Capabilities(); c != nil && c.Tools == nil {
 		return nil, nil
 	}
-	ctx, cancel := s.requestContext(ctx)
+	ctx, cancel := s.requestContext(ctx, "")
 	defer cancel()
 	s.listMu.Lock()
 	defer s.listMu.Unlock()
-	var out []*mcp.Tool
 	schemas := map[string]json.RawMessage{}
 	support := map[string]string{}
-	seen := map[string]bool{}
-	cursor := ""
-	for {
+	out, err := listAll(ctx, func(ctx context.Context, cursor string) ([]*mcp.Tool, string, error) {
 		res, err := s.client().ListTools(ctx, &mcp.ListToolsParams{Cursor: cursor})
 		if err != nil {
-			return out, s.wrap(ctx, "tools/list", err)
+			return nil, "", err
 		}
 		s.mu.Lock()
 		pg := s.listed[cursor] // from the wire, or the page go-sdk served from its cache
@@ -235,15 +232,10 @@ func (s *Session) Tools(ctx context.Context) ([]*mcp.Tool, error) {
 		for k, v := range pg.support {
 			support[k] = v
 		}
-		out = append(out, pg.tools...)
-		if res.NextCursor == "" {
-			break
-		}
-		if seen[res.NextCursor] {
-			return out, s.wrap(ctx, "tools/list", fmt.Errorf("the server sent cursor %q twice", truncate(res.NextCursor, 40)))
-		}
-		seen[res.NextCursor] = true
-		cursor = res.NextCursor
+		return pg.tools, res.NextCursor, nil
+	})
+	if err != nil {
+		return out, s.listErr(ctx, "tools/list", err)
 	}
 	s.toolsListed.Store(true)
 	s.mu.Lock()

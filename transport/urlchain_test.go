@@ -80,3 +80,56 @@ func TestURLRequiredChainHonoursTimeout(t *testing.T) {
 		t.Errorf("took %s with a 250ms timeout (%d calls)", el, calls.Load())
 	}
 }
+
+// TestURLCompletionDuringRetryPauseKept: the server answers the retry with -32042 for
+// the same elicitation once more, and sends its completion only then, while the call
+// pauses before answering that -32042. The completion is not lost: the user is not
+// asked again and the call retries at once, instead of waiting for a completion that
+// already came.
+func TestURLCompletionDuringRetryPauseKept(t *testing.T) {
+	const required = `{"code":-32042,"message":"link first","data":{"elicitations":[` +
+		`{"mode":"url","message":"Link","url":"https://auth.example.com/link","elicitationId":"e-1"}]}}`
+	const complete = `{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e-1"}}`
+	var calls atomic.Int64
+	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, false) || m.Method != "tools/call" {
+			return
+		}
+		switch calls.Add(1) {
+		case 1:
+			rs.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":` + required + `}`)
+		case 2: // not done yet as the retry arrives; done a moment later
+			rs.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":` + required + `}`)
+			rs.send(complete)
+		default:
+			rs.reply(m.ID, `{"content":[{"type":"text","text":"linked"}]}`)
+		}
+	})
+	var asked atomic.Int64
+	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
+		if asked.Add(1) == 1 {
+			rs.send(complete) // the browser flow finishes, once
+		}
+		return elicit.Response{Action: elicit.Accept}, nil
+	})
+	log := wire.New(1000)
+	s := connectRaw(t, tr, Options{Answerer: a, URLMode: true, Log: log, URLWait: 3 * time.Second,
+		urlBackoff: 200 * time.Millisecond})
+	start := time.Now()
+	res, _, err := s.CallTool(context.Background(), "t", nil)
+	if err != nil {
+		t.Fatalf("err = %v, want the call to retry once the completion came", err)
+	}
+	if got := resultText(t, res); got != "linked" {
+		t.Errorf("result %q", got)
+	}
+	if n := len(a.requests()); n != 1 {
+		t.Errorf("the user was asked %d times, want once", n)
+	}
+	if el := time.Since(start); el > 2*time.Second {
+		t.Errorf("the call took %s: it waited for a completion that had already come", el)
+	}
+	if n := len(findEntries(log, func(e wire.Entry) bool { return strings.Contains(e.Text, `"e-1" completed again since the last round`) })); n != 1 {
+		t.Errorf("%d notes say the second round found e-1 completed, want 1", n)
+	}
+}

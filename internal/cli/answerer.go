@@ -150,7 +150,7 @@ func (a *app) writeRecords() error {
 		return nil
 	}
 	// 0600 like --log: recorded answers may hold what the user typed into a secret field.
-	f, err := os.OpenFile(a.recordPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	f, err := a.openPrivate(a.recordPath, os.O_TRUNC)
 	if err != nil {
 		return fmt.Errorf("write --record file: %w", err)
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"fmt"
 	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"os"
@@ -33,6 +34,7 @@ type app struct {
 	timeout      time.Duration
 	handshake    time.Duration
 	urlWait      time.Duration
+	taskWait     time.Duration
 	noValidate   bool
 	noURL        bool
 	accessible   bool
@@ -228,13 +230,23 @@ func (a *app) splitTarget(cmd *cobra.Command, args []string) (config.Server, []s
 	return srv, args[1:], nil
 }
 
+// openPrivate opens a file we write for --log or --record with wire.OpenFile (no
+// symlink followed, nothing but a regular file, 0600) and prints its warning, if any.
+func (a *app) openPrivate(path string, flag int) (*os.File, error) {
+	f, warning, err := wire.OpenFile(path, flag)
+	if warning != "" {
+		fmt.Fprintf(a.stderr, "elicitty: warning: %s\n", warning)
+	}
+	return f, err
+}
+
 // openLog builds the wire log and, with --log, its JSONL file. The returned func closes it.
 func (a *app) openLog() (*wire.Log, func(), error) {
 	log := wire.New(10000)
 	if a.logPath == "" {
 		return log, a.stopServers, nil
 	}
-	f, err := os.OpenFile(a.logPath, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, 0o600)
+	f, err := a.openPrivate(a.logPath, os.O_TRUNC)
 	if err != nil {
 		return nil, nil, usagef("open log file: %w", err)
 	}
@@ -290,6 +302,7 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f.DurationVar(&a.timeout, "timeout", 0, "per-request idle timeout (default 60s; reset by progress, paused while you answer a form)")
 	f.DurationVar(&a.handshake, "handshake-timeout", 0, "bound on connecting and initialize (default 30s)")
 	f.DurationVar(&a.urlWait, "url-wait", 0, "without a TTY: how long to wait for a URL-mode completion (default 2m)")
+	f.DurationVar(&a.taskWait, "task-wait", 0, "how long to wait for a tool call that runs as a task, outside prompts; then it is cancelled (default 10m)")
 	f.BoolVar(&a.noValidate, "no-validate", false, "send what was answered without validating it against the schema")
 	f.BoolVar(&a.noURL, "no-url", false, "do not declare URL-mode elicitation")
 	f.BoolVar(&a.accessible, "accessible", false, "line prompts instead of full-screen forms (screen readers)")

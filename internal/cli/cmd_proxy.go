@@ -119,7 +119,7 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 		sink.Close(time.Second)
 	}()
 	if a.logPath != "" {
-		f, err := os.OpenFile(a.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
+		f, err := a.openPrivate(a.logPath, os.O_APPEND)
 		if err != nil {
 			return usagef("open log file: %w", err)
 		}

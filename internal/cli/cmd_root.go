@@ -3,7 +3,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -117,8 +116,8 @@ func (a *app) checkFlags() error {
 	if a.protocol != "" && !protocol.IsSupported(a.protocol) {
 		return usagef("--protocol must be %s, not %q", strings.Join(protocol.Supported(), ", "), a.protocol)
 	}
-	if a.timeout < 0 || a.handshake < 0 || a.urlWait < 0 {
-		return usagef("--timeout, --handshake-timeout and --url-wait must not be negative")
+	if a.timeout < 0 || a.handshake < 0 || a.urlWait < 0 || a.taskWait < 0 {
+		return usagef("--timeout, --handshake-timeout, --url-wait and --task-wait must not be negative")
 	}
 	if a.logLevel != "" && !config.ValidLogLevel(a.logLevel) {
 		return usagef("--log-level must be one of %s, not %q", strings.Join(config.LogLevels(), ", "), a.logLevel)
@@ -133,7 +132,7 @@ func (a *app) checkFlags() error {
 	}
 	if a.recordPath != "" {
 		// Fail now, not after the tool ran with its side effects and the answers are lost.
-		f, err := os.OpenFile(a.recordPath, os.O_CREATE|os.O_WRONLY, 0o600)
+		f, err := a.openPrivate(a.recordPath, 0)
 		if err != nil {
 			return usagef("--record: %w", err)
 		}

@@ -77,6 +77,7 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 	opts.PinnedBy = pinnedBy
 	opts.Procs = a.procs
 	opts.Sampling = a.canSample(front)
+	opts.TaskWait = a.taskWait
 	if front.answerer == nil {
 		opts.Answerer = a.reportProtocolErrors(opts.Answerer)
 		if a.script != nil {

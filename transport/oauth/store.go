@@ -53,8 +53,11 @@ func (e Entry) token() *oauth2.Token {
 
 // Store keeps tokens in one JSON file, created with 0600 permissions in a 0700
 // directory and replaced atomically on each change. A file that other users may read
-// is made 0600 again (and Warn told); a file owned by another user is refused. A nil
-// *Store keeps nothing. It is safe for concurrent use within one process.
+// is made 0600 again (and Warn told), and so is a directory they may list; a file
+// owned by another user, a directory they may write to, and a symbolic link, FIFO,
+// device or anything else but a regular file at the path are refused by name (never
+// followed, never waited on). A nil *Store keeps nothing. It is safe for concurrent
+// use within one process.
 type Store struct {
 	path string
 	warn func(string)
@@ -116,10 +119,21 @@ type storeFile struct {
 
 func (s *Store) read() (storeFile, error) {
 	var f storeFile
-	fh, err := os.Open(s.path)
+	fi, err := os.Lstat(s.path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return storeFile{Version: 1}, nil
 	}
+	if err != nil {
+		return f, fmt.Errorf("read token store: %w", err)
+	}
+	if err := s.regular(fi); err != nil {
+		return f, err
+	}
+	if err := s.checkDir(); err != nil {
+		return f, err
+	}
+	// noFollow: a symlink or FIFO put there since the Lstat fails, and does not block.
+	fh, err := os.OpenFile(s.path, os.O_RDONLY|noFollow, 0)
 	if err != nil {
 		return f, fmt.Errorf("read token store: %w", err)
 	}
@@ -150,6 +164,9 @@ func (s *Store) write(f storeFile) error {
 	dir := filepath.Dir(s.path)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fmt.Errorf("create token store directory: %w", err)
+	}
+	if err := s.checkDir(); err != nil {
+		return err
 	}
 	tmp, err := os.CreateTemp(dir, ".oauth-tokens-*")
 	if err != nil {
@@ -183,8 +200,8 @@ func (s *Store) check(fh *os.File) error {
 	if err != nil {
 		return fmt.Errorf("read token store: %w", err)
 	}
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("token store %s is not a regular file; refusing to use it", s.path)
+	if err := s.regular(fi); err != nil {
+		return err
 	}
 	if uid, ok := fileOwner(fi); ok && uid != os.Getuid() {
 		return fmt.Errorf("token store %s is owned by another user (uid %d); refusing to use it: remove it, or give it to your user with mode 0600", s.path, uid)
@@ -195,6 +212,62 @@ func (s *Store) check(fh *os.File) error {
 		}
 		if s.warn != nil {
 			s.warn(fmt.Sprintf("token store %s had mode %04o, so other users could read its tokens; it is now 0600. Consider `elicitty logout` for its servers and signing in again.", s.path, perm))
+		}
+	}
+	return nil
+}
+
+// regular refuses anything but a regular file at the store's path, by name.
+func (s *Store) regular(fi fs.FileInfo) error {
+	m := fi.Mode()
+	if m.IsRegular() {
+		return nil
+	}
+	what := "not a regular file"
+	switch {
+	case m&fs.ModeSymlink != 0:
+		what = "a symbolic link"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
+		what = "a device"
+	case m&fs.ModeSocket != 0:
+		what = "a socket"
+	case m.IsDir():
+		what = "a directory"
+	}
+	return fmt.Errorf("token store %s is %s; refusing to use it: remove it, and the next sign-in creates the file", s.path, what)
+}
+
+// checkDir refuses a token directory other users may write to (they could replace
+// the file) or that belongs to another user, and makes one they may list 0700 again,
+// with a warning.
+func (s *Store) checkDir() error {
+	dir := filepath.Dir(s.path)
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return fmt.Errorf("token store directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("token store directory %s is not a directory", dir)
+	}
+	uid, ok := fileOwner(fi)
+	if !ok {
+		return nil // no Unix owner and modes (Windows): ACLs apply
+	}
+	if uid != os.Getuid() {
+		return fmt.Errorf("token store directory %s is owned by another user (uid %d); refusing to use it: keep the tokens in a directory of your own with mode 0700", dir, uid)
+	}
+	perm := fi.Mode().Perm()
+	if perm&0o022 != 0 {
+		return fmt.Errorf("token store directory %s has mode %04o: other users could replace the token file; refusing to use it (chmod 700 %s)", dir, perm, dir)
+	}
+	if perm&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("token store directory %s has mode %04o, open to other users, and could not be made 0700: %w", dir, perm, err)
+		}
+		if s.warn != nil {
+			s.warn(fmt.Sprintf("token store directory %s had mode %04o, so other users could list it; it is now 0700", dir, perm))
 		}
 	}
 	return nil

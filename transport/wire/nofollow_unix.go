@@ -1,0 +1,8 @@
+//go:build unix
+
+package wire
+
+import "syscall"
+
+// noFollow makes an open fail on a symbolic link and not block on a FIFO.
+const noFollow = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
