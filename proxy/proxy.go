@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -21,6 +23,11 @@ import (
 
 // DefaultWait bounds each question the proxy asks (Options.Wait).
 const DefaultWait = 10 * time.Minute
+
+// DefaultProgress is how often a host request waiting for a person gets a progress
+// notification (Options.Progress): well within the 60 s request timeout of the
+// TypeScript SDK, whose hosts may reset it on progress.
+const DefaultProgress = 10 * time.Second
 
 // Limits of what the proxy keeps and retries.
 const (
@@ -73,6 +80,14 @@ type Options struct {
 	// Logf receives the proxy's log lines (no message contents but method and tool
 	// names, sanitized); nil keeps none.
 	Logf func(format string, args ...any)
+	// Keep is how long a call the host gave up on while a person was asked stays
+	// alive after its questions ended, for the host's next identical call to get its
+	// response (a question itself lasts until its Wait deadline); zero means Wait.
+	Keep time.Duration
+	// Progress is how often a host request waiting for a person's answer gets
+	// notifications/progress (when it carried a progressToken); zero means
+	// DefaultProgress, negative never.
+	Progress time.Duration
 	// OnHost, when set, gets the host's name (clientInfo.name, as sent) once the host
 	// names itself: in its initialize, or in a 2026-07-28 request's _meta.
 	OnHost func(name string)
@@ -91,19 +106,26 @@ type Proxy struct {
 
 	ctx context.Context // Run's context
 
-	mu          sync.Mutex
-	caps        modes                         // the host's elicitation modes from initialize
-	legacy      bool                          // the session is 2025-06-18 (no URL mode)
-	hostName    string                        // the host's clientInfo.name
-	protocol    string                        // negotiated protocol version
-	serverInfo  string                        // the server's serverInfo.name
-	pending     map[string]*call              // host requests in flight, by id
-	pushes      map[string]context.CancelFunc // server elicitations the proxy answers, by id
-	pushBytes   int                           // the params bytes of those in pushes
-	waits       map[string]*urlWait           // URL elicitations awaited, by elicitationId
-	answeredURL map[string]bool               // elicitationIds of pushed URL requests answered here
-	wg          sync.WaitGroup                // answering goroutines
-	closing     bool                          // Run is ending: no more answering goroutines
+	nSig atomic.Int32 // len(bySig), read without the lock on the hot path
+
+	mu             sync.Mutex
+	caps           modes                              // the host's elicitation modes from initialize
+	legacy         bool                               // the session is 2025-06-18 (no URL mode)
+	hostName       string                             // the host's clientInfo.name
+	protocol       string                             // negotiated protocol version
+	serverInfo     string                             // the server's serverInfo.name
+	pending        map[string]*call                   // host requests in flight, by id
+	pushes         map[string]context.CancelCauseFunc // server elicitations the proxy answers, by id
+	pushBytes      int                                // the params bytes of those in pushes
+	waits          map[string]*urlWait                // URL elicitations awaited, by elicitationId
+	answeredURL    map[string]bool                    // elicitationIds of pushed URL requests answered here
+	bySig          map[string]*call                   // calls a person is asked about, by signature (keep.go)
+	joinedIDs      map[string]*call                   // host requests joined to such a call, by host id
+	answered       map[string]bool                    // ids of server requests the proxy answered
+	answeredOrder  []string                           // the same, oldest first
+	serverProgress map[string]float64                 // the server's latest progress value per token
+	wg             sync.WaitGroup                     // answering goroutines
+	closing        bool                               // Run is ending: no more answering goroutines
 }
 
 // call is a host request in flight.
@@ -118,16 +140,38 @@ type call struct {
 	proto  string // the request's own protocol version (2026-07-28)
 	// cancel stops the proxy's work on the call (answering, waiting, retrying); nil
 	// while the call is simply in flight.
-	cancel    context.CancelFunc
+	cancel    context.CancelCauseFunc
 	rounds    int // input_required rounds answered
 	urlRounds int // -32042 errors answered
 	cancelled bool
+
+	// What keeps a call a person is asked about alive past the host's patience
+	// (keep.go); all guarded by Proxy.mu.
+	asked     bool                      // a person was asked for it
+	sig       string                    // its signature, "" when it has none
+	asking    int                       // its questions open now
+	gone      bool                      // the host cancelled the original request
+	joined    []hostReq                 // identical host requests joined to it
+	keepUntil time.Time                 // when it may be dropped, once nobody waits
+	timer     *time.Timer               // its expiry
+	done      bool                      // the server's final response came
+	held      []byte                    // that response, kept for the next identical call
+	stops     []context.CancelCauseFunc // the server's questions asked for it
+	token     json.RawMessage           // the original request's progressToken
+	tokenRead bool                      // token was read
+	prog      float64                   // the last progress value sent for it
 }
 
 // New returns a proxy relaying to up.
 func New(up Upstream, opts Options) *Proxy {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
+	}
+	if opts.Keep <= 0 {
+		opts.Keep = opts.Wait
+	}
+	if opts.Progress == 0 {
+		opts.Progress = DefaultProgress
 	}
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = transport.MaxFrame
@@ -137,13 +181,17 @@ func New(up Upstream, opts Options) *Proxy {
 		ans = elicit.NewEngine(opts.Answerer, &elicit.EngineOptions{NoValidate: opts.NoValidate})
 	}
 	p := &Proxy{
-		opts:        opts,
-		answerer:    ans,
-		up:          up,
-		pending:     map[string]*call{},
-		pushes:      map[string]context.CancelFunc{},
-		waits:       map[string]*urlWait{},
-		answeredURL: map[string]bool{},
+		opts:           opts,
+		answerer:       ans,
+		up:             up,
+		pending:        map[string]*call{},
+		pushes:         map[string]context.CancelCauseFunc{},
+		waits:          map[string]*urlWait{},
+		answeredURL:    map[string]bool{},
+		bySig:          map[string]*call{},
+		joinedIDs:      map[string]*call{},
+		answered:       map[string]bool{},
+		serverProgress: map[string]float64{},
 	}
 	if d, ok := up.(interface{ onDropped(func([]byte)) }); ok {
 		d.onDropped(p.serverDropped)
@@ -187,7 +235,8 @@ var ErrServerExited = errors.New("the server ended the session")
 // nil. When the server ends first, Run returns an
 // error wrapping ErrServerExited. Run is called once.
 func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) error {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(errStopped) }
 	defer cancel()
 	p.ctx = ctx
 	p.out = bufio.NewWriterSize(hostOut, 64<<10)
@@ -259,7 +308,12 @@ func (p *Proxy) drain(relayed <-chan struct{}, d time.Duration) {
 	deadline := time.Now().Add(d)
 	for {
 		p.mu.Lock()
-		n := len(p.pending)
+		n := 0
+		for _, c := range p.pending {
+			if c.hasLive() { // not a call kept for a host that gave up
+				n++
+			}
+		}
 		p.mu.Unlock()
 		select {
 		case <-relayed:
@@ -363,7 +417,7 @@ func idKey(id jsonrpc.ID) string {
 	case string:
 		return "s" + v
 	case int64:
-		return fmt.Sprintf("n%d", v)
+		return "n" + strconv.FormatInt(v, 10)
 	}
 	return ""
 }
@@ -378,13 +432,20 @@ func (p *Proxy) fromHost(msg []byte) {
 		return
 	}
 	if !env.IsRequest() {
+		if p.ownsServerRequest(env.ID()) {
+			// The person answers the questions the proxy took on, never the host.
+			p.logf("refused a response of the host to server request %s, which elicitty answers: not passed on", elicit.Sanitize(string(env.IDRaw())))
+			return
+		}
 		p.sendOrFail(msg, nil) // the host's answer to a server request (sampling, roots, ping)
 		return
 	}
 	method := env.Method()
 	switch {
 	case method == "notifications/cancelled":
-		p.hostCancelled(&env)
+		if msg = p.hostCancelled(&env, msg); msg == nil {
+			return
+		}
 	case method == "initialize":
 		msg = p.hostInitialize(&env, msg)
 	default:
@@ -399,9 +460,21 @@ func (p *Proxy) fromHost(msg []byte) {
 	case "tools/call", "prompts/get", "resources/read":
 		c.name = callName(env.Params())
 	}
+	if c.name != "" && p.nSig.Load() > 0 && p.join(c, msg) {
+		return // the same call as one a person is asked about: it runs once
+	}
 	c.modes, c.meta, c.proto = requestCaps(env.Params())
+	key := idKey(c.id)
 	p.mu.Lock()
-	p.pending[idKey(c.id)] = c
+	if old := p.pending[key]; old != nil && old.asked {
+		p.mu.Unlock()
+		p.logf("refused a host request under the id of a call still kept for it")
+		b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: "elicitty proxy: this id is still in use by an earlier call a person is answering; send the request under a new id"}})
+		p.toHost(b)
+		return
+	}
+	p.pending[key] = c
 	p.mu.Unlock()
 	p.sendOrFail(msg, c)
 }
@@ -428,39 +501,11 @@ func (p *Proxy) sendOrFail(msg []byte, c *call) {
 	send()
 }
 
-// failCall answers the host's request c with an internal error.
+// failCall answers the host's request c (and those joined to it) with an internal
+// error.
 func (p *Proxy) failCall(c *call, text string) {
-	p.mu.Lock()
-	delete(p.pending, idKey(c.id))
-	p.mu.Unlock()
 	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: elicit.Sanitize(text)}})
-	p.toHost(b)
-}
-
-// hostCancelled stops the proxy's own work on a host request the host cancelled; the
-// notification itself is passed on.
-func (p *Proxy) hostCancelled(env *transport.Envelope) {
-	var n struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(env.Params(), &n) != nil || len(n.RequestID) == 0 {
-		return
-	}
-	id, err := decodeID(n.RequestID)
-	if err != nil {
-		return
-	}
-	p.mu.Lock()
-	c := p.pending[idKey(id)]
-	if c != nil {
-		c.cancelled = true
-		delete(p.pending, idKey(id))
-	}
-	p.mu.Unlock()
-	if c != nil && c.cancel != nil {
-		p.logf("the host cancelled %s %s; stopped answering for it", c.method, elicit.Sanitize(c.name))
-		c.cancel()
-	}
+	p.deliver(c, b)
 }
 
 // decodeID reads a raw JSON-RPC id.
@@ -515,6 +560,15 @@ func (p *Proxy) fromServer(msg []byte) {
 			if p.completed(&env) {
 				return
 			}
+		case "notifications/progress":
+			p.noteProgress(&env)
+		}
+		if env.IsCall() {
+			p.mu.Lock()
+			if len(p.answered) > 0 {
+				delete(p.answered, idKey(env.ID())) // the id is the host's to answer now
+			}
+			p.mu.Unlock()
 		}
 		p.toHost(msg)
 		return
@@ -523,6 +577,7 @@ func (p *Proxy) fromServer(msg []byte) {
 	p.mu.Lock()
 	c := p.pending[key]
 	busy := c != nil && c.cancel != nil
+	asked := c != nil && c.asked
 	p.mu.Unlock()
 	if c == nil {
 		p.toHost(msg) // not a request in flight (a late reply): the host decides
@@ -543,6 +598,10 @@ func (p *Proxy) fromServer(msg []byte) {
 		return
 	}
 	if !env.IsError() && p.takeInputRequired(c, &env, msg) {
+		return
+	}
+	if asked {
+		p.deliver(c, msg)
 		return
 	}
 	p.mu.Lock()
@@ -573,23 +632,20 @@ func isBatch(msg []byte) bool {
 
 // inFlight returns the one tools/call, prompts/get or resources/read of the host in
 // flight, when there is exactly one: the call a pushed question belongs to.
-func (p *Proxy) inFlight() (string, string) {
+func (p *Proxy) inFlight() *call {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var found *call
 	for _, c := range p.pending {
-		if c.name == "" {
+		if c.name == "" || c.done {
 			continue
 		}
 		if found != nil {
-			return "", ""
+			return nil
 		}
 		found = c
 	}
-	if found == nil {
-		return "", ""
-	}
-	return found.method + " " + found.name, found.name
+	return found
 }
 
 // source is who asks, for the requests built now.
