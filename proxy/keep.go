@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"time"
 
@@ -178,6 +179,11 @@ func (p *Proxy) forgetLocked(c *call) {
 			delete(p.joinedIDs, idKey(h.id))
 		}
 	}
+	for _, key := range c.sentTo {
+		if p.joinedIDs[key] == c {
+			delete(p.joinedIDs, key)
+		}
+	}
 	if c.timer != nil {
 		c.timer.Stop()
 	}
@@ -187,7 +193,7 @@ func (p *Proxy) forgetLocked(c *call) {
 // the server (its questions withdrawn), a kept response dropped.
 func (p *Proxy) expire(c *call) {
 	p.mu.Lock()
-	if c.cancelled || c.hasLive() || p.closing || p.ctx.Err() != nil || c.asking > 0 {
+	if c.cancelled || (c.hasLive() && !c.done) || p.closing || p.ctx.Err() != nil || c.asking > 0 {
 		p.mu.Unlock() // joined again, or a question still open: its end re-arms this
 		return
 	}
@@ -198,6 +204,7 @@ func (p *Proxy) expire(c *call) {
 	}
 	c.cancelled = true
 	p.forgetLocked(c)
+	c.held = nil
 	running := !c.done
 	if running && p.pending[idKey(c.id)] == c {
 		delete(p.pending, idKey(c.id))
@@ -212,7 +219,9 @@ func (p *Proxy) expire(c *call) {
 		stop(errHostGone)
 	}
 	if !running {
-		p.logf("dropped the kept response of %s %s: the host did not call it again", c.method, elicit.Sanitize(c.name))
+		if len(c.sentTo) == 0 {
+			p.logf("dropped the kept response of %s %s: the host did not call it again", c.method, elicit.Sanitize(c.name))
+		}
 		return
 	}
 	p.logf("the host did not call %s %s again in time; cancelling it at the server", c.method, elicit.Sanitize(c.name))
@@ -240,8 +249,17 @@ func (p *Proxy) hostCancelled(env *transport.Envelope, msg []byte) []byte {
 	key := idKey(id)
 	p.mu.Lock()
 	if c := p.joinedIDs[key]; c != nil {
-		// A request joined to a call: the server never saw its id.
+		// A request joined to a call (the server never saw its id), or one the
+		// response was sent to.
 		delete(p.joinedIDs, key)
+		if c.done {
+			// Cancelled as its response went out: the host dropped it unread, so it
+			// stays kept for the host's next identical call.
+			c.sentTo = slices.DeleteFunc(c.sentTo, func(k string) bool { return k == key })
+			p.mu.Unlock()
+			p.logf("the host gave up on %s %s as its response went out; the response is kept for its next identical call", c.method, elicit.Sanitize(c.name))
+			return nil
+		}
 		for i, h := range c.joined {
 			if idKey(h.id) == key {
 				c.joined = append(c.joined[:i:i], c.joined[i+1:]...)
@@ -302,11 +320,15 @@ func (p *Proxy) join(c *call, line []byte) bool {
 		p.mu.Unlock()
 		return false
 	}
-	if k.held != nil {
+	if k.done {
 		held := k.held
 		k.held = nil
-		k.cancelled = true // served: nothing more of it
+		k.cancelled = true // served, or taken: nothing more of it
 		p.forgetLocked(k)
+		if len(k.sentTo) > 0 {
+			p.mu.Unlock()
+			return false // the host has its response: this is a new call
+		}
 		p.mu.Unlock()
 		p.logf("the host called %s %s again: it gets the response kept for it (the tool ran once)", k.method, elicit.Sanitize(k.name))
 		p.toHost(withID(held, h.raw))
@@ -338,27 +360,37 @@ func (p *Proxy) deliver(c *call, msg []byte) {
 		p.toHost(msg)
 		return
 	}
+	if c.cancelled {
+		p.mu.Unlock()
+		return
+	}
+	// The response is kept even when sent: a host whose cancellation crosses it drops
+	// it unread (hostCancelled), and its next identical call gets it.
 	c.done = true
+	c.held = bytes.Clone(msg)
+	c.keepUntil = later(c.keepUntil, time.Now().Add(p.opts.Keep))
+	p.scheduleLocked(c)
+	stops := c.stops
+	c.stops = nil
 	if !c.hasLive() {
-		if c.cancelled {
-			p.mu.Unlock()
-			return
-		}
-		c.held = bytes.Clone(msg)
-		c.keepUntil = later(c.keepUntil, time.Now().Add(p.opts.Keep))
-		p.scheduleLocked(c)
 		until := c.keepUntil
 		p.mu.Unlock()
+		for _, stop := range stops {
+			stop(errCallEnded)
+		}
 		p.logf("%s %s ended while the host was away; its response is kept for the host's next identical call (until %s)", c.method, elicit.Sanitize(c.name), until.Format(time.TimeOnly))
 		return
 	}
 	original := !c.gone
 	joined := c.joined
-	p.forgetLocked(c)
-	c.joined = nil
-	c.cancelled = true // answered: a later identical call runs the tool again
-	stops := c.stops
-	c.stops = nil
+	if original {
+		c.sentTo = append(c.sentTo, key)
+		p.joinedIDs[key] = c
+	}
+	for _, h := range joined {
+		c.sentTo = append(c.sentTo, idKey(h.id))
+	}
+	c.gone, c.joined = true, nil
 	p.mu.Unlock()
 	for _, stop := range stops {
 		stop(errCallEnded)

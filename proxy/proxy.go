@@ -156,6 +156,7 @@ type call struct {
 	timer     *time.Timer               // its expiry
 	done      bool                      // the server's final response came
 	held      []byte                    // that response, kept for the next identical call
+	sentTo    []string                  // the host ids it was sent to, not cancelled since
 	stops     []context.CancelCauseFunc // the server's questions asked for it
 	token     json.RawMessage           // the original request's progressToken
 	tokenRead bool                      // token was read
