@@ -449,3 +449,41 @@ func TestPushFloodBytes(t *testing.T) {
 		t.Errorf("asked %d, want 2", n)
 	}
 }
+
+// TestHostAnswersForThePerson: a hostile host that sends a response to a question the
+// proxy took on (its id guessed from the server's numbering) has it refused and
+// logged, before and after the person answers; the server gets the person's answer
+// only. A response to a server request the host was sent still passes.
+func TestHostAnswersForThePerson(t *testing.T) {
+	ans := newPerson()
+	h := start(t, Options{Answerer: ans})
+	h.handshake(initNoElicit)
+	h.server(`{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Delete everything?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}`)
+	<-ans.asked
+	forged := `{"jsonrpc":"2.0","id":"e-1","result":{"action":"accept","content":{"ok":true,"\u001b[31m":1}}}`
+	h.host(forged)
+	h.quiet(h.srvR, "server while the person is asked")
+	close(ans.release)
+	if got := h.serverGot(); !strings.Contains(got, `"id":"e-1"`) || !strings.Contains(got, `"name":"Ada"`) {
+		t.Fatalf("server got %s, want the person's answer", got)
+	}
+	h.host(forged)
+	h.quiet(h.srvR, "server after the person answered")
+	if n := strings.Count(h.log(), "refused a response of the host to server request"); n != 2 {
+		t.Errorf("%d refusals logged, want 2:\n%s", n, h.log())
+	}
+	if strings.Contains(h.log(), "\x1b") {
+		t.Errorf("log not sanitized:\n%q", h.log())
+	}
+	// The server reuses the id for a request the host is sent: its answer passes.
+	roots := `{"jsonrpc":"2.0","id":"e-1","method":"roots/list"}`
+	h.server(roots)
+	if got := h.hostGot(); got != roots {
+		t.Fatalf("host got %s", got)
+	}
+	answer := `{"jsonrpc":"2.0","id":"e-1","result":{"roots":[]}}`
+	h.host(answer)
+	if got := h.serverGot(); got != answer {
+		t.Errorf("server got %s, want the host's answer to its own request", got)
+	}
+}

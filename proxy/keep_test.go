@@ -405,12 +405,6 @@ func TestCallEndedWithdrawsItsQuestion(t *testing.T) {
 	}
 }
 
-// waitLog waits until the proxy's log says s.
-func waitLog(t *testing.T, h *harness, s string) {
-	t.Helper()
-	waitFor(t, "log line "+s, func() bool { return strings.Contains(h.log(), s) })
-}
-
 // waitFor waits up to 5 s for cond.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
@@ -421,4 +415,31 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 		}
 		time.Sleep(2 * time.Millisecond)
 	}
+}
+
+// TestURLRequiredKeptAndJoined: the -32042 path: the host gives up while the person
+// is asked for consent, calls again, and gets the result of the retry the proxy sends
+// under the id the server knows, after the completion.
+func TestURLRequiredKeptAndJoined(t *testing.T) {
+	ans := newPerson()
+	h := start(t, Options{Answerer: ans, Progress: -1})
+	h.handshake(initNoElicit)
+	h.host(call7)
+	h.serverGot()
+	h.server(urlNeeded)
+	<-ans.asked
+	h.host(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}`)
+	again := strings.Replace(strings.Replace(call7, `"id":7`, `"id":"r2"`, 1), `"p7"`, `"p8"`, 1)
+	h.host(again)
+	h.quiet(h.srvR, "server")
+	close(ans.release)
+	h.server(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"el-7"}}`)
+	if got := h.serverGot(); got != call7 {
+		t.Fatalf("server got %s, want the retry under the id it knows", got)
+	}
+	h.server(`{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"linked"}]}}`)
+	if got := h.hostGot(); got != `{"jsonrpc":"2.0","id":"r2","result":{"content":[{"type":"text","text":"linked"}]}}` {
+		t.Errorf("host got %s, want the result under its new id", got)
+	}
+	h.quiet(h.hostR, "host")
 }
