@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -242,15 +243,8 @@ func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) er
 	p.ctx = ctx
 	p.out = bufio.NewWriterSize(hostOut, 64<<10)
 	hostDone := make(chan error, 1)
-	queue := make(chan []byte, hostQueue)
-	go func() { hostDone <- p.readHost(hostIn, queue) }()
 	relayed := make(chan struct{}) // closed once every host message read was handled
-	go func() {
-		defer close(relayed)
-		for msg := range queue {
-			p.fromHost(msg)
-		}
-	}()
+	go p.readHost(hostIn, hostDone, relayed)
 	serverDone := make(chan error, 1)
 	go func() { serverDone <- p.up.Receive(ctx, p.fromServer) }()
 	var err error
@@ -356,10 +350,59 @@ func LogLine(format string, args ...any) string {
 	return line
 }
 
-// readHost queues the host's messages until its input ends, then closes queue.
-func (p *Proxy) readHost(r io.Reader, queue chan<- []byte) error {
-	defer close(queue)
+// readHost relays the host's messages until its input ends, then sends the reader's
+// error (nil at the end of input) on done; relayed is closed once every message read
+// was handled.
+//
+// Each message is relayed by the goroutine that read it: no hand-off between
+// goroutines on the way to the server. When relaying one takes longer than
+// stuckSend (a server that does not read its stdin holds the send), a new goroutine
+// takes over reading, queueing what it reads (hostQueue), so that the host's end of
+// input is still seen; the reading goroutine then relays the queue, for the rest of
+// the session.
+func (p *Proxy) readHost(r io.Reader, done chan<- error, relayed chan<- struct{}) {
 	lr := transport.NewLineReader(r, p.opts.MaxLine)
+	var queued atomic.Bool
+	queue := make(chan []byte, hostQueue)
+	watchdog := time.AfterFunc(time.Hour, func() {
+		if queued.CompareAndSwap(false, true) {
+			p.logf("the server is slow to take the host's messages; queueing them")
+			go func() { done <- p.readLines(lr, func(msg []byte) { queue <- msg }, queue, nil) }()
+		}
+	})
+	watchdog.Stop()
+	err := p.readLines(lr, func(msg []byte) {
+		watchdog.Reset(stuckSend)
+		p.fromHost(msg)
+		if !watchdog.Stop() {
+			for !queued.Load() { // fired just now: the takeover is under way
+				runtime.Gosched()
+			}
+		}
+	}, nil, queued.Load)
+	if !queued.Load() {
+		close(relayed)
+		done <- err
+		return
+	}
+	// Taken over while relaying: the reader feeds queue, this goroutine relays it.
+	for msg := range queue {
+		p.fromHost(msg)
+	}
+	close(relayed)
+}
+
+// stuckSend is how long relaying one host message may take before another goroutine
+// takes over reading the host (readHost).
+const stuckSend = 100 * time.Millisecond
+
+// readLines reads the host's messages from lr and hands each to relay until the input
+// ends, or until stopped reports true after a relay (nil: never); queue, when set, is
+// closed at the end.
+func (p *Proxy) readLines(lr *transport.LineReader, relay func([]byte), queue chan []byte, stopped func() bool) error {
+	if queue != nil {
+		defer close(queue)
+	}
 	for {
 		line, tooLong, err := lr.Next()
 		switch {
@@ -367,7 +410,10 @@ func (p *Proxy) readHost(r io.Reader, queue chan<- []byte) error {
 			p.tooLong(line)
 		default:
 			if msg := bytes.TrimSpace(line); len(msg) > 0 {
-				queue <- bytes.Clone(msg)
+				relay(bytes.Clone(msg))
+				if stopped != nil && stopped() {
+					return nil // another goroutine reads now
+				}
 			}
 		}
 		if err != nil {
