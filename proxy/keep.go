@@ -204,7 +204,7 @@ func (p *Proxy) expire(c *call) {
 	}
 	c.cancelled = true
 	p.forgetLocked(c)
-	c.held = nil
+	p.dropHeldLocked(c)
 	running := !c.done
 	if running && p.pending[idKey(c.id)] == c {
 		delete(p.pending, idKey(c.id))
@@ -229,6 +229,12 @@ func (p *Proxy) expire(c *call) {
 	if err := p.toServer(b); err != nil {
 		p.logf("sending to the server: %v", err)
 	}
+}
+
+// dropHeldLocked forgets c's kept response; the caller holds p.mu.
+func (p *Proxy) dropHeldLocked(c *call) {
+	p.heldBytes -= len(c.held)
+	c.held = nil
 }
 
 // hostCancelled handles the host's notifications/cancelled; it returns the message to
@@ -322,10 +328,10 @@ func (p *Proxy) join(c *call, line []byte) bool {
 	}
 	if k.done {
 		held := k.held
-		k.held = nil
+		p.dropHeldLocked(k)
 		k.cancelled = true // served, or taken: nothing more of it
 		p.forgetLocked(k)
-		if len(k.sentTo) > 0 {
+		if len(k.sentTo) > 0 || held == nil {
 			p.mu.Unlock()
 			return false // the host has its response: this is a new call
 		}
@@ -365,14 +371,26 @@ func (p *Proxy) deliver(c *call, msg []byte) {
 		return
 	}
 	// The response is kept even when sent: a host whose cancellation crosses it drops
-	// it unread (hostCancelled), and its next identical call gets it.
+	// it unread (hostCancelled), and its next identical call gets it. What is kept is
+	// bounded (maxHeldBytes): past it, a response sent is not kept, one nobody waits
+	// for is dropped.
 	c.done = true
-	c.held = bytes.Clone(msg)
+	live := c.hasLive()
+	if p.heldBytes+len(msg) <= maxHeldBytes {
+		c.held = bytes.Clone(msg)
+		p.heldBytes += len(c.held)
+	} else if !live {
+		c.cancelled = true
+		p.forgetLocked(c)
+		p.mu.Unlock()
+		p.logf("dropped the response of %s %s, which ended while the host was away: too much is kept already", c.method, elicit.Sanitize(c.name))
+		return
+	}
 	c.keepUntil = later(c.keepUntil, time.Now().Add(p.opts.Keep))
 	p.scheduleLocked(c)
 	stops := c.stops
 	c.stops = nil
-	if !c.hasLive() {
+	if !live {
 		until := c.keepUntil
 		p.mu.Unlock()
 		for _, stop := range stops {

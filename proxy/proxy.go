@@ -42,6 +42,8 @@ const (
 	// maxPushBytes bounds the params of the server's questions open at once (two
 	// messages of the largest size): 256 questions of 16 MiB would hold 4 GiB.
 	maxPushBytes = 2 * transport.MaxFrame
+	// maxHeldBytes bounds the responses kept for the host's next identical call.
+	maxHeldBytes = 2 * transport.MaxFrame
 	// maxKeptID bounds an elicitationId the proxy keeps after its question ended.
 	maxKeptID = 1024
 	// closeGrace is how long the server may take to end after the host left.
@@ -124,6 +126,7 @@ type Proxy struct {
 	joinedIDs      map[string]*call                   // host requests joined to such a call, by host id
 	answered       map[string]bool                    // ids of server requests the proxy answered
 	answeredOrder  []string                           // the same, oldest first
+	heldBytes      int                                // the bytes of the responses kept in calls (keep.go)
 	serverProgress map[string]float64                 // the server's latest progress value per token
 	wg             sync.WaitGroup                     // answering goroutines
 	closing        bool                               // Run is ending: no more answering goroutines
