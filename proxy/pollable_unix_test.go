@@ -19,16 +19,26 @@ func TestPollable(t *testing.T) {
 	f, peer := os.NewFile(uintptr(fds[0]), "host"), os.NewFile(uintptr(fds[1]), "peer")
 	defer f.Close()
 	defer peer.Close()
-	nonblock := func(fd uintptr) bool {
-		flags, _, errno := syscall.Syscall(syscall.SYS_FCNTL, fd, syscall.F_GETFL, 0)
-		if errno != 0 {
-			t.Fatal(errno)
+	// fcntl reads a flag of f without f.Fd(), which would make it blocking.
+	fcntl := func(f *os.File, cmd int) uintptr {
+		rc, err := f.SyscallConn()
+		if err != nil {
+			t.Fatal(err)
 		}
-		return flags&syscall.O_NONBLOCK != 0
+		var flags uintptr
+		var errno syscall.Errno
+		if err := rc.Control(func(fd uintptr) { flags, _, errno = syscall.Syscall(syscall.SYS_FCNTL, fd, uintptr(cmd), 0) }); err != nil || errno != 0 {
+			t.Fatal(err, errno)
+		}
+		return flags
 	}
+	nonblock := func(f *os.File) bool { return fcntl(f, syscall.F_GETFL)&syscall.O_NONBLOCK != 0 }
 	pf, restore := Pollable(f)
-	if pf == f || !nonblock(pf.Fd()) {
+	if pf == f || !nonblock(pf) {
 		t.Fatal("the socket was not made a non-blocking file of its own")
+	}
+	if fcntl(pf, syscall.F_GETFD)&syscall.FD_CLOEXEC == 0 {
+		t.Error("the new file would be inherited by the server the proxy starts")
 	}
 	if _, err := peer.Write([]byte("x\n")); err != nil {
 		t.Fatal(err)
@@ -38,7 +48,7 @@ func TestPollable(t *testing.T) {
 		t.Fatalf("read %q, %v", buf[:n], err)
 	}
 	restore()
-	if nonblock(f.Fd()) {
+	if nonblock(f) {
 		t.Error("the host's socket stayed non-blocking")
 	}
 	reg, err := os.CreateTemp(t.TempDir(), "f")
