@@ -161,8 +161,13 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 		return true
 	}
 	req := transport.NewRequest(p.source(""), elicit.OriginPush, &params, append(json.RawMessage(nil), env.Params()...))
-	c := p.inFlight()
-	if c != nil {
+	// The call the question is asked for: the one in flight. With several, it could
+	// be any of them: each is kept alive while the question is open (keep.go), but none
+	// is named, told of the wait, or ends the question when it ends.
+	inFlight := p.inFlight()
+	var c *call
+	if len(inFlight) == 1 {
+		c = inFlight[0]
 		req.Call, req.Tool = c.method+" "+c.name, c.name
 	}
 	ctx, cancel := context.WithCancelCause(p.ctx)
@@ -186,6 +191,12 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 			p.mu.Unlock()
 			cancel(nil)
 		}()
+		if len(inFlight) > 1 {
+			for _, o := range inFlight {
+				p.questionStarted(o, time.Now().Add(p.opts.Wait))
+				defer p.questionEnded(o)
+			}
+		}
 		resp, err := p.ask(ctx, c, req)
 		if cause := context.Cause(ctx); errors.Is(cause, errServerGone) || errors.Is(cause, errStopped) {
 			p.logf("%s: %v", what(req), cause)

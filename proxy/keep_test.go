@@ -443,3 +443,31 @@ func TestURLRequiredKeptAndJoined(t *testing.T) {
 	}
 	h.quiet(h.hostR, "host")
 }
+
+// TestQuestionDuringParallelCalls: a question asked while two calls are in flight
+// could belong to either: both outlive the host's cancellation while it is open, and
+// the retry of the one that asked joins it.
+func TestQuestionDuringParallelCalls(t *testing.T) {
+	ans := newPerson()
+	h := start(t, Options{Answerer: ans, Progress: -1})
+	h.handshake(initNoElicit)
+	h.host(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"signup","arguments":{}}}`)
+	h.serverGot()
+	h.host(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}}}`)
+	h.serverGot()
+	h.server(`{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`)
+	if r := <-ans.asked; r.Call != "" {
+		t.Errorf("the question names %q, want no call (it could be either)", r.Call)
+	}
+	h.host(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
+	h.host(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	h.quiet(h.srvR, "server after both cancellations")
+	h.host(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"signup","arguments":{}}}`)
+	h.quiet(h.srvR, "server after the retry")
+	close(ans.release)
+	h.serverGot() // the answer
+	h.server(`{"jsonrpc":"2.0","id":1,"result":{"content":[]}}`)
+	if got := h.hostGot(); got != `{"jsonrpc":"2.0","id":3,"result":{"content":[]}}` {
+		t.Errorf("host got %s, want the result under the retry's id", got)
+	}
+}

@@ -680,20 +680,16 @@ func isBatch(msg []byte) bool {
 	return true
 }
 
-// inFlight returns the one tools/call, prompts/get or resources/read of the host in
-// flight, when there is exactly one: the call a pushed question belongs to.
-func (p *Proxy) inFlight() *call {
+// inFlight returns the host's tools/call, prompts/get and resources/read in flight:
+// the calls a pushed question may belong to.
+func (p *Proxy) inFlight() []*call {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var found *call
+	var found []*call
 	for _, c := range p.pending {
-		if c.name == "" || c.done {
-			continue
+		if c.name != "" && !c.done {
+			found = append(found, c)
 		}
-		if found != nil {
-			return nil
-		}
-		found = c
 	}
 	return found
 }
