@@ -8,7 +8,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -365,25 +364,51 @@ func LogLine(format string, args ...any) string {
 // the session.
 func (p *Proxy) readHost(r io.Reader, done chan<- error, relayed chan<- struct{}) {
 	lr := transport.NewLineReader(r, p.opts.MaxLine)
-	var queued atomic.Bool
 	queue := make(chan []byte, hostQueue)
-	watchdog := time.AfterFunc(time.Hour, func() {
-		if queued.CompareAndSwap(false, true) {
-			p.logf("the server is slow to take the host's messages; queueing them")
-			go func() { done <- p.readLines(lr, func(msg []byte) { queue <- msg }, queue, nil) }()
-		}
-	})
-	watchdog.Stop()
-	err := p.readLines(lr, func(msg []byte) {
-		watchdog.Reset(stuckSend)
-		p.fromHost(msg)
-		if !watchdog.Stop() {
-			for !queued.Load() { // fired just now: the takeover is under way
-				runtime.Gosched()
+	// A ticker, not a timer armed per message: arming one wakes the runtime's poller
+	// (a system call and a thread woken per message).
+	var mu sync.Mutex
+	var busy time.Time // when the message being relayed was read; zero when none is
+	queued := false
+	watch := time.NewTicker(stuckSend / 2)
+	stopWatch := make(chan struct{})
+	defer close(stopWatch)
+	go func() {
+		defer watch.Stop()
+		for {
+			select {
+			case <-stopWatch:
+				return
+			case now := <-watch.C:
+				mu.Lock()
+				stuck := !queued && !busy.IsZero() && now.Sub(busy) > stuckSend
+				if stuck {
+					queued = true
+				}
+				mu.Unlock()
+				if stuck {
+					p.logf("the server is slow to take the host's messages; queueing them")
+					go func() { done <- p.readLines(lr, func(msg []byte) { queue <- msg }, queue, nil) }()
+					return
+				}
 			}
 		}
-	}, nil, queued.Load)
-	if !queued.Load() {
+	}()
+	takenOver := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return queued
+	}
+	err := p.readLines(lr, func(msg []byte) {
+		mu.Lock()
+		busy = time.Now()
+		mu.Unlock()
+		p.fromHost(msg)
+		mu.Lock()
+		busy = time.Time{}
+		mu.Unlock()
+	}, nil, takenOver)
+	if !takenOver() {
 		close(relayed)
 		done <- err
 		return
