@@ -370,7 +370,7 @@ func (p *Proxy) readHost(r io.Reader, done chan<- error, relayed chan<- struct{}
 	var mu sync.Mutex
 	var busy time.Time // when the message being relayed was read; zero when none is
 	queued := false
-	watch := time.NewTicker(stuckSend / 2)
+	watch := time.NewTicker(stuckSend)
 	stopWatch := make(chan struct{})
 	defer close(stopWatch)
 	go func() {
