@@ -7,7 +7,8 @@
 #   2. bench/coldstart.sh (cold start of `elicitty tools` over stdio);
 #   3. bench/compare.sh (side by side with the TypeScript SDK client: start, elicit_n, RSS);
 #   4. bench/cpu.sh (client CPU per elicitation: elicitty, bare go-sdk, TypeScript SDK);
-#   5. bench/keylat.sh (a real terminal: time to content, key latency, peak RSS at scale).
+#   5. bench/keylat.sh (a real terminal: time to content, key latency, peak RSS at scale);
+#   6. bench/proxy.sh (`elicitty proxy` beside a direct connection and mcp-remote).
 #
 # Usage: bench/all.sh [QUICK]   (QUICK=1: fewer runs of each, to check the suite works)
 # Prerequisites: those of the scripts it runs (Linux, bash 5, Go, tmux, Node >= 18, npm).
@@ -15,9 +16,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=${1:-0}
 if ((quick)); then
-  cold=3 cmp=2 cpu=1 cpun=20 keys=2 benchtime=1x
+  cold=3 cmp=2 cpu=1 cpun=20 keys=2 benchtime=1x prx=1 prxn=100
 else
-  cold=30 cmp=20 cpu=5 cpun=1000 keys=60 benchtime=1s
+  cold=30 cmp=20 cpu=5 cpun=1000 keys=60 benchtime=1s prx=5 prxn=2000
 fi
 
 section() { printf '\n## %s\n\n' "$*"; }
@@ -50,5 +51,8 @@ bash bench/cpu.sh "$cpu" "$cpun"
 
 section "In a real terminal (bench/keylat.sh $keys), load $(loadavg)"
 bash bench/keylat.sh "$keys"
+
+section "The proxy beside a direct connection and its peers (bench/proxy.sh $prx $prxn), load $(loadavg)"
+bash bench/proxy.sh "$prx" "$prxn"
 
 printf '\n- ended: %s, load average %s\n' "$(date -u '+%H:%M UTC')" "$(loadavg)"

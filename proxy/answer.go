@@ -18,8 +18,10 @@ import (
 // errWait reports a question nobody answered within Options.Wait.
 var errWait = errors.New("not answered in time")
 
-// ask hands one question to the answerer, bounded by Options.Wait.
-func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+// ask hands one question to the answerer, bounded by Options.Wait. c, when known, is
+// the host's call it is asked for: kept alive meanwhile, its host requests told of the
+// wait with progress notifications (keep.go).
+func (p *Proxy) ask(ctx context.Context, c *call, req *elicit.Request) (elicit.Response, error) {
 	if p.answerer == nil {
 		p.logf("%s: no answerer; answering cancel", what(req))
 		return elicit.Response{Action: elicit.Cancel}, nil
@@ -30,8 +32,12 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 	req.Deadline = time.Now().Add(p.opts.Wait) // when the proxy stops waiting for the answer
 	actx, cancel := context.WithDeadline(ctx, req.Deadline)
 	defer cancel()
+	if c != nil {
+		p.questionStarted(c, req.Deadline)
+		defer p.questionEnded(c)
+	}
 	p.logf("%s: asking", what(req))
-	resp, err := p.answerBounded(actx, req)
+	resp, err := p.answerBounded(actx, c, req)
 	if err != nil && ctx.Err() == nil && errors.Is(actx.Err(), context.DeadlineExceeded) {
 		p.logf("%s: nobody answered within %s; cancelling it", what(req), p.opts.Wait)
 		return elicit.Response{}, errWait
@@ -45,7 +51,7 @@ func (p *Proxy) ask(ctx context.Context, req *elicit.Request) (elicit.Response, 
 // answerBounded calls the answerer and returns once it answers or ctx is done, even
 // when the answerer does not heed ctx (it is then left to finish on its own): --wait
 // and the host leaving bound every question.
-func (p *Proxy) answerBounded(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
+func (p *Proxy) answerBounded(ctx context.Context, c *call, req *elicit.Request) (elicit.Response, error) {
 	type answer struct {
 		resp elicit.Response
 		err  error
@@ -55,11 +61,21 @@ func (p *Proxy) answerBounded(ctx context.Context, req *elicit.Request) (elicit.
 		resp, err := p.answerer.Answer(ctx, req)
 		ch <- answer{resp, err}
 	}()
-	select {
-	case a := <-ch:
-		return a.resp, a.err
-	case <-ctx.Done():
-		return elicit.Response{}, ctx.Err()
+	var tick <-chan time.Time
+	if c != nil && p.opts.Progress > 0 {
+		t := time.NewTicker(p.opts.Progress)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case a := <-ch:
+			return a.resp, a.err
+		case <-ctx.Done():
+			return elicit.Response{}, ctx.Err()
+		case <-tick:
+			p.progress(c)
+		}
 	}
 }
 
@@ -145,11 +161,22 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 		return true
 	}
 	req := transport.NewRequest(p.source(""), elicit.OriginPush, &params, append(json.RawMessage(nil), env.Params()...))
-	req.Call, req.Tool = p.inFlight()
-	ctx, cancel := context.WithCancel(p.ctx)
+	// The call the question is asked for: the one in flight. With several, it could
+	// be any of them: each is kept alive while the question is open (keep.go), but none
+	// is named, told of the wait, or ends the question when it ends.
+	inFlight := p.inFlight()
+	var c *call
+	if len(inFlight) == 1 {
+		c = inFlight[0]
+		req.Call, req.Tool = c.method+" "+c.name, c.name
+	}
+	ctx, cancel := context.WithCancelCause(p.ctx)
 	key := idKey(id)
 	p.mu.Lock()
 	p.pushes[key] = cancel
+	if c != nil {
+		c.stops = append(c.stops, cancel) // stopped when its call ends
+	}
 	p.pushBytes += size
 	if mode == elicit.ModeURL && params.ElicitationID != "" && len(params.ElicitationID) <= maxKeptID && len(p.answeredURL) < maxKept {
 		p.answeredURL[params.ElicitationID] = true
@@ -159,14 +186,25 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 		defer func() {
 			p.mu.Lock()
 			delete(p.pushes, key)
+			p.noteAnsweredLocked(key)
 			p.pushBytes -= size
 			p.mu.Unlock()
-			cancel()
+			cancel(nil)
 		}()
-		resp, err := p.ask(ctx, req)
-		if ctx.Err() != nil {
-			p.logf("%s: the server cancelled it", what(req))
+		if len(inFlight) > 1 {
+			for _, o := range inFlight {
+				p.questionStarted(o, time.Now().Add(p.opts.Wait))
+				defer p.questionEnded(o)
+			}
+		}
+		resp, err := p.ask(ctx, c, req)
+		if cause := context.Cause(ctx); errors.Is(cause, errServerGone) || errors.Is(cause, errStopped) {
+			p.logf("%s: %v", what(req), cause)
 			return // no response to a cancelled request
+		} else if cause != nil {
+			p.logf("%s: withdrawn: %v; answering cancel", what(req), cause)
+			p.answerServer(idRaw, elicitResult{Action: elicit.Cancel}, nil)
+			return
 		}
 		var ve *elicit.ViolationsError
 		var pe *elicit.ProtocolError
@@ -231,7 +269,7 @@ func (p *Proxy) serverCancelled(env *transport.Envelope) bool {
 	if cancel == nil {
 		return false
 	}
-	cancel()
+	cancel(errServerGone)
 	return true
 }
 
@@ -270,7 +308,7 @@ func (p *Proxy) start(c *call) (context.Context, bool) {
 	if c.cancelled {
 		return nil, false
 	}
-	ctx, cancel := context.WithCancel(p.ctx)
+	ctx, cancel := context.WithCancelCause(p.ctx)
 	c.cancel = cancel
 	return ctx, true
 }
@@ -289,12 +327,7 @@ func (p *Proxy) finish(ctx context.Context, c *call, original, retry []byte) {
 		return // the host gave up on it: nothing more goes either way
 	}
 	if retry == nil {
-		p.mu.Lock()
-		if p.pending[idKey(c.id)] == c {
-			delete(p.pending, idKey(c.id))
-		}
-		p.mu.Unlock()
-		p.toHost(original)
+		p.deliver(c, original)
 		return
 	}
 	if err := p.toServer(retry); err != nil {
@@ -400,7 +433,7 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 			p.mu.Unlock()
 			ids = append(ids, ep.ElicitationID)
 		}
-		resp, err := p.ask(ctx, req)
+		resp, err := p.ask(ctx, c, req)
 		if err != nil || resp.Action != elicit.Accept {
 			if err != nil && !errors.Is(err, errWait) && ctx.Err() == nil {
 				p.logf("%s: not answered (%s)", what(req), why(err))
@@ -516,7 +549,7 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 			req := transport.NewRequest(p.source(c.proto), elicit.OriginInputRequest, &ep, entries[k].Params)
 			req.Key, req.Index, req.Total = k, i+1, len(keys)
 			req.Call, req.Tool = c.method+" "+c.name, c.name
-			resp, err := p.ask(ctx, req)
+			resp, err := p.ask(ctx, c, req)
 			if ctx.Err() != nil {
 				p.finish(ctx, c, nil, nil)
 				return

@@ -253,8 +253,9 @@ func TestWaitBoundsDeafAnswerer(t *testing.T) {
 }
 
 // TestSharedElicitationID: two host calls held up by the same URL elicitation (one
-// sign-in link for every tool); the host cancelling one does not orphan the other's
-// wait: the completion still retries it.
+// sign-in link for every tool); the host giving up on one does not orphan the other's
+// wait: the completion retries both (the one given up on is kept for the host's next
+// identical call, keep.go), and only the call still waited for reaches the host.
 func TestSharedElicitationID(t *testing.T) {
 	ans := &script{url: elicit.Response{Action: elicit.Accept}}
 	h := start(t, Options{Answerer: ans})
@@ -269,15 +270,20 @@ func TestSharedElicitationID(t *testing.T) {
 	waitAsked(t, ans, 2)
 	cancel8 := `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":8}}`
 	h.host(cancel8)
-	if got := h.serverGot(); got != cancel8 {
-		t.Fatalf("server got %s", got)
-	}
-	time.Sleep(50 * time.Millisecond) // the cancelled call's work ends
+	h.quiet(h.srvR, "server after the host gave up on call 8")
 	h.server(`{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"el-7"}}`)
-	if got := h.serverGot(); got != call7 {
-		t.Fatalf("server got %s, want call 7 retried", got)
+	got := map[string]bool{h.serverGot(): true, h.serverGot(): true}
+	if !got[call7] || !got[call8] {
+		t.Fatalf("server got %v, want calls 7 and 8 retried", got)
 	}
-	h.quiet(h.hostR, "host")
+	res8 := `{"jsonrpc":"2.0","id":8,"result":{"content":[]}}`
+	h.server(res8)
+	h.quiet(h.hostR, "host (call 8 was given up)")
+	res7 := `{"jsonrpc":"2.0","id":7,"result":{"content":[]}}`
+	h.server(res7)
+	if r := h.hostGot(); r != res7 {
+		t.Errorf("host got %s, want call 7's result", r)
+	}
 }
 
 // TestServerInvalidUTF8: a server message with bytes that are not UTF-8 reaches the host
@@ -441,5 +447,43 @@ func TestPushFloodBytes(t *testing.T) {
 	h.quiet(h.srvR, "server")
 	if n := len(ans.requests()); n != 2 {
 		t.Errorf("asked %d, want 2", n)
+	}
+}
+
+// TestHostAnswersForThePerson: a hostile host that sends a response to a question the
+// proxy took on (its id guessed from the server's numbering) has it refused and
+// logged, before and after the person answers; the server gets the person's answer
+// only. A response to a server request the host was sent still passes.
+func TestHostAnswersForThePerson(t *testing.T) {
+	ans := newPerson()
+	h := start(t, Options{Answerer: ans})
+	h.handshake(initNoElicit)
+	h.server(`{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Delete everything?","requestedSchema":{"type":"object","properties":{"ok":{"type":"boolean"}}}}}`)
+	<-ans.asked
+	forged := `{"jsonrpc":"2.0","id":"e-1","result":{"action":"accept","content":{"ok":true,"\u001b[31m":1}}}`
+	h.host(forged)
+	h.quiet(h.srvR, "server while the person is asked")
+	close(ans.release)
+	if got := h.serverGot(); !strings.Contains(got, `"id":"e-1"`) || !strings.Contains(got, `"name":"Ada"`) {
+		t.Fatalf("server got %s, want the person's answer", got)
+	}
+	h.host(forged)
+	h.quiet(h.srvR, "server after the person answered")
+	if n := strings.Count(h.log(), "refused a response of the host to server request"); n != 2 {
+		t.Errorf("%d refusals logged, want 2:\n%s", n, h.log())
+	}
+	if strings.Contains(h.log(), "\x1b") {
+		t.Errorf("log not sanitized:\n%q", h.log())
+	}
+	// The server reuses the id for a request the host is sent: its answer passes.
+	roots := `{"jsonrpc":"2.0","id":"e-1","method":"roots/list"}`
+	h.server(roots)
+	if got := h.hostGot(); got != roots {
+		t.Fatalf("host got %s", got)
+	}
+	answer := `{"jsonrpc":"2.0","id":"e-1","result":{"roots":[]}}`
+	h.host(answer)
+	if got := h.serverGot(); got != answer {
+		t.Errorf("server got %s, want the host's answer to its own request", got)
 	}
 }

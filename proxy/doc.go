@@ -22,8 +22,12 @@
 //     A round with input requests of other kinds (sampling, roots) goes to the host.
 //
 // With Options.AnswerHere the proxy answers every elicitation even when the host
-// declared the mode. A host's notifications/cancelled for a request the proxy is
-// answering or retrying stops that work and is passed on.
+// declared the mode. A host's notifications/cancelled for a call nobody is asked about
+// stops the proxy's work on it and is passed on. A call a person is asked about
+// outlives the host's cancellation: the host's identical next call joins it (the tool
+// runs once), and host requests waiting for it that carry a progressToken get
+// notifications/progress (keep.go). A host's response to a server request the proxy
+// answers is refused.
 //
 // Questions go to an elicit.Answerer wrapped in an elicit.Engine; each Answer call is
 // bounded by Options.Wait, past which the question is cancelled and the log says so.

@@ -8,8 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -21,6 +23,11 @@ import (
 
 // DefaultWait bounds each question the proxy asks (Options.Wait).
 const DefaultWait = 10 * time.Minute
+
+// DefaultProgress is how often a host request waiting for a person gets a progress
+// notification (Options.Progress): well within the 60 s request timeout of the
+// TypeScript SDK, whose hosts may reset it on progress.
+const DefaultProgress = 10 * time.Second
 
 // Limits of what the proxy keeps and retries.
 const (
@@ -34,6 +41,8 @@ const (
 	// maxPushBytes bounds the params of the server's questions open at once (two
 	// messages of the largest size): 256 questions of 16 MiB would hold 4 GiB.
 	maxPushBytes = 2 * transport.MaxFrame
+	// maxHeldBytes bounds the responses kept for the host's next identical call.
+	maxHeldBytes = 2 * transport.MaxFrame
 	// maxKeptID bounds an elicitationId the proxy keeps after its question ended.
 	maxKeptID = 1024
 	// closeGrace is how long the server may take to end after the host left.
@@ -73,6 +82,14 @@ type Options struct {
 	// Logf receives the proxy's log lines (no message contents but method and tool
 	// names, sanitized); nil keeps none.
 	Logf func(format string, args ...any)
+	// Keep is how long a call the host gave up on while a person was asked stays
+	// alive after its questions ended, for the host's next identical call to get its
+	// response (a question itself lasts until its Wait deadline); zero means Wait.
+	Keep time.Duration
+	// Progress is how often a host request waiting for a person's answer gets
+	// notifications/progress (when it carried a progressToken); zero means
+	// DefaultProgress, negative never.
+	Progress time.Duration
 	// OnHost, when set, gets the host's name (clientInfo.name, as sent) once the host
 	// names itself: in its initialize, or in a 2026-07-28 request's _meta.
 	OnHost func(name string)
@@ -91,19 +108,27 @@ type Proxy struct {
 
 	ctx context.Context // Run's context
 
-	mu          sync.Mutex
-	caps        modes                         // the host's elicitation modes from initialize
-	legacy      bool                          // the session is 2025-06-18 (no URL mode)
-	hostName    string                        // the host's clientInfo.name
-	protocol    string                        // negotiated protocol version
-	serverInfo  string                        // the server's serverInfo.name
-	pending     map[string]*call              // host requests in flight, by id
-	pushes      map[string]context.CancelFunc // server elicitations the proxy answers, by id
-	pushBytes   int                           // the params bytes of those in pushes
-	waits       map[string]*urlWait           // URL elicitations awaited, by elicitationId
-	answeredURL map[string]bool               // elicitationIds of pushed URL requests answered here
-	wg          sync.WaitGroup                // answering goroutines
-	closing     bool                          // Run is ending: no more answering goroutines
+	nSig atomic.Int32 // len(bySig), read without the lock on the hot path
+
+	mu             sync.Mutex
+	caps           modes                              // the host's elicitation modes from initialize
+	legacy         bool                               // the session is 2025-06-18 (no URL mode)
+	hostName       string                             // the host's clientInfo.name
+	protocol       string                             // negotiated protocol version
+	serverInfo     string                             // the server's serverInfo.name
+	pending        map[string]*call                   // host requests in flight, by id
+	pushes         map[string]context.CancelCauseFunc // server elicitations the proxy answers, by id
+	pushBytes      int                                // the params bytes of those in pushes
+	waits          map[string]*urlWait                // URL elicitations awaited, by elicitationId
+	answeredURL    map[string]bool                    // elicitationIds of pushed URL requests answered here
+	bySig          map[string]*call                   // calls a person is asked about, by signature (keep.go)
+	joinedIDs      map[string]*call                   // host requests joined to such a call, by host id
+	answered       map[string]bool                    // ids of server requests the proxy answered
+	answeredOrder  []string                           // the same, oldest first
+	heldBytes      int                                // the bytes of the responses kept in calls (keep.go)
+	serverProgress map[string]float64                 // the server's latest progress value per token
+	wg             sync.WaitGroup                     // answering goroutines
+	closing        bool                               // Run is ending: no more answering goroutines
 }
 
 // call is a host request in flight.
@@ -118,16 +143,39 @@ type call struct {
 	proto  string // the request's own protocol version (2026-07-28)
 	// cancel stops the proxy's work on the call (answering, waiting, retrying); nil
 	// while the call is simply in flight.
-	cancel    context.CancelFunc
+	cancel    context.CancelCauseFunc
 	rounds    int // input_required rounds answered
 	urlRounds int // -32042 errors answered
 	cancelled bool
+
+	// What keeps a call a person is asked about alive past the host's patience
+	// (keep.go); all guarded by Proxy.mu.
+	asked     bool                      // a person was asked for it
+	sig       string                    // its signature, "" when it has none
+	asking    int                       // its questions open now
+	gone      bool                      // the host cancelled the original request
+	joined    []hostReq                 // identical host requests joined to it
+	keepUntil time.Time                 // when it may be dropped, once nobody waits
+	timer     *time.Timer               // its expiry
+	done      bool                      // the server's final response came
+	held      []byte                    // that response, kept for the next identical call
+	sentTo    []string                  // the host ids it was sent to, not cancelled since
+	stops     []context.CancelCauseFunc // the server's questions asked for it
+	token     json.RawMessage           // the original request's progressToken
+	tokenRead bool                      // token was read
+	prog      float64                   // the last progress value sent for it
 }
 
 // New returns a proxy relaying to up.
 func New(up Upstream, opts Options) *Proxy {
 	if opts.Wait <= 0 {
 		opts.Wait = DefaultWait
+	}
+	if opts.Keep <= 0 {
+		opts.Keep = opts.Wait
+	}
+	if opts.Progress == 0 {
+		opts.Progress = DefaultProgress
 	}
 	if opts.MaxLine <= 0 {
 		opts.MaxLine = transport.MaxFrame
@@ -137,13 +185,17 @@ func New(up Upstream, opts Options) *Proxy {
 		ans = elicit.NewEngine(opts.Answerer, &elicit.EngineOptions{NoValidate: opts.NoValidate})
 	}
 	p := &Proxy{
-		opts:        opts,
-		answerer:    ans,
-		up:          up,
-		pending:     map[string]*call{},
-		pushes:      map[string]context.CancelFunc{},
-		waits:       map[string]*urlWait{},
-		answeredURL: map[string]bool{},
+		opts:           opts,
+		answerer:       ans,
+		up:             up,
+		pending:        map[string]*call{},
+		pushes:         map[string]context.CancelCauseFunc{},
+		waits:          map[string]*urlWait{},
+		answeredURL:    map[string]bool{},
+		bySig:          map[string]*call{},
+		joinedIDs:      map[string]*call{},
+		answered:       map[string]bool{},
+		serverProgress: map[string]float64{},
 	}
 	if d, ok := up.(interface{ onDropped(func([]byte)) }); ok {
 		d.onDropped(p.serverDropped)
@@ -187,20 +239,14 @@ var ErrServerExited = errors.New("the server ended the session")
 // nil. When the server ends first, Run returns an
 // error wrapping ErrServerExited. Run is called once.
 func (p *Proxy) Run(ctx context.Context, hostIn io.Reader, hostOut io.Writer) error {
-	ctx, cancel := context.WithCancel(ctx)
+	ctx, cancelCause := context.WithCancelCause(ctx)
+	cancel := func() { cancelCause(errStopped) }
 	defer cancel()
 	p.ctx = ctx
 	p.out = bufio.NewWriterSize(hostOut, 64<<10)
 	hostDone := make(chan error, 1)
-	queue := make(chan []byte, hostQueue)
-	go func() { hostDone <- p.readHost(hostIn, queue) }()
 	relayed := make(chan struct{}) // closed once every host message read was handled
-	go func() {
-		defer close(relayed)
-		for msg := range queue {
-			p.fromHost(msg)
-		}
-	}()
+	go p.readHost(hostIn, hostDone, relayed)
 	serverDone := make(chan error, 1)
 	go func() { serverDone <- p.up.Receive(ctx, p.fromServer) }()
 	var err error
@@ -259,7 +305,12 @@ func (p *Proxy) drain(relayed <-chan struct{}, d time.Duration) {
 	deadline := time.Now().Add(d)
 	for {
 		p.mu.Lock()
-		n := len(p.pending)
+		n := 0
+		for _, c := range p.pending {
+			if c.hasLive() { // not a call kept for a host that gave up
+				n++
+			}
+		}
 		p.mu.Unlock()
 		select {
 		case <-relayed:
@@ -301,10 +352,85 @@ func LogLine(format string, args ...any) string {
 	return line
 }
 
-// readHost queues the host's messages until its input ends, then closes queue.
-func (p *Proxy) readHost(r io.Reader, queue chan<- []byte) error {
-	defer close(queue)
+// readHost relays the host's messages until its input ends, then sends the reader's
+// error (nil at the end of input) on done; relayed is closed once every message read
+// was handled.
+//
+// Each message is relayed by the goroutine that read it: no hand-off between
+// goroutines on the way to the server. When relaying one takes longer than
+// stuckSend (a server that does not read its stdin holds the send), a new goroutine
+// takes over reading, queueing what it reads (hostQueue), so that the host's end of
+// input is still seen; the reading goroutine then relays the queue, for the rest of
+// the session.
+func (p *Proxy) readHost(r io.Reader, done chan<- error, relayed chan<- struct{}) {
 	lr := transport.NewLineReader(r, p.opts.MaxLine)
+	queue := make(chan []byte, hostQueue)
+	// A ticker, not a timer armed per message: arming one wakes the runtime's poller
+	// (a system call and a thread woken per message).
+	var mu sync.Mutex
+	var busy time.Time // when the message being relayed was read; zero when none is
+	queued := false
+	watch := time.NewTicker(stuckSend)
+	stopWatch := make(chan struct{})
+	defer close(stopWatch)
+	go func() {
+		defer watch.Stop()
+		for {
+			select {
+			case <-stopWatch:
+				return
+			case now := <-watch.C:
+				mu.Lock()
+				stuck := !queued && !busy.IsZero() && now.Sub(busy) > stuckSend
+				if stuck {
+					queued = true
+				}
+				mu.Unlock()
+				if stuck {
+					p.logf("the server is slow to take the host's messages; queueing them")
+					go func() { done <- p.readLines(lr, func(msg []byte) { queue <- msg }, queue, nil) }()
+					return
+				}
+			}
+		}
+	}()
+	takenOver := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return queued
+	}
+	err := p.readLines(lr, func(msg []byte) {
+		mu.Lock()
+		busy = time.Now()
+		mu.Unlock()
+		p.fromHost(msg)
+		mu.Lock()
+		busy = time.Time{}
+		mu.Unlock()
+	}, nil, takenOver)
+	if !takenOver() {
+		close(relayed)
+		done <- err
+		return
+	}
+	// Taken over while relaying: the reader feeds queue, this goroutine relays it.
+	for msg := range queue {
+		p.fromHost(msg)
+	}
+	close(relayed)
+}
+
+// stuckSend is how long relaying one host message may take before another goroutine
+// takes over reading the host (readHost).
+const stuckSend = 100 * time.Millisecond
+
+// readLines reads the host's messages from lr and hands each to relay until the input
+// ends, or until stopped reports true after a relay (nil: never); queue, when set, is
+// closed at the end.
+func (p *Proxy) readLines(lr *transport.LineReader, relay func([]byte), queue chan []byte, stopped func() bool) error {
+	if queue != nil {
+		defer close(queue)
+	}
 	for {
 		line, tooLong, err := lr.Next()
 		switch {
@@ -312,7 +438,10 @@ func (p *Proxy) readHost(r io.Reader, queue chan<- []byte) error {
 			p.tooLong(line)
 		default:
 			if msg := bytes.TrimSpace(line); len(msg) > 0 {
-				queue <- bytes.Clone(msg)
+				relay(bytes.Clone(msg))
+				if stopped != nil && stopped() {
+					return nil // another goroutine reads now
+				}
 			}
 		}
 		if err != nil {
@@ -363,7 +492,7 @@ func idKey(id jsonrpc.ID) string {
 	case string:
 		return "s" + v
 	case int64:
-		return fmt.Sprintf("n%d", v)
+		return "n" + strconv.FormatInt(v, 10)
 	}
 	return ""
 }
@@ -378,13 +507,20 @@ func (p *Proxy) fromHost(msg []byte) {
 		return
 	}
 	if !env.IsRequest() {
+		if p.ownsServerRequest(env.ID()) {
+			// The person answers the questions the proxy took on, never the host.
+			p.logf("refused a response of the host to server request %s, which elicitty answers: not passed on", elicit.Sanitize(string(env.IDRaw())))
+			return
+		}
 		p.sendOrFail(msg, nil) // the host's answer to a server request (sampling, roots, ping)
 		return
 	}
 	method := env.Method()
 	switch {
 	case method == "notifications/cancelled":
-		p.hostCancelled(&env)
+		if msg = p.hostCancelled(&env, msg); msg == nil {
+			return
+		}
 	case method == "initialize":
 		msg = p.hostInitialize(&env, msg)
 	default:
@@ -399,9 +535,21 @@ func (p *Proxy) fromHost(msg []byte) {
 	case "tools/call", "prompts/get", "resources/read":
 		c.name = callName(env.Params())
 	}
+	if c.name != "" && p.nSig.Load() > 0 && p.join(c, msg) {
+		return // the same call as one a person is asked about: it runs once
+	}
 	c.modes, c.meta, c.proto = requestCaps(env.Params())
+	key := idKey(c.id)
 	p.mu.Lock()
-	p.pending[idKey(c.id)] = c
+	if old := p.pending[key]; old != nil && old.asked {
+		p.mu.Unlock()
+		p.logf("refused a host request under the id of a call still kept for it")
+		b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+			Message: "elicitty proxy: this id is still in use by an earlier call a person is answering; send the request under a new id"}})
+		p.toHost(b)
+		return
+	}
+	p.pending[key] = c
 	p.mu.Unlock()
 	p.sendOrFail(msg, c)
 }
@@ -428,39 +576,11 @@ func (p *Proxy) sendOrFail(msg []byte, c *call) {
 	send()
 }
 
-// failCall answers the host's request c with an internal error.
+// failCall answers the host's request c (and those joined to it) with an internal
+// error.
 func (p *Proxy) failCall(c *call, text string) {
-	p.mu.Lock()
-	delete(p.pending, idKey(c.id))
-	p.mu.Unlock()
 	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: elicit.Sanitize(text)}})
-	p.toHost(b)
-}
-
-// hostCancelled stops the proxy's own work on a host request the host cancelled; the
-// notification itself is passed on.
-func (p *Proxy) hostCancelled(env *transport.Envelope) {
-	var n struct {
-		RequestID json.RawMessage `json:"requestId"`
-	}
-	if json.Unmarshal(env.Params(), &n) != nil || len(n.RequestID) == 0 {
-		return
-	}
-	id, err := decodeID(n.RequestID)
-	if err != nil {
-		return
-	}
-	p.mu.Lock()
-	c := p.pending[idKey(id)]
-	if c != nil {
-		c.cancelled = true
-		delete(p.pending, idKey(id))
-	}
-	p.mu.Unlock()
-	if c != nil && c.cancel != nil {
-		p.logf("the host cancelled %s %s; stopped answering for it", c.method, elicit.Sanitize(c.name))
-		c.cancel()
-	}
+	p.deliver(c, b)
 }
 
 // decodeID reads a raw JSON-RPC id.
@@ -515,6 +635,15 @@ func (p *Proxy) fromServer(msg []byte) {
 			if p.completed(&env) {
 				return
 			}
+		case "notifications/progress":
+			p.noteProgress(&env)
+		}
+		if env.IsCall() {
+			p.mu.Lock()
+			if len(p.answered) > 0 {
+				delete(p.answered, idKey(env.ID())) // the id is the host's to answer now
+			}
+			p.mu.Unlock()
 		}
 		p.toHost(msg)
 		return
@@ -523,6 +652,7 @@ func (p *Proxy) fromServer(msg []byte) {
 	p.mu.Lock()
 	c := p.pending[key]
 	busy := c != nil && c.cancel != nil
+	asked := c != nil && c.asked
 	p.mu.Unlock()
 	if c == nil {
 		p.toHost(msg) // not a request in flight (a late reply): the host decides
@@ -543,6 +673,10 @@ func (p *Proxy) fromServer(msg []byte) {
 		return
 	}
 	if !env.IsError() && p.takeInputRequired(c, &env, msg) {
+		return
+	}
+	if asked {
+		p.deliver(c, msg)
 		return
 	}
 	p.mu.Lock()
@@ -571,25 +705,18 @@ func isBatch(msg []byte) bool {
 	return true
 }
 
-// inFlight returns the one tools/call, prompts/get or resources/read of the host in
-// flight, when there is exactly one: the call a pushed question belongs to.
-func (p *Proxy) inFlight() (string, string) {
+// inFlight returns the host's tools/call, prompts/get and resources/read in flight:
+// the calls a pushed question may belong to.
+func (p *Proxy) inFlight() []*call {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	var found *call
+	var found []*call
 	for _, c := range p.pending {
-		if c.name == "" {
-			continue
+		if c.name != "" && !c.done {
+			found = append(found, c)
 		}
-		if found != nil {
-			return "", ""
-		}
-		found = c
 	}
-	if found == nil {
-		return "", ""
-	}
-	return found.method + " " + found.name, found.name
+	return found
 }
 
 // source is who asks, for the requests built now.

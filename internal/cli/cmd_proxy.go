@@ -180,7 +180,18 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 	sigpipe := make(chan os.Signal, 1)
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
-	err = proxy.New(up, opts).Run(ctx, a.stdin, a.stdout)
+	in, out := a.stdin, a.stdout
+	if f, ok := in.(*os.File); ok {
+		pf, restore := proxy.Pollable(f)
+		defer restore()
+		in = pf
+	}
+	if f, ok := out.(*os.File); ok {
+		pf, restore := proxy.Pollable(f)
+		defer restore()
+		out = pf
+	}
+	err = proxy.New(up, opts).Run(ctx, in, out)
 	if ctx.Err() != nil {
 		// Interrupted: the log already says so ("interrupted; stopping the server").
 		return &silentError{code: ExitCancel}

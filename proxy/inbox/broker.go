@@ -304,7 +304,8 @@ func (b *Broker) withdrawLocked(id uint64, reason string, except *peer) {
 // Answer implements elicit.Answerer: it sends req to every attached inbox and returns
 // the first answer. With no inbox attached it notifies (BrokerOptions.Notify) and
 // waits for one; an inbox that attaches later gets the ask. When ctx is done first the
-// ask is withdrawn and ctx's error returned. Sampling requests are not taken.
+// ask is withdrawn from every inbox, with ctx's cause as the reason when it has one
+// (context.WithCancelCause), and ctx's error returned. Sampling requests are not taken.
 func (b *Broker) Answer(ctx context.Context, req *elicit.Request) (elicit.Response, error) {
 	if req.Mode == elicit.ModeSampling {
 		return elicit.Response{}, fmt.Errorf("the inbox answers elicitations only, not sampling: %w", elicit.ErrUnanswered)
@@ -369,6 +370,8 @@ func (b *Broker) Answer(ctx context.Context, req *elicit.Request) (elicit.Respon
 		reason, err = "the proxy stopped", ErrClosed
 	case errors.Is(err, context.DeadlineExceeded):
 		reason = "no answer in time"
+	case context.Cause(ctx) != err:
+		reason = context.Cause(ctx).Error() // why the proxy stopped asking
 	}
 	b.withdrawLocked(id, reason, nil)
 	b.mu.Unlock()

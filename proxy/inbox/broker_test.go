@@ -233,6 +233,41 @@ func TestDeadlineWithdrawsTheAsk(t *testing.T) {
 	}
 }
 
+// TestCauseWithdrawsTheAskEverywhere: a proxy that stops asking (the host gave up and
+// did not come back, the call ended) withdraws the ask from every inbox, which shows
+// why; an answer sent after that is refused, never "accepted" to nobody.
+func TestCauseWithdrawsTheAskEverywhere(t *testing.T) {
+	b, dir, log := newBroker(t, BrokerOptions{})
+	h1, ch1 := collect()
+	h2, ch2 := collect()
+	watch(t, dir, h1, nil)
+	watch(t, dir, h2, nil)
+	waitFor(t, "two inboxes", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.peers) == 2 })
+	ctx, cancel := context.WithCancelCause(context.Background())
+	done := answerAsync(b, ctx, formReq)
+	a1, a2 := recv(t, ch1), recv(t, ch2)
+	cancel(errors.New("the host gave up on the call and did not call again"))
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("Answer = %v, want cancelled", err)
+	}
+	for _, a := range []asked{a1, a2} {
+		select {
+		case <-a.ctx.Done():
+			if cause := context.Cause(a.ctx); cause == nil || cause.Error() != "withdrawn: the host gave up on the call and did not call again" {
+				t.Errorf("cause = %v", cause)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("not withdrawn")
+		}
+		if err := a.ask.Reply(elicit.Response{Action: elicit.Accept}); err == nil {
+			t.Error("an answer to the withdrawn ask was taken")
+		}
+	}
+	if !strings.Contains(log.String(), "#1 withdrawn: the host gave up") {
+		t.Errorf("log:\n%s", log)
+	}
+}
+
 func TestNobodyAttachedNotifiesThenLateInboxAnswers(t *testing.T) {
 	script, out := fakeNotify(t)
 	b, dir, log := newBroker(t, BrokerOptions{Notify: DefaultNotifier(func(k string) string {
