@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -186,16 +187,20 @@ type RequestSource struct {
 // proxy alike; the caller adds Call, Tool, Key, Index and Total.
 func NewRequest(src RequestSource, origin elicit.Origin, p *mcp.ElicitParams, raw json.RawMessage) *elicit.Request {
 	er := &elicit.Request{
-		Server:        src.Server,
-		Host:          src.Host,
-		Origin:        origin,
-		Protocol:      src.Protocol,
-		Mode:          elicit.ModeForm,
-		Message:       p.Message,
-		URL:           p.URL,
-		ElicitationID: p.ElicitationID,
-		URLDeclared:   src.URLDeclared,
-		Params:        raw,
+		Server:      src.Server,
+		Host:        src.Host,
+		Origin:      origin,
+		Protocol:    src.Protocol,
+		Mode:        elicit.ModeForm,
+		Message:     p.Message,
+		URL:         p.URL,
+		URLDeclared: src.URLDeclared,
+		Params:      raw,
+	}
+	if src.Protocol < protocol.Version20260728 {
+		// 2026-07-28 removed elicitationId (changelog, minor change 11): one a server
+		// sends anyway is not kept, so nothing waits for a completion that cannot come.
+		er.ElicitationID = p.ElicitationID
 	}
 	if src.ServerInfo != "" {
 		er.ServerInfo = serverInfoName(src.ServerInfo)
