@@ -1,0 +1,109 @@
+package form
+
+import (
+	"bytes"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"charm.land/huh/v2"
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/elicit"
+)
+
+const fileFormSchema = `{"type":"object","properties":{
+	"doc":{"type":"string","format":"uri","title":"Document","x-mcp-file":{"accept":["text/plain"],"maxSize":10}}
+},"required":["doc"]}`
+
+func fileRequest() *elicit.Request {
+	return &elicit.Request{Server: "demo", Protocol: "2026-07-28", Mode: elicit.ModeForm, FileInputs: true,
+		Message: "Pick a file", Schema: []byte(fileFormSchema)}
+}
+
+func fileFixture(t *testing.T) (dir, good, big string) {
+	t.Helper()
+	dir = t.TempDir()
+	good = filepath.Join(dir, "a.txt")
+	big = filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(good, []byte("abc"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(big, bytes.Repeat([]byte("z"), 11), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return dir, good, big
+}
+
+// The inline prompt asks for a path; refusals name the file and ask again; the review
+// shows name, type and size, never the bytes.
+func TestPrompterAccessibleFileField(t *testing.T) {
+	dir, good, big := fileFixture(t)
+	var out bytes.Buffer
+	input := "\nA\n" + dir + "\n" + big + "\n" + good + "\na\n"
+	p := NewPrompter(iotest.OneByteReader(strings.NewReader(input)), &out, &PrompterOptions{Accessible: true})
+	resp, err := p.Answer(t.Context(), fileRequest())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := elicit.DataURI("text/plain", "a.txt", []byte("abc"))
+	if resp.Action != elicit.Accept || resp.Content["doc"] != want {
+		t.Fatalf("response = %+v, want doc %s", resp, want)
+	}
+	if diff := cmp.Diff(map[string][]elicit.FileInfo{"doc": {{Path: good, Name: "a.txt", Type: "text/plain", Size: 3}}}, resp.Files); diff != "" {
+		t.Errorf("files (-want +got):\n%s", diff)
+	}
+	s := out.String()
+	for _, w := range []string{"is a directory", "big.txt", "over the 10 B the server takes", `"doc": "file a.txt (text/plain, 3 B)"`, "file: text/plain, at most 10 B"} {
+		if !strings.Contains(s, w) {
+			t.Errorf("prompt output lacks %q:\n%s", w, s)
+		}
+	}
+	if b64 := base64.StdEncoding.EncodeToString([]byte("abc")); strings.Contains(s, b64) {
+		t.Errorf("the review shows the file's bytes:\n%s", s)
+	}
+}
+
+// In the TUI a single-file field is huh's file picker; the review describes the file.
+func TestFormModelFileField(t *testing.T) {
+	_, good, _ := fileFixture(t)
+	req := fileRequest()
+	f := req.ParsedForm()
+	m := NewFormModel(req, f, FormOptions{})
+	if m.ans.list[0].widget != widgetFile {
+		t.Fatalf("widget = %v, want the file picker", m.ans.list[0].widget)
+	}
+	if _, ok := m.ans.list[0].field(buildOptions{width: 80}).(*huh.FilePicker); !ok {
+		t.Errorf("the field is not huh's file picker")
+	}
+	m.ans.list[0].text = good // what the picker binds on selection
+	m.enterReview()
+	if !strings.Contains(m.raw, `"doc": "file a.txt (text/plain, 3 B)"`) || strings.Contains(m.raw, "base64") {
+		t.Errorf("review:\n%s", m.raw)
+	}
+	m.finish(elicit.Accept)
+	resp, ok := m.Done()
+	if !ok || resp.Content["doc"] != elicit.DataURI("text/plain", "a.txt", []byte("abc")) || len(resp.Files["doc"]) != 1 || resp.Files["doc"][0].Path != good {
+		t.Errorf("response = %+v", resp)
+	}
+}
+
+func TestPickerTypes(t *testing.T) {
+	cases := []struct {
+		accept []string
+		want   []string
+	}{
+		{nil, nil},
+		{[]string{".pdf", ".TXT"}, []string{".pdf", ".TXT"}},
+		{[]string{"image/*"}, nil},
+		{[]string{".csv", "application/x-unknown-thing"}, nil},
+	}
+	for _, c := range cases {
+		if got := pickerTypes(&elicit.FileSpec{Accept: c.accept}); !cmp.Equal(c.want, got) {
+			t.Errorf("pickerTypes(%v) = %v, want %v", c.accept, got, c.want)
+		}
+	}
+}
