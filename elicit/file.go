@@ -476,3 +476,20 @@ func fileItems(v any) []any {
 	}
 	return nil
 }
+
+// FileValues returns the data URIs content holds for the form's file fields (for the
+// wire log to mask).
+func (f *Form) FileValues(content map[string]any) []string {
+	var out []string
+	for _, fld := range f.Fields {
+		if fld.Kind != KindFile {
+			continue
+		}
+		for _, it := range fileItems(content[fld.Name]) {
+			if s, ok := it.(string); ok && s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}

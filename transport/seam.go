@@ -140,7 +140,7 @@ func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response
 	if req.Form == nil && req.Mode != elicit.ModeURL && len(req.Schema) > 0 {
 		// Parsed once, here: the Engine and the answerers behind it use this parse, and
 		// the secret fields are found in it below.
-		req.Form = elicit.Parse(req.Schema, req.Protocol)
+		req.Form = elicit.ParseWith(req.Schema, req.Protocol, req.ParseOptions())
 	}
 	s.prompt.enter()
 	resp, err := s.opts.Answerer.Answer(ctx, req)
@@ -150,6 +150,10 @@ func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response
 		// (Log tab, --log file) masks it from the answer on.
 		form := req.ParsedForm()
 		for _, v := range form.SecretValues(resp.Content) {
+			s.tap.log.Redact(v)
+		}
+		// A chosen file's bytes are not logged either (SEP-2356, "Logging and telemetry").
+		for _, v := range form.FileValues(resp.Content) {
 			s.tap.log.Redact(v)
 		}
 	}
@@ -163,7 +167,7 @@ func (s *Session) newRequest(origin elicit.Origin, p *mcp.ElicitParams, raw json
 	if si := s.ServerInfo(); si != nil {
 		info = si.Name
 	}
-	return NewRequest(RequestSource{Server: s.server.Name, ServerInfo: info, Protocol: s.Protocol(), URLDeclared: s.opts.URLMode}, origin, p, raw)
+	return NewRequest(RequestSource{Server: s.server.Name, ServerInfo: info, Protocol: s.Protocol(), URLDeclared: s.opts.URLMode, FileInputs: s.opts.FileInputs}, origin, p, raw)
 }
 
 // RequestSource is who asks an elicitation: what NewRequest copies into each
@@ -179,6 +183,8 @@ type RequestSource struct {
 	Protocol string
 	// URLDeclared reports whether URL mode was declared to the server.
 	URLDeclared bool
+	// FileInputs reports whether file inputs were declared (elicit.Request.FileInputs).
+	FileInputs bool
 }
 
 // NewRequest builds the elicit.Request of one elicitation from go-sdk's decoded params p
@@ -195,6 +201,7 @@ func NewRequest(src RequestSource, origin elicit.Origin, p *mcp.ElicitParams, ra
 		Message:     p.Message,
 		URL:         p.URL,
 		URLDeclared: src.URLDeclared,
+		FileInputs:  src.FileInputs,
 		Params:      raw,
 	}
 	if src.Protocol < protocol.Version20260728 {

@@ -35,6 +35,9 @@ type Options struct {
 	// sampling/createMessage requests (elicit.ModeSampling) too. Set it only when
 	// someone can answer them (a person, an answers file with sampling entries).
 	Sampling bool
+	// FileInputs declares the fileInputs capability and turns x-mcp-file properties
+	// (SEP-2356, draft) into file fields (--experimental file-inputs); off, neither.
+	FileInputs bool
 	// Protocol pins the version; "" chooses the era (see eraChoice).
 	// When empty, the server's configured Protocol is used.
 	Protocol string

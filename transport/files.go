@@ -1,0 +1,47 @@
+package transport
+
+import (
+	"encoding/json"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+)
+
+// clientCapsKey is the _meta member that carries a 2026-07-28 request's capabilities.
+const clientCapsKey = "io.modelcontextprotocol/clientCapabilities"
+
+// filesOut declares file inputs (SEP-2356's earlier drafts: capabilities.fileInputs),
+// only with Options.FileInputs: in initialize (2025 eras) and in the capabilities of
+// every 2026-07-28 request's _meta. go-sdk's ClientCapabilities has no such member, so
+// the tap adds it to the frame.
+func (t *tap) filesOut(m *jsonrpc.Request) {
+	if !t.fileInputs || len(m.Params) == 0 {
+		return
+	}
+	if m.Method == "initialize" {
+		m.Params = withCapability(m.Params, "fileInputs", json.RawMessage(`{}`))
+		return
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(m.Params, &obj) != nil || obj["_meta"] == nil {
+		return
+	}
+	var meta map[string]json.RawMessage
+	if json.Unmarshal(obj["_meta"], &meta) != nil || meta[clientCapsKey] == nil {
+		return
+	}
+	var caps map[string]json.RawMessage
+	if json.Unmarshal(meta[clientCapsKey], &caps) != nil || caps == nil {
+		return
+	}
+	caps["fileInputs"] = json.RawMessage(`{}`)
+	var err error
+	if meta[clientCapsKey], err = json.Marshal(caps); err != nil {
+		return
+	}
+	if obj["_meta"], err = json.Marshal(meta); err != nil {
+		return
+	}
+	if p, err := json.Marshal(obj); err == nil {
+		m.Params = p
+	}
+}
