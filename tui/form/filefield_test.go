@@ -107,3 +107,25 @@ func TestPickerTypes(t *testing.T) {
 		}
 	}
 }
+
+// A form request naming an MCP App (SEP-3118, _meta.ui.resourceUri) is shown as the core
+// form, with one line saying an app view was offered.
+func TestAppViewLine(t *testing.T) {
+	req := &elicit.Request{Server: "demo", Mode: elicit.ModeForm, Message: "Confirm the manager",
+		Schema: []byte(`{"type":"object","properties":{"confirmed":{"type":"boolean"}}}`),
+		Params: []byte(`{"mode":"form","message":"Confirm the manager","requestedSchema":{"type":"object","properties":{"confirmed":{"type":"boolean"}}},"_meta":{"ui":{"resourceUri":"ui://portfolio/assign\u001b[31m-manager"}}}`)}
+	head := headerText(req, req.ParsedForm())
+	want := "ⓘ the server offers an app view (ui://portfolio/assign-manager) that elicitty does not render; this is the same request as a form"
+	if !strings.Contains(head, want) {
+		t.Errorf("header:\n%s\nwant the line %q", head, want)
+	}
+	m := NewFormModel(req, req.ParsedForm(), FormOptions{})
+	m.SetSize(200, 40)
+	if v := m.View(); !strings.Contains(v, "app view (ui://portfolio/assign-manager)") || !strings.Contains(v, "confirmed") {
+		t.Errorf("view lacks the line or the form:\n%s", v)
+	}
+	req.Params = []byte(`{"mode":"form","message":"m"}`)
+	if strings.Contains(headerText(req, req.ParsedForm()), "app view") {
+		t.Errorf("app line without _meta.ui")
+	}
+}

@@ -686,6 +686,9 @@ func headerText(req *elicit.Request, f *elicit.Form) string {
 		if msg := strings.TrimSpace(elicit.Sanitize(req.Message)); msg != "" {
 			b.WriteString(msg + "\n")
 		}
+		if line := appViewLine(req); line != "" {
+			b.WriteString(line + "\n")
+		}
 	}
 	for _, fd := range f.Findings {
 		line := "⚠ " + oneLine(elicit.Sanitize(fd.Message))
