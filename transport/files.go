@@ -45,3 +45,21 @@ func (t *tap) filesOut(m *jsonrpc.Request) {
 		m.Params = p
 	}
 }
+
+// FileInputs reports whether file inputs were declared to the server
+// (Options.FileInputs): its tools' file arguments are file fields too.
+func (s *Session) FileInputs() bool { return s.opts.FileInputs }
+
+// ToolInputFiles returns the inputFiles map a tool was listed with (the earlier
+// SEP-2356 draft's descriptors of its file arguments, by argument), as sent; nil when
+// it has none or was not listed.
+func (s *Session) ToolInputFiles(tool string) json.RawMessage {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, pg := range s.listed {
+		if f, ok := pg.inputFiles[tool]; ok {
+			return f
+		}
+	}
+	return nil
+}

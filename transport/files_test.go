@@ -110,3 +110,26 @@ func TestFileInputsInputRequest(t *testing.T) {
 		}
 	}
 }
+
+// A tool listed with the earlier draft's inputFiles keeps it for the argument form.
+func TestToolInputFiles(t *testing.T) {
+	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, false) || m.Method != "tools/list" {
+			return
+		}
+		rs.reply(m.ID, `{"tools":[{"name":"ocr","inputSchema":{"type":"object","properties":{"scan":{"type":"string","format":"uri"}}},"inputFiles":{"scan":{"accept":["image/*"],"maxSize":5}}},{"name":"plain","inputSchema":{"type":"object"}}]}`)
+	})
+	s := connectRaw(t, tr, Options{Protocol: legacy, FileInputs: true})
+	if _, err := s.Tools(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := string(s.ToolInputFiles("ocr")); got != `{"scan":{"accept":["image/*"],"maxSize":5}}` {
+		t.Errorf("ocr inputFiles = %s", got)
+	}
+	if got := s.ToolInputFiles("plain"); got != nil {
+		t.Errorf("plain inputFiles = %s", got)
+	}
+	if !s.FileInputs() {
+		t.Errorf("FileInputs() = false")
+	}
+}
