@@ -7,7 +7,7 @@ import (
 
 // readFiles replaces the file: PATH values of file fields in content by the files' data
 // URIs, PATH relative to the answers file, and returns what was read by field. A data URI
-// written in the file is kept as it is. (docs/answers.md, "File fields".)
+// written in the file is kept as it is (README, "How elicitations are answered").
 func (s *Script) readFiles(content map[string]any, form *Form) (map[string][]FileInfo, error) {
 	if form == nil {
 		return nil, nil
