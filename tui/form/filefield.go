@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
 	"github.com/elicitty/elicitty/elicit"
@@ -24,11 +25,36 @@ func (a *answer) filePicker(title, desc string, o buildOptions) huh.Field {
 	}
 	p := huh.NewFilePicker()
 	p.WithTheme(o.theme)
-	return p.Key(a.fld.Name).Title(title).Description(desc).
+	p = p.Key(a.fld.Name).Title(title).Description(desc).
 		CurrentDirectory(".").FileAllowed(true).DirAllowed(false).ShowSize(true).
-		AllowedTypes(pickerTypes(a.fld.File)).Height(10).
+		AllowedTypes(pickerTypes(a.fld.File)).Height(pickerHeight).
 		Value(&a.text).Validate(check)
+	// Listing from the start makes the form as tall as the list: huh sizes a group
+	// from its fields' height when it is laid out, and shows a picker opened later
+	// in that height (one row).
+	return pickerField{p.Picking(true)}
 }
+
+// pickerHeight is the height of a file picker field: its title and description, the
+// list, and its help line.
+const pickerHeight = 12
+
+// pickerField is huh's file picker at a fixed height: the window size the form passes
+// on, and the height its group gives it, would shrink the list to the form's leftover
+// height; the field keeps pickerHeight.
+type pickerField struct{ *huh.FilePicker }
+
+// Update implements huh.Model.
+func (p pickerField) Update(msg tea.Msg) (huh.Model, tea.Cmd) {
+	if _, ok := msg.(tea.WindowSizeMsg); ok {
+		return p, nil
+	}
+	_, cmd := p.FilePicker.Update(msg)
+	return p, cmd
+}
+
+// WithHeight implements huh.Field: the picker keeps its own height.
+func (p pickerField) WithHeight(int) huh.Field { return p }
 
 // pickerTypes are the name suffixes the picker lists: the accept list's extensions and
 // those of its exact MIME types; none (every file) when it has a wildcard or is empty.

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"testing/synctest"
 
-	"charm.land/huh/v2"
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicitty/elicitty/elicit"
@@ -76,7 +78,7 @@ func TestFormModelFileField(t *testing.T) {
 	if m.ans.list[0].widget != widgetFile {
 		t.Fatalf("widget = %v, want the file picker", m.ans.list[0].widget)
 	}
-	if _, ok := m.ans.list[0].field(buildOptions{width: 80}).(*huh.FilePicker); !ok {
+	if _, ok := m.ans.list[0].field(buildOptions{width: 80}).(pickerField); !ok {
 		t.Errorf("the field is not huh's file picker")
 	}
 	m.ans.list[0].text = good // what the picker binds on selection
@@ -128,4 +130,33 @@ func TestAppViewLine(t *testing.T) {
 	if strings.Contains(headerText(req, req.ParsedForm()), "app view") {
 		t.Errorf("app line without _meta.ui")
 	}
+}
+
+// The picker, driven by keys: it lists the working directory, refuses a file over
+// maxSize by name, and choosing one that fits leads to the review, which shows the file,
+// not its bytes.
+func TestFilePickerByKeys(t *testing.T) {
+	dir, _, _ := fileFixture(t)
+	t.Chdir(dir)
+	synctest.Test(t, func(t *testing.T) {
+		req := fileRequest()
+		m := NewFormModel(req, req.ParsedForm(), FormOptions{})
+		m.SetSize(100, 30)
+		run(t, m, m.Init())
+		if s := screen(m); !strings.Contains(s, "a.txt") || !strings.Contains(s, "big.txt") || !strings.Contains(s, "file: text/plain, at most 10 B") {
+			t.Fatalf("the picker does not list the working directory:\n%s", s)
+		}
+		press(t, m, tea.KeyPressMsg{Code: tea.KeyDown}) // big.txt: over maxSize
+		press(t, m, tea.KeyPressMsg{Code: tea.KeyEnter})
+		if s := screen(m); !strings.Contains(s, "over the 10 B the server takes") {
+			t.Fatalf("big.txt was not refused:\n%s", s)
+		}
+		press(t, m, tea.KeyPressMsg{Code: tea.KeyEnter}) // open the list again
+		press(t, m, tea.KeyPressMsg{Code: tea.KeyUp})
+		press(t, m, tea.KeyPressMsg{Code: tea.KeyEnter}) // a.txt
+		s := screen(m)
+		if !strings.Contains(s, "file a.txt (text/plain, 3 B)") || strings.Contains(s, base64.StdEncoding.EncodeToString([]byte("abc"))) {
+			t.Fatalf("review after picking a.txt:\n%s", s)
+		}
+	})
 }
