@@ -27,29 +27,51 @@ var fileSchema = json.RawMessage(`{
   "required": ["file"]
 }`)
 
+// uploadArgs has the optional file argument of upload_file (the tool surface of SEP-2356:
+// a host fills it from a file the user picks).
+var uploadArgs = json.RawMessage(`{
+  "type": "object",
+  "properties": {
+    "file": {"type": "string", "format": "uri", "description": "The file, as a data URI; asked for when absent.",
+      "x-mcp-file": {"maxSize": 1048576}}
+  }
+}`)
+
 // addFileTools registers the file-input tool.
 func (s *Server) addFileTools() {
 	s.addFlowTool(&mcp.Tool{
 		Name:  "upload_file",
 		Title: "Upload a file (file input, SEP-2356 draft)",
-		Description: "Asks a form with one file field (format uri with x-mcp-file, maxSize 1 MiB): a client " +
-			"with file inputs answers an RFC 2397 data URI. Returns the file's name, type, size and sha256, " +
-			"as text and as structuredContent {name, type, size, sha256}; a value that is not a base64 data " +
-			"URI, or over 1 MiB, is a tool error. Clients without file inputs see a uri text field.",
-		InputSchema: noArgs,
+		Description: "Hashes a file: the optional file argument (format uri with x-mcp-file, maxSize 1 MiB), " +
+			"or, when absent, the answer to a form with one such file field; a client with file inputs " +
+			"sends an RFC 2397 data URI. Returns the file's name, type, size and sha256, as text and as " +
+			"structuredContent {name, type, size, sha256}; a value that is not a base64 data URI, or over " +
+			"1 MiB, is a tool error. Clients without file inputs see a uri text field.",
+		InputSchema: uploadArgs,
 	}, false, s.uploadFileTool)
 }
 
 // uploadFileTool runs upload_file.
-func (s *Server) uploadFileTool(ctx context.Context, a *asker, _ json.RawMessage) (*mcp.CallToolResult, error) {
-	r, err := a.ask(ctx, "file", form("Choose a file to hash", fileSchema))
-	if err != nil {
+func (s *Server) uploadFileTool(ctx context.Context, a *asker, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	var args struct {
+		File *string `json:"file"`
+	}
+	if err := decodeArgs(raw, &args); err != nil {
 		return nil, err
 	}
-	if res, ok := refused(r); ok {
-		return res, nil
+	v := ""
+	if args.File != nil {
+		v = *args.File
+	} else {
+		r, err := a.ask(ctx, "file", form("Choose a file to hash", fileSchema))
+		if err != nil {
+			return nil, err
+		}
+		if res, ok := refused(r); ok {
+			return res, nil
+		}
+		v, _ = r.Content["file"].(string)
 	}
-	v, _ := r.Content["file"].(string)
 	f, err := decodeDataURI(v)
 	if err != nil {
 		return toolError(fmt.Errorf("file: %w", err)), nil

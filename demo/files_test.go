@@ -33,7 +33,12 @@ func TestUploadFile(t *testing.T) {
 		}
 		checkEra(t, w, era, 1, 1)
 	})
+	// The tool surface: the file as an argument, nothing asked.
 	s, _ := newDemo(t)
+	cs := connect(t, s, legacy, inMemory, &mcp.ClientOptions{ElicitationHandler: answerer("decline", nil)})
+	if res := call(t, cs, "upload_file", map[string]any{"file": uri}); text(res) != "received notes v1.txt (text/plain, 11 bytes), sha256 "+digest {
+		t.Errorf("file argument: %q", text(res))
+	}
 	for _, bad := range []string{"https://example.com/x", "data:text/plain,plain", "data:text/plain;base64,%%%"} {
 		cs := connect(t, s, legacy, inMemory, &mcp.ClientOptions{ElicitationHandler: answerer("accept", map[string]any{"file": bad})})
 		if res := call(t, cs, "upload_file", nil); !res.IsError || !strings.HasPrefix(text(res), "file: ") {

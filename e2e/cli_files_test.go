@@ -54,6 +54,27 @@ func TestFileInputsAnswersFile(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a file argument", func(t *testing.T) {
+		r := runBinIn(t, dir, nil, "call", "upload_file", "file=@notes.txt", "--experimental", "file-inputs", "--json", "--", bin, "serve-demo")
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		var out callOutput
+		if err := json.Unmarshal([]byte(r.stdout), &out); err != nil {
+			t.Fatalf("%v: %s", err, r.stdout)
+		}
+		if got := out.Result.StructuredContent; got["sha256"] != hex.EncodeToString(sum[:]) || got["name"] != "notes.txt" {
+			t.Errorf("the server received %v", got)
+		}
+		if !strings.Contains(r.stderr, "argument file: file notes.txt (text/plain, 20 B)") {
+			t.Errorf("stderr: %s", r.stderr)
+		}
+		// Without the flag the argument is the text typed.
+		r = runBinIn(t, dir, nil, "call", "upload_file", "file=@notes.txt", "--json", "--", bin, "serve-demo")
+		if strings.Contains(r.stdout, hex.EncodeToString(sum[:])) {
+			t.Errorf("a file went without the flag: %s", r.stdout)
+		}
+	})
 	t.Run("without the flag", func(t *testing.T) {
 		r := runBin(t, nil, "call", "upload_file", "--answers", answers, "--json", "--", bin, "serve-demo")
 		if r.code == 0 || strings.Contains(r.stdout, "sha256") {

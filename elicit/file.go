@@ -15,11 +15,12 @@ import (
 	"strings"
 )
 
-// File inputs (SEP-2356, draft; docs/protocol.md, "File inputs (SEP-2356, draft)"): a string property with
-// format "uri" and an x-mcp-file descriptor, or a flat array of such strings, is a file
-// field. It is answered with an RFC 2397 data URI that carries the file's name:
-// data:<type>;name=<file>;base64,<data>. The earlier draft's sidecar maps (requestedFiles
-// on a form request, inputFiles on a tool) name the same descriptors by property.
+// File inputs (SEP-2356, draft; docs/protocol.md, "File inputs (SEP-2356, draft)"): a
+// string property with format "uri" and an x-mcp-file descriptor, or a flat array of
+// such strings, is a file field. It is answered with an RFC 2397 data URI that carries
+// the file's name: data:<type>;name=<file>;base64,<data>. The earlier draft's sidecar
+// maps (requestedFiles on a form request, inputFiles on a tool) name the same
+// descriptors by property.
 
 // FileSpec is the x-mcp-file descriptor of a file field.
 type FileSpec struct {
