@@ -51,11 +51,16 @@ type fileDescriptor struct {
 
 func (d fileDescriptor) spec() FileSpec {
 	s := FileSpec{Accept: d.Accept}
-	if d.MaxSize != nil && *d.MaxSize > 0 {
+	if d.MaxSize != nil && *d.MaxSize > 0 && *d.MaxSize < 1<<62 {
 		s.MaxSize = int64(*d.MaxSize)
 	}
 	return s
 }
+
+// DefaultMaxFile is the largest file sent to a server that declares no maxSize: the
+// whole file travels base64-encoded in one message, which servers read in bounded size
+// (SEP-2356 asks clients to warn above a threshold of their own).
+const DefaultMaxFile = 16 << 20
 
 // SidecarFiles reads an earlier-draft sidecar map (the value of requestedFiles or
 // inputFiles: property name -> {accept, maxSize}); nil when raw is absent or unreadable.
@@ -183,6 +188,9 @@ func ReadFile(path string, spec FileSpec) (string, FileInfo, error) {
 	if spec.MaxSize > 0 && fi.Size > spec.MaxSize {
 		return refuse("is %s, over the %s the server takes", FormatSize(fi.Size), FormatSize(spec.MaxSize))
 	}
+	if spec.MaxSize <= 0 && fi.Size > DefaultMaxFile {
+		return refuse("is %s, over the %s elicitty sends when the server names no maxSize", FormatSize(fi.Size), FormatSize(DefaultMaxFile))
+	}
 	fi.Type = typeByExtension(name)
 	if fi.Type != "" && !Accepts(spec.Accept, name, fi.Type) {
 		return refuse("is %s; the server takes %s", fi.Type, strings.Join(spec.Accept, ", "))
@@ -197,7 +205,7 @@ func ReadFile(path string, spec FileSpec) (string, FileInfo, error) {
 	if st, err = f.Stat(); err != nil || !st.Mode().IsRegular() {
 		return refuse("is not a regular file")
 	}
-	limit := st.Size()
+	limit := int64(DefaultMaxFile)
 	if spec.MaxSize > 0 {
 		limit = spec.MaxSize
 	}
@@ -205,8 +213,8 @@ func ReadFile(path string, spec FileSpec) (string, FileInfo, error) {
 	if err != nil {
 		return refuse("cannot read it: %v", unwrapPathError(err))
 	}
-	if spec.MaxSize > 0 && int64(len(data)) > spec.MaxSize {
-		return refuse("grew over the %s the server takes while being read", FormatSize(spec.MaxSize))
+	if int64(len(data)) > limit {
+		return refuse("grew over %s while being read", FormatSize(limit))
 	}
 	fi.Size = int64(len(data))
 	if fi.Type == "" {
@@ -493,4 +501,16 @@ func (f *Form) FileValues(content map[string]any) []string {
 		}
 	}
 	return out
+}
+
+// fileKeywordOff rewords the finding about an x-mcp-file keyword on a field that is not
+// a file field (file inputs off): it says what the server asks for and how to get it.
+// seen is where the field's findings begin.
+func (b *builder) fileKeywordOff(seen int, path string) {
+	for i := seen; i < len(b.form.Findings); i++ {
+		f := &b.form.Findings[i]
+		if f.Code == CodeUnsupportedKeyword && f.Path == path+"/x-mcp-file" {
+			f.Message = "x-mcp-file marks a file input (SEP-2356, a draft); without --experimental file-inputs it is answered as text"
+		}
+	}
 }

@@ -174,3 +174,31 @@ func TestParseTextReadsFilePath(t *testing.T) {
 		t.Errorf("review = %q", s)
 	}
 }
+
+func TestFileKeywordFindingWithoutFileInputs(t *testing.T) {
+	f := Parse(json.RawMessage(fileSchema), "2026-07-28")
+	found := false
+	for _, fd := range f.Findings {
+		if fd.Path == "/properties/photo/x-mcp-file" {
+			found = strings.Contains(fd.Message, "--experimental file-inputs")
+		}
+	}
+	if !found {
+		t.Errorf("findings %v: want one saying how to answer the file input", f.Findings)
+	}
+}
+
+func TestReadFileDefaultLimit(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "huge.bin")
+	fh, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fh.Truncate(DefaultMaxFile + 1); err != nil { // sparse: nothing is written
+		t.Fatal(err)
+	}
+	fh.Close()
+	if _, _, err := ReadFile(p, FileSpec{}); err == nil || !strings.Contains(err.Error(), "when the server names no maxSize") {
+		t.Errorf("err = %v", err)
+	}
+}

@@ -154,6 +154,8 @@ func (b *builder) root(root *tree.Node) {
 				// x-mcp-file is the field's vocabulary now: what was said of the
 				// plain field (unknown keyword, array of strings) no longer holds.
 				b.form.Findings = b.form.Findings[:seen]
+			} else {
+				b.fileKeywordOff(seen, path)
 			}
 			b.form.Fields = append(b.form.Fields, fld)
 		}
