@@ -6,6 +6,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -201,4 +203,34 @@ func TestReadFileDefaultLimit(t *testing.T) {
 	if _, _, err := ReadFile(p, FileSpec{}); err == nil || !strings.Contains(err.Error(), "when the server names no maxSize") {
 		t.Errorf("err = %v", err)
 	}
+}
+
+// FuzzFileInputs: a schema parsed with file inputs never panics, and the content checks
+// and the review of any value never show more than a data URI's name, type and size.
+func FuzzFileInputs(f *testing.F) {
+	f.Add(fileSchema, "data:text/plain;name=a.txt;base64,YWJj")
+	f.Add(`{"type":"object","properties":{"f":{"type":"array","items":{"type":"string","format":"uri","x-mcp-file":{"accept":"x","maxSize":-1}}}}}`, "data:,")
+	f.Add(`{"type":"object","properties":{"f":{"type":"string","format":"uri","x-mcp-file":[]}}}`, "data:;base64,====")
+	f.Fuzz(func(t *testing.T, schema, value string) {
+		form := ParseWith(json.RawMessage(schema), "2026-07-28", &ParseOptions{FileInputs: true})
+		for _, fld := range form.Fields {
+			_ = fld.CheckValue(value)
+			_ = fld.CheckValue([]any{value})
+		}
+		fi, ok := DescribeDataURI(value)
+		if !ok {
+			return
+		}
+		// What is shown is made of the name, the type and the size only.
+		r := RedactDataURI(value)
+		if want := fmt.Sprintf(",[%d bytes]", fi.Size); !strings.HasSuffix(r, want) || strings.Count(r, ",") != 1+strings.Count(url.PathEscape(fi.Name)+fi.Type, ",") {
+			t.Fatalf("redacted %q, want it to end in %q", r, want)
+		}
+		if fi.Name == "" {
+			fi.Name = "(unnamed)"
+		}
+		if got, ok := DescribeFileValue(value); !ok || got != fi.String() {
+			t.Fatalf("review %q, want %q", got, fi.String())
+		}
+	})
 }
