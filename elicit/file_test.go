@@ -234,3 +234,16 @@ func FuzzFileInputs(f *testing.F) {
 		}
 	})
 }
+
+func TestUnansweredEntryNamesAFile(t *testing.T) {
+	req := &Request{Server: "demo", Tool: "upload", Message: "Pick", FileInputs: true, Schema: json.RawMessage(fileSchema)}
+	got := UnansweredEntry(req)
+	if !strings.Contains(got, "photo:\n") || !strings.Contains(got, "file: PATH/TO/FILE") {
+		t.Errorf("entry:\n%s", got)
+	}
+	if c := AutoAccept(req).Content; c != nil {
+		if _, ok := c["photo"]; ok {
+			t.Errorf("AutoAccept made up a file: %v", c)
+		}
+	}
+}

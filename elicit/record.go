@@ -188,6 +188,14 @@ func UnansweredEntry(req *Request) string {
 		e.Open = &f
 	} else {
 		e.Content = AutoAccept(req).Content
+		for _, fld := range req.ParsedForm().Fields {
+			if fld.Kind == KindFile && fld.Required {
+				if e.Content == nil {
+					e.Content = map[string]any{}
+				}
+				e.Content[fld.Name] = map[string]any{"file": "PATH/TO/FILE"}
+			}
+		}
 	}
 	data, err := marshalEntries([]ScriptEntry{e})
 	if err != nil {
