@@ -175,11 +175,11 @@ func ReadFile(path string, spec FileSpec) (string, FileInfo, error) {
 	name := filepath.Base(path)
 	fi := FileInfo{Path: path, Name: name}
 	refuse := func(format string, args ...any) (string, FileInfo, error) {
-		return "", fi, fmt.Errorf("%q: %s: %w", path, fmt.Sprintf(format, args...), ErrFileRefused)
+		return "", fi, fmt.Errorf("%w: %q %s", ErrFileRefused, path, fmt.Sprintf(format, args...))
 	}
 	st, err := os.Stat(path)
 	if err != nil {
-		return refuse("cannot read it: %v", unwrapPathError(err))
+		return refuse("cannot be read: %v", unwrapPathError(err))
 	}
 	if what := special(st.Mode()); what != "" {
 		return refuse("is %s, not a regular file", what)
@@ -197,7 +197,7 @@ func ReadFile(path string, spec FileSpec) (string, FileInfo, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return refuse("cannot read it: %v", unwrapPathError(err))
+		return refuse("cannot be read: %v", unwrapPathError(err))
 	}
 	defer f.Close()
 	// The file may have changed since Stat: check what is open, and read no more than
@@ -211,7 +211,7 @@ func ReadFile(path string, spec FileSpec) (string, FileInfo, error) {
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
-		return refuse("cannot read it: %v", unwrapPathError(err))
+		return refuse("cannot be read: %v", unwrapPathError(err))
 	}
 	if int64(len(data)) > limit {
 		return refuse("grew over %s while being read", FormatSize(limit))

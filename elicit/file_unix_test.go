@@ -35,7 +35,7 @@ func TestReadFileRefusals(t *testing.T) {
 		{"too large, before reading", big, FileSpec{MaxSize: 10}, "is 100 B, over the 10 B the server takes"},
 		{"wrong type", pdf, FileSpec{Accept: []string{"image/*", ".png"}}, "is application/pdf; the server takes image/*, .png"},
 		{"directory", dir, FileSpec{}, "is a directory"},
-		{"missing", filepath.Join(dir, "nope"), FileSpec{}, "cannot read it"},
+		{"missing", filepath.Join(dir, "nope"), FileSpec{}, "cannot be read"},
 		{"named pipe (never opened: it would block)", fifo, FileSpec{}, "is a named pipe"},
 		{"socket", sock, FileSpec{}, "is a socket"},
 		{"device", os.DevNull, FileSpec{}, "is a character device"},
