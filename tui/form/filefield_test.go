@@ -160,3 +160,13 @@ func TestFilePickerByKeys(t *testing.T) {
 		}
 	})
 }
+
+// A tool's remembered arguments do not refill its file fields (the values are data URIs).
+func TestPrefillSkipsFiles(t *testing.T) {
+	schema := `{"type":"object","properties":{"docs":{"type":"array","items":{"type":"string","format":"uri","x-mcp-file":{}}},"n":{"type":"string"}}}`
+	f := elicit.ParseWith([]byte(schema), "", &elicit.ParseOptions{FileInputs: true})
+	a := newAnswers(f).prefill(map[string]any{"docs": []string{elicit.DataURI("text/plain", "a.txt", []byte("x"))}, "n": "kept"})
+	if a.list[0].text != "" || a.list[1].text != "kept" {
+		t.Errorf("prefilled %q and %q", a.list[0].text, a.list[1].text)
+	}
+}
