@@ -2,6 +2,7 @@ package transport
 
 import (
 	"encoding/json"
+	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -62,4 +63,32 @@ func (s *Session) ToolInputFiles(tool string) json.RawMessage {
 		}
 	}
 	return nil
+}
+
+// redactFileArgs masks in the wire log the base64 data URIs a tool call's arguments
+// carry (files for file arguments, SEP-2356 "Logging and telemetry"), with file inputs
+// on; the call still sends them.
+func (s *Session) redactFileArgs(args map[string]any) {
+	if !s.opts.FileInputs {
+		return
+	}
+	mask := func(v any) {
+		if str, ok := v.(string); ok && strings.HasPrefix(str, "data:") && strings.Contains(str, ";base64,") {
+			s.tap.log.Redact(str)
+		}
+	}
+	for _, v := range args {
+		switch x := v.(type) {
+		case []string:
+			for _, it := range x {
+				mask(it)
+			}
+		case []any:
+			for _, it := range x {
+				mask(it)
+			}
+		default:
+			mask(x)
+		}
+	}
 }

@@ -133,3 +133,27 @@ func TestToolInputFiles(t *testing.T) {
 		t.Errorf("FileInputs() = false")
 	}
 }
+
+// A tool's file argument (a data URI) reaches the server and is masked in the wire log.
+func TestFileArgumentMaskedInLog(t *testing.T) {
+	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, false) || m.Method != "tools/call" {
+			return
+		}
+		rs.reply(m.ID, `{"content":[]}`)
+	})
+	log := wire.New(100)
+	s := connectRaw(t, tr, Options{Protocol: legacy, FileInputs: true, Log: log})
+	uri := elicit.DataURI("text/plain", "a.txt", []byte("the file's own words"))
+	if _, _, err := s.CallTool(context.Background(), "upload", map[string]any{"file": uri}); err != nil {
+		t.Fatal(err)
+	}
+	if got := rs.received("tools/call"); len(got) != 1 || !strings.Contains(string(got[0].Params), uri) {
+		t.Fatalf("the server did not get the file: %v", got)
+	}
+	for _, e := range log.Snapshot() {
+		if strings.Contains(string(e.Raw), uri[len(uri)-16:]) {
+			t.Errorf("wire log holds the file: %s", e.Raw)
+		}
+	}
+}

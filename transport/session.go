@@ -318,6 +318,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	if args == nil {
 		args = map[string]any{}
 	}
+	s.redactFileArgs(args)
 	if s.http != nil && s.Protocol() >= protocol.Version20260728 && !s.toolsListed.Load() {
 		// go-sdk writes Mcp-Param-* headers (x-mcp-header) only for tools it has seen
 		// in a tools/list result.
