@@ -412,8 +412,10 @@ func (sd *serverDecoder) own(s *Server, e entry) {
 		s.NoRoots, _ = sd.boolean(e.key, e.val)
 	case "logLevel":
 		s.LogLevel = sd.str(e.key, e.val)
+	case "experimental":
+		s.Experimental = sd.strList(e.key, e.val)
 	default:
-		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, handshakeTimeout, urlWait, validation, urlPolicy, maxRounds, restart, maxRestarts, oauth, roots, noRoots or logLevel)")
+		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, handshakeTimeout, urlWait, validation, urlPolicy, maxRounds, restart, maxRestarts, oauth, roots, noRoots, logLevel or experimental)")
 	}
 }
 

@@ -108,6 +108,9 @@ type Server struct {
 	// LogLevel, when set, is sent with logging/setLevel once connected (one of
 	// LogLevels), to a server that declares logging.
 	LogLevel string `json:"logLevel,omitempty" yaml:"logLevel,omitempty"`
+	// Experimental names draft protocol features turned on for this server (one of
+	// Experiments); --experimental adds to them.
+	Experimental []string `json:"experimental,omitempty" yaml:"experimental,omitempty"`
 	// OAuth holds pre-registered OAuth client settings for an HTTP server; nil means
 	// sign-in (when the server asks for it) registers a client dynamically.
 	OAuth *OAuth `json:"oauth,omitempty" yaml:"oauth,omitempty"`
@@ -301,3 +304,20 @@ func LogLevels() []string {
 
 // ValidLogLevel reports whether level is one of LogLevels.
 func ValidLogLevel(level string) bool { return slices.Contains(LogLevels(), level) }
+
+// ExperimentFileInputs is the draft file inputs feature (SEP-2356): file fields in forms
+// and the fileInputs capability.
+const ExperimentFileInputs = "file-inputs"
+
+// Experiments returns the names experimental: and --experimental accept.
+func Experiments() []string { return []string{ExperimentFileInputs} }
+
+// Experiment reports whether the experimental feature name is on for the server.
+func (s Server) Experiment(name string) bool {
+	for _, e := range s.Experimental {
+		if e == name {
+			return true
+		}
+	}
+	return false
+}

@@ -6,6 +6,7 @@ import (
 	"net"
 	"net/url"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,6 +128,11 @@ func validateServer(s Server) []fieldErr {
 	for i, r := range s.Roots {
 		if msg := checkRoot(r); msg != "" {
 			add(fmt.Sprintf("roots[%d]", i), "%s", msg)
+		}
+	}
+	for i, e := range s.Experimental {
+		if !slices.Contains(Experiments(), e) {
+			add(fmt.Sprintf("experimental[%d]", i), "unknown feature %q (want %s)", e, strings.Join(Experiments(), ", "))
 		}
 	}
 	if s.NoRoots && len(s.Roots) > 0 {

@@ -73,6 +73,14 @@ func TestValidateServer(t *testing.T) {
 			},
 		},
 		{
+			name: "experimental features",
+			servers: []Server{
+				{Name: "ok", Command: "x", Experimental: []string{"file-inputs"}},
+				{Name: "a", Command: "x", Experimental: []string{"file-inputs", "telepathy"}},
+			},
+			want: []string{`server "a": experimental[1]: unknown feature "telepathy" (want file-inputs)`},
+		},
+		{
 			name:    "unnamed",
 			servers: []Server{{Command: "x"}},
 			want:    []string{`server "": server name is empty`},

@@ -721,7 +721,7 @@ func TestPlainFeatures(t *testing.T) {
 			}
 		}
 		want := []string{"add", "add_tool", "confirm_only", "deploy", "echo", "elicit_n", "form_all_kinds", "link_account", "list_roots", "log_messages", "mrtr_multi",
-			"mrtr_one", "mrtr_parallel", "mrtr_shed", "mrtr_url", "needs_link", "secret_warning", "slow", "summarize"}
+			"mrtr_one", "mrtr_parallel", "mrtr_shed", "mrtr_url", "needs_link", "secret_warning", "slow", "summarize", "upload_file"}
 		if diff := cmp.Diff(want, names); diff != "" {
 			t.Errorf("tools (-want +got):\n%s", diff)
 		}

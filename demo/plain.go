@@ -152,7 +152,7 @@ func refusalWord(action string) string {
 const readme = `elicitty demo server
 
 Tools: form_all_kinds, deploy, confirm_only, secret_warning, elicit_n, link_account, needs_link,
-mrtr_one, mrtr_multi, mrtr_parallel, mrtr_url, mrtr_shed, echo, add, slow.
+mrtr_one, mrtr_multi, mrtr_parallel, mrtr_url, mrtr_shed, echo, add, slow, upload_file.
 Prompts: greet, mrtr_prompt. Resources: demo://readme, demo://items/{id}, demo://mrtr/resource.
 completion/complete suggests ids for the template demo://items/{id} and names for greet.
 `

@@ -107,6 +107,7 @@ func (s *Server) addTools() {
 	s.addPlainTools()
 	s.addSamplingTools()
 	s.addNotifyTools()
+	s.addFileTools()
 }
 
 // addFormTools registers the tools that ask forms (pushed elicitation/create, or input

@@ -15,7 +15,7 @@ func AutoAccept(req *Request) Response {
 	if req.Mode == ModeURL {
 		return Response{Action: Accept}
 	}
-	return Response{Action: Accept, Content: AutoContent(Parse(req.Schema, req.Protocol))}
+	return Response{Action: Accept, Content: AutoContent(ParseWith(req.Schema, req.Protocol, req.ParseOptions()))}
 }
 
 // AutoContent is the content AutoAccept builds for a parsed form; nil when it is empty.
@@ -71,6 +71,8 @@ func Placeholder(fld Field) any {
 			return fld.Options[0].Value
 		}
 		return nil
+	case KindFile:
+		return nil // a file is chosen, never made up; UnansweredEntry names one to choose
 	case KindMulti:
 		n := 0
 		if fld.MinItems != nil {

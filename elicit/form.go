@@ -18,6 +18,9 @@ const (
 	KindSelect
 	KindMulti
 	KindRaw
+	// KindFile is a file input (SEP-2356, behind ParseOptions.FileInputs): a data URI,
+	// or a list of them when File.Multi.
+	KindFile
 )
 
 // Option is one choice of a single- or multi-select field.
@@ -51,6 +54,8 @@ type Field struct {
 	Secret bool
 	// Raw is the property schema as sent.
 	Raw json.RawMessage
+	// File describes a KindFile field; nil for the other kinds.
+	File *FileSpec
 }
 
 // Form is a parsed requestedSchema. An empty Fields slice is a confirm-only form.

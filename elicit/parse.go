@@ -26,7 +26,15 @@ import (
 // The empty schema {} and an object schema without properties are confirm forms: no
 // fields, answered with accept, decline or cancel.
 func Parse(schema json.RawMessage, protocol string) *Form {
+	return ParseWith(schema, protocol, nil)
+}
+
+// ParseWith is Parse with options; nil means Parse's defaults.
+func ParseWith(schema json.RawMessage, protocol string, opts *ParseOptions) *Form {
 	b := &builder{form: &Form{}, vocab: vocabularyOf(protocol), protocol: protocol}
+	if opts != nil {
+		b.opts = *opts
+	}
 	data := bytes.TrimSpace(schema)
 	if len(data) == 0 || string(data) == "null" {
 		b.malformed("", "requestedSchema is missing")
@@ -77,6 +85,7 @@ type builder struct {
 	form     *Form
 	vocab    vocabulary
 	protocol string
+	opts     ParseOptions
 }
 
 func (b *builder) add(path, code string, sev Severity, format string, args ...any) {
@@ -138,7 +147,17 @@ func (b *builder) root(root *tree.Node) {
 	if props != nil {
 		b.form.Fields = make([]Field, 0, len(props.Keys))
 		for i, name := range props.Keys {
-			b.form.Fields = append(b.form.Fields, b.field(name, props.Values[i], "/properties/"+escapePointer(name)))
+			path := "/properties/" + escapePointer(name)
+			seen := len(b.form.Findings)
+			fld := b.field(name, props.Values[i], path)
+			if b.opts.FileInputs && b.fileField(&fld, path) {
+				// x-mcp-file is the field's vocabulary now: what was said of the
+				// plain field (unknown keyword, array of strings) no longer holds.
+				b.form.Findings = b.form.Findings[:seen]
+			} else {
+				b.fileKeywordOff(seen, path)
+			}
+			b.form.Fields = append(b.form.Fields, fld)
 		}
 	}
 	if req := root.At("required"); req != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -52,6 +53,10 @@ func (r *Recorder) Answer(ctx context.Context, req *Request) (Response, error) {
 		// What the user typed into a secret field is not written: a reference to an
 		// environment variable is, which the answers-file loader expands.
 		for _, fld := range req.Form.Fields {
+			if fld.Kind == KindFile {
+				recordFile(e.Content, fld, resp.Files[fld.Name])
+				continue
+			}
 			if s, ok := e.Content[fld.Name].(string); ok && fld.Secret && s != "" {
 				env := SecretEnv(fld.Name)
 				e.Content[fld.Name] = "${" + env + "}"
@@ -183,10 +188,46 @@ func UnansweredEntry(req *Request) string {
 		e.Open = &f
 	} else {
 		e.Content = AutoAccept(req).Content
+		for _, fld := range req.ParsedForm().Fields {
+			if fld.Kind == KindFile && fld.Required {
+				if e.Content == nil {
+					e.Content = map[string]any{}
+				}
+				e.Content[fld.Name] = map[string]any{"file": "PATH/TO/FILE"}
+			}
+		}
 	}
 	data, err := marshalEntries([]ScriptEntry{e})
 	if err != nil {
 		return fmt.Sprintf("# could not build an answers entry: %v\n", err)
 	}
 	return string(data)
+}
+
+// recordFile writes a file field as file: PATH (the path as chosen, made absolute),
+// never its contents; a value whose path is unknown is left out of the record.
+func recordFile(content map[string]any, fld Field, files []FileInfo) {
+	if _, ok := content[fld.Name]; !ok {
+		return
+	}
+	var list []any
+	for _, fi := range files {
+		if fi.Path == "" {
+			delete(content, fld.Name)
+			return
+		}
+		p := fi.Path
+		if abs, err := filepath.Abs(p); err == nil {
+			p = abs
+		}
+		list = append(list, map[string]any{"file": p})
+	}
+	switch {
+	case len(list) == 0:
+		delete(content, fld.Name)
+	case fld.File != nil && fld.File.Multi:
+		content[fld.Name] = list
+	default:
+		content[fld.Name] = list[0]
+	}
 }

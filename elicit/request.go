@@ -111,6 +111,9 @@ type Request struct {
 	// (the transport before it asks, else the Engine on the request it hands to its
 	// inner Answerer), so the schema is parsed once; nil before (ParsedForm then parses).
 	Form *Form
+	// FileInputs turns x-mcp-file properties (and the earlier draft's requestedFiles)
+	// into file fields when the form is parsed (--experimental file-inputs).
+	FileInputs bool
 	// NoValidate reports that content failing the schema is sent anyway (--no-validate,
 	// or validation: false for the server): a form lets the user accept it. The Engine
 	// sets it from its options.
@@ -126,7 +129,25 @@ func (r *Request) ParsedForm() *Form {
 	if r.Form != nil {
 		return r.Form
 	}
-	return Parse(r.Schema, r.Protocol)
+	return ParseWith(r.Schema, r.Protocol, r.ParseOptions())
+}
+
+// ParseOptions are the options its form is parsed with: file inputs when FileInputs,
+// with the requestedFiles of the earlier SEP-2356 draft taken from Params.
+func (r *Request) ParseOptions() *ParseOptions {
+	if !r.FileInputs {
+		return nil
+	}
+	o := &ParseOptions{FileInputs: true}
+	if len(r.Params) > 0 {
+		var p struct {
+			RequestedFiles json.RawMessage `json:"requestedFiles"`
+		}
+		if json.Unmarshal(r.Params, &p) == nil {
+			o.Files = SidecarFiles(p.RequestedFiles)
+		}
+	}
+	return o
 }
 
 // Response is the user's answer. Content is set only with Accept on a form, Sample only
@@ -135,6 +156,9 @@ type Response struct {
 	Action  Action         `json:"action"`
 	Content map[string]any `json:"content,omitempty"`
 	Sample  *SampleReply   `json:"sample,omitempty"`
+	// Files are the files chosen for file fields, by field name (what --record writes
+	// instead of their contents); nil when none. Never sent.
+	Files map[string][]FileInfo `json:"-"`
 }
 
 // Answerer answers elicitation requests. Implementations: the TUI bridge, the line-mode

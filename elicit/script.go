@@ -485,6 +485,19 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 		if err := expandSecrets(resp.Content, opts.LookupEnv); err != nil {
 			return Response{}, fmt.Errorf("%s entry %d: %w", s.name, idx+1, err)
 		}
+		files, err := s.readFiles(resp.Content, req.ParsedForm())
+		if err != nil {
+			return Response{}, fmt.Errorf("%s entry %d: %w", s.name, idx+1, err)
+		}
+		resp.Files = files
+		for _, list := range files {
+			for _, fi := range list {
+				if note != "" {
+					note += "; "
+				}
+				note += "file " + fi.String()
+			}
+		}
 	}
 	if opts.Log != nil {
 		line := fmt.Sprintf("elicitty: %s asked %q -> %s (%s entry %d)", oneLine(req.ServerLabel(), 80), oneLine(req.Message, 120), resp.Action, s.name, idx+1)

@@ -84,6 +84,8 @@ func (fld Field) CheckValue(v any) []Violation {
 			return bad("type", "must be a boolean, not %s", describe(v))
 		}
 		return nil
+	case KindFile:
+		return fld.checkFile(v)
 	case KindMulti:
 		if !isList(v) {
 			return bad("type", "must be an array of strings, not %s", describe(v))
@@ -505,6 +507,11 @@ func (fld Field) ParseText(s string) (any, error) {
 			return v, nil
 		}
 		return nil, fmt.Errorf("%q is not one of the choices", t)
+	case KindFile:
+		// A path (paths, comma-separated, for several files) from the working
+		// directory: the file is checked and read here (ReadFile).
+		v, _, err := fld.ReadFiles(s, "")
+		return v, err
 	case KindMulti:
 		out := []string{}
 		if t == "" {

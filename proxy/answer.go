@@ -353,6 +353,12 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 	if json.Unmarshal(env.Error(), &e) != nil || e.Code != mcp.CodeURLElicitationRequired || len(e.Data.Elicitations) == 0 {
 		return false
 	}
+	if c.meta {
+		// 2026-07-28 has no -32042 and no completion notice to wait for (its changelog,
+		// minor change 11): the error is the server's mistake, and the host's to see.
+		p.logf("%s %s: a 2026-07-28 server answered -32042, which that protocol does not have; passing the error to the host", c.method, elicit.Sanitize(c.name))
+		return false
+	}
 	p.mu.Lock()
 	declared := p.caps
 	if c.meta {

@@ -434,6 +434,24 @@ func TestURLRequiredHostDeclared(t *testing.T) {
 
 const modernCall = `{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"pick","arguments":{},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"modern-host","version":"2"}}}}`
 
+// TestURLRequiredModernPassedOn: -32042 is 2025-11-25 only; one a server sends to a
+// 2026-07-28 request reaches the host unchanged, with nothing asked and no retry.
+func TestURLRequiredModernPassedOn(t *testing.T) {
+	ans := &script{url: elicit.Response{Action: elicit.Accept}}
+	h := start(t, Options{Answerer: ans})
+	h.host(modernCall)
+	h.serverGot()
+	minus := `{"jsonrpc":"2.0","id":"c1","error":{"code":-32042,"message":"URL elicitation required","data":{"elicitations":[{"mode":"url","message":"Link","url":"https://example.com/link","elicitationId":"el-1"}]}}}`
+	h.server(minus)
+	if got := h.hostGot(); got != minus {
+		t.Errorf("host got %s, want the error unchanged", got)
+	}
+	h.quiet(h.srvR, "server")
+	if r := ans.requests(); len(r) != 0 {
+		t.Errorf("asked %d questions", len(r))
+	}
+}
+
 // TestInputRequiredRound: a 2026-07-28 request declares its own capabilities; the
 // proxy adds elicitation there, answers the round's elicitations and sends the request
 // again with inputResponses and the requestState as the server sent it.

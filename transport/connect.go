@@ -106,6 +106,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	}
 	s.served = newTaskServe(s.sendTaskStatus)
 	s.tap.clientTasks = s.clientTaskCaps()
+	s.tap.fileInputs = opts.FileInputs
 	if err := s.initRoots(); err != nil {
 		return nil, &ConnError{Server: srv.Name, Err: err}
 	}

@@ -64,6 +64,14 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 		if err != nil {
 			var rpc *jsonrpc.Error
 			if errors.As(err, &rpc) && rpc.Code == mcp.CodeURLElicitationRequired {
+				if s.modernEra() {
+					// 2026-07-28 has no -32042 (changelog, minor change 11): a URL
+					// request is an input request, and no completion notice exists to
+					// wait for. Retrying would only loop (docs/protocol.md, "URL mode").
+					return zero, rounds, fmt.Errorf("%s: protocol error: the server sent -32042 (URL elicitation required), "+
+						"which protocol %s does not have (it is 2025-11-25 only); a 2026-07-28 server asks for a URL "+
+						"with an input_required result: %w", what, s.Protocol(), rpc)
+				}
 				if err := chain.next(ctx, s, what, rpc); err != nil {
 					return zero, rounds, err
 				}

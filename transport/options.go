@@ -20,6 +20,8 @@ func ForServer(srv config.Server, answerer elicit.Answerer) Options {
 		Protocol:  srv.Protocol,
 		MaxRounds: srv.MaxRounds,
 		LogLevel:  srv.LogLevel,
+		// Draft SEP-2356 file inputs: file fields and the fileInputs capability.
+		FileInputs: srv.Experiment(config.ExperimentFileInputs),
 	}
 	if !srv.NoRoots {
 		o.Roots = append([]string{}, srv.Roots...)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -139,7 +140,7 @@ func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response
 	if req.Form == nil && req.Mode != elicit.ModeURL && len(req.Schema) > 0 {
 		// Parsed once, here: the Engine and the answerers behind it use this parse, and
 		// the secret fields are found in it below.
-		req.Form = elicit.Parse(req.Schema, req.Protocol)
+		req.Form = elicit.ParseWith(req.Schema, req.Protocol, req.ParseOptions())
 	}
 	s.prompt.enter()
 	resp, err := s.opts.Answerer.Answer(ctx, req)
@@ -149,6 +150,10 @@ func (s *Session) ask(ctx context.Context, req *elicit.Request) (elicit.Response
 		// (Log tab, --log file) masks it from the answer on.
 		form := req.ParsedForm()
 		for _, v := range form.SecretValues(resp.Content) {
+			s.tap.log.Redact(v)
+		}
+		// A chosen file's bytes are not logged either (SEP-2356, "Logging and telemetry").
+		for _, v := range form.FileValues(resp.Content) {
 			s.tap.log.Redact(v)
 		}
 	}
@@ -162,7 +167,7 @@ func (s *Session) newRequest(origin elicit.Origin, p *mcp.ElicitParams, raw json
 	if si := s.ServerInfo(); si != nil {
 		info = si.Name
 	}
-	return NewRequest(RequestSource{Server: s.server.Name, ServerInfo: info, Protocol: s.Protocol(), URLDeclared: s.opts.URLMode}, origin, p, raw)
+	return NewRequest(RequestSource{Server: s.server.Name, ServerInfo: info, Protocol: s.Protocol(), URLDeclared: s.opts.URLMode, FileInputs: s.opts.FileInputs}, origin, p, raw)
 }
 
 // RequestSource is who asks an elicitation: what NewRequest copies into each
@@ -178,6 +183,8 @@ type RequestSource struct {
 	Protocol string
 	// URLDeclared reports whether URL mode was declared to the server.
 	URLDeclared bool
+	// FileInputs reports whether file inputs were declared (elicit.Request.FileInputs).
+	FileInputs bool
 }
 
 // NewRequest builds the elicit.Request of one elicitation from go-sdk's decoded params p
@@ -186,16 +193,21 @@ type RequestSource struct {
 // proxy alike; the caller adds Call, Tool, Key, Index and Total.
 func NewRequest(src RequestSource, origin elicit.Origin, p *mcp.ElicitParams, raw json.RawMessage) *elicit.Request {
 	er := &elicit.Request{
-		Server:        src.Server,
-		Host:          src.Host,
-		Origin:        origin,
-		Protocol:      src.Protocol,
-		Mode:          elicit.ModeForm,
-		Message:       p.Message,
-		URL:           p.URL,
-		ElicitationID: p.ElicitationID,
-		URLDeclared:   src.URLDeclared,
-		Params:        raw,
+		Server:      src.Server,
+		Host:        src.Host,
+		Origin:      origin,
+		Protocol:    src.Protocol,
+		Mode:        elicit.ModeForm,
+		Message:     p.Message,
+		URL:         p.URL,
+		URLDeclared: src.URLDeclared,
+		FileInputs:  src.FileInputs,
+		Params:      raw,
+	}
+	if src.Protocol < protocol.Version20260728 {
+		// 2026-07-28 removed elicitationId (changelog, minor change 11): one a server
+		// sends anyway is not kept, so nothing waits for a completion that cannot come.
+		er.ElicitationID = p.ElicitationID
 	}
 	if src.ServerInfo != "" {
 		er.ServerInfo = serverInfoName(src.ServerInfo)

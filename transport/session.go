@@ -35,6 +35,9 @@ type Options struct {
 	// sampling/createMessage requests (elicit.ModeSampling) too. Set it only when
 	// someone can answer them (a person, an answers file with sampling entries).
 	Sampling bool
+	// FileInputs declares the fileInputs capability and turns x-mcp-file properties
+	// (SEP-2356, draft) into file fields (--experimental file-inputs); off, neither.
+	FileInputs bool
 	// Protocol pins the version; "" chooses the era (see eraChoice).
 	// When empty, the server's configured Protocol is used.
 	Protocol string
@@ -315,6 +318,7 @@ func (s *Session) CallTool(ctx context.Context, name string, args map[string]any
 	if args == nil {
 		args = map[string]any{}
 	}
+	s.redactFileArgs(args)
 	if s.http != nil && s.Protocol() >= protocol.Version20260728 && !s.toolsListed.Load() {
 		// go-sdk writes Mcp-Param-* headers (x-mcp-header) only for tools it has seen
 		// in a tools/list result.

@@ -52,8 +52,10 @@ type tap struct {
 	// the connection (nil: Streamable HTTP, which POSTs it).
 	clientTasks json.RawMessage
 	serverTasks json.RawMessage
-	notifyFn    func(jsonrpc.Message) error
-	created     map[string]json.RawMessage // 2026-07-28 CreateTaskResults by progress token
+	// fileInputs adds fileInputs: {} to the capabilities we declare (files.go).
+	fileInputs bool
+	notifyFn   func(jsonrpc.Message) error
+	created    map[string]json.RawMessage // 2026-07-28 CreateTaskResults by progress token
 	// handoff holds, by taskId, the tool of each task a tools/call of ours created,
 	// from the moment its response arrives until the caller notes the task (noteTask):
 	// a server request the task raises in between still finds its call.
@@ -143,6 +145,7 @@ func (t *tap) outState(msg jsonrpc.Message) jsonrpc.Message {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
 		t.taskOut(m)
+		t.filesOut(m)
 		if m.IsCall() {
 			t.mu.Lock()
 			t.inflight[idKey(m.ID)] = newOutReq(m.Method, m.Params)
@@ -204,7 +207,7 @@ func (t *tap) outRaw(raw []byte, env *envelope) []byte {
 		t.logRaw(wire.Out, raw, "", idText(env.id), 0)
 		return raw
 	}
-	if env.method == methodTaskCall || env.method == "initialize" {
+	if env.method == methodTaskCall || env.method == "initialize" || (t.fileInputs && env.isCall()) {
 		// Requests the tap edits for tasks (taskOut), rare: decoded, edited, encoded.
 		if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
 			if m := t.out(msg); m == nil {

@@ -394,6 +394,7 @@ func (s *Session) CallToolTask(ctx context.Context, name string, args map[string
 	if args == nil {
 		args = map[string]any{}
 	}
+	s.redactFileArgs(args)
 	if ttl <= 0 {
 		ttl = DefaultTaskTTL
 	}

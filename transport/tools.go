@@ -24,6 +24,8 @@ type toolPage struct {
 	// headerTools are the tools handed to go-sdk in its copy of the page (those whose
 	// input schema may carry x-mcp-header annotations), by name.
 	headerTools map[string]bool
+	// inputFiles holds each tool's inputFiles as sent (earlier SEP-2356 draft), by name.
+	inputFiles map[string]json.RawMessage
 }
 
 // listedTool is a tool as a tools/list result sends it: mcp.Tool, whose fields go-sdk's
@@ -33,6 +35,8 @@ type listedTool struct {
 	InputSchema  json.RawMessage `json:"inputSchema"`
 	OutputSchema json.RawMessage `json:"outputSchema,omitempty"`
 	Execution    json.RawMessage `json:"execution,omitempty"`
+	// InputFiles is the earlier SEP-2356 draft's map of file arguments (files.go).
+	InputFiles json.RawMessage `json:"inputFiles,omitempty"`
 }
 
 // decodeToolPage decodes a raw tools/list result once, with go-sdk's own decoder and
@@ -68,6 +72,12 @@ func decodeToolPage(result json.RawMessage) (*toolPage, json.RawMessage, error) 
 					pg.support[t.Name] = v
 				}
 			}
+		}
+		if f := lt.InputFiles; len(f) > 0 && f[0] == '{' {
+			if pg.inputFiles == nil {
+				pg.inputFiles = map[string]json.RawMessage{}
+			}
+			pg.inputFiles[t.Name] = f
 		}
 		if mayHaveHeader(lt.InputSchema) {
 			keep = append(keep, i)

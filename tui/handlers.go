@@ -283,7 +283,9 @@ func (m *Model) openArgs() tea.Cmd {
 	what := map[catKind]string{catTools: "tool", catPrompts: "prompt"}[kind]
 	req := &elicit.Request{Server: it.server, Call: callName(kind, it), Tool: it.name,
 		Message: firstLine(it.desc), Schema: it.schema}
-	f := elicit.Parse(it.schema, "")
+	popts := argParseOptions(m.servers.session(it.server), kind, it.name)
+	req.FileInputs = popts != nil
+	f := elicit.ParseWith(it.schema, "", popts)
 	// A tool's inputSchema is not an elicitation schema: its lint findings would be noise.
 	f.Findings = nil
 	if len(f.Fields) == 0 && !f.Unvalidatable {

@@ -45,6 +45,7 @@ type app struct {
 	roots        []string
 	noRoots      bool
 	logLevel     string
+	experimental []string
 
 	colorOnce sync.Once
 	colorDone chan struct{}        // closed once the fields below are set
@@ -311,6 +312,7 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f.StringVar(&a.onUnanswered, "on-unanswered", "", "without a TTY or answers entry: decline or cancel instead of failing (exit 3)")
 	f.StringArrayVar(&a.roots, "root", nil, "declare DIR as a root too, besides the working directory (repeatable)")
 	f.BoolVar(&a.noRoots, "no-roots", false, "declare no roots capability (servers cannot list your directories)")
+	f.StringSliceVar(&a.experimental, "experimental", nil, "turn on a draft protocol feature: file-inputs (file fields in forms, SEP-2356)")
 	f.StringVar(&a.logLevel, "log-level", "", "ask servers that log for this level and above (logging/setLevel: debug, info, notice, warning, error, ...)")
 	_ = cmd.RegisterFlagCompletionFunc("protocol", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return protocol.Supported(), cobra.ShellCompDirectiveNoFileComp

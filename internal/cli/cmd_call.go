@@ -23,7 +23,8 @@ func (a *app) callCommand() *cobra.Command {
 		Example: `  elicitty call demo deploy env=prod
   elicitty call https://mcp.example.com/mcp deploy '{"env":"prod"}'
   elicitty call add a=1 b=2 -- elicitty serve-demo
-  elicitty call demo form_all_kinds --answers answers.yaml --json`,
+  elicitty call demo form_all_kinds --answers answers.yaml --json
+  elicitty call demo upload_file file=@notes.txt --experimental file-inputs`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			srv, rest, err := a.splitTarget(cmd, args)
 			if err != nil {
@@ -48,6 +49,9 @@ func (a *app) callCommand() *cobra.Command {
 				}
 				argv, err := parseArgs(rest[1:], schema)
 				if err != nil {
+					return err
+				}
+				if err := fileArgs(s, name, schema, argv, a.stderr); err != nil {
 					return err
 				}
 				var res *mcp.CallToolResult

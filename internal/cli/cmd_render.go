@@ -56,6 +56,9 @@ request with "mode": "url"), as a wire log shows them; then the form shows that 
 				return usagef("%s: %w", name, err)
 			}
 			if isParams {
+				req.FileInputs = p.options.FileInputs // --experimental file-inputs
+			}
+			if isParams {
 				err = form.Preview(cmd.Context(), req, form.PreviewText{}, p.options.Answerer, a.stdout, a.stderr)
 			} else {
 				err = form.Render(cmd.Context(), data, p.server.Protocol, p.options.Answerer, a.stdout, a.stderr)

@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -121,6 +122,11 @@ func (a *app) checkFlags() error {
 	}
 	if a.logLevel != "" && !config.ValidLogLevel(a.logLevel) {
 		return usagef("--log-level must be one of %s, not %q", strings.Join(config.LogLevels(), ", "), a.logLevel)
+	}
+	for _, e := range a.experimental {
+		if !slices.Contains(config.Experiments(), e) {
+			return usagef("--experimental must be one of %s, not %q", strings.Join(config.Experiments(), ", "), e)
+		}
 	}
 	if a.noRoots && len(a.roots) > 0 {
 		return usagef("--no-roots and --root contradict each other")

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
@@ -146,6 +147,11 @@ func (a *app) resolveServer(srv config.Server) config.Server {
 	}
 	if a.logLevel != "" {
 		srv.LogLevel = a.logLevel
+	}
+	for _, e := range a.experimental {
+		if !srv.Experiment(e) {
+			srv.Experimental = append(slices.Clip(srv.Experimental), e)
+		}
 	}
 	a.resolveRoots(&srv)
 	return srv

@@ -124,7 +124,7 @@ func (p *Prompter) accessibleFlow(req *elicit.Request, f *elicit.Form, out io.Wr
 		}
 		switch choice {
 		case "a":
-			return elicit.Response{Action: elicit.Accept, Content: content}, nil
+			return elicit.Response{Action: elicit.Accept, Content: content, Files: a.files(content)}, nil
 		case "d":
 			return elicit.Response{Action: elicit.Decline}, nil
 		case "c":

@@ -22,6 +22,7 @@ const (
 	widgetMulti                 // several choices among Options
 	widgetConfirm               // a boolean that always has a value
 	widgetYesNo                 // a boolean without a default: yes / no / no answer (required: the user must choose)
+	widgetFile                  // one file: huh's file picker, or a typed path (filefield.go)
 )
 
 // noAnswer is the choice index of the "(no answer)" option.
@@ -108,6 +109,8 @@ func newAnswer(fld elicit.Field) *answer {
 		} else {
 			a.widget = widgetYesNo
 		}
+	case fld.Kind == elicit.KindFile && fld.File != nil && !fld.File.Multi:
+		a.widget = widgetFile
 	default:
 		a.widget = widgetInput
 	}
@@ -143,6 +146,9 @@ func (a *answer) field(o buildOptions) huh.Field {
 	}
 	if (a.widget == widgetSelect || a.widget == widgetMulti) && len(a.fld.Options) > bigListThreshold {
 		return newListField(a, title, desc, o)
+	}
+	if a.widget == widgetFile && !o.accessible {
+		return a.filePicker(title, desc, o)
 	}
 	switch a.widget {
 	case widgetSelect:
@@ -261,7 +267,7 @@ func accessibleTitle(title, desc string, a *answer) string {
 	if d := formatDefault(a.fld.Default); d != "" && a.widget == widgetInput {
 		b.WriteString(" [default: " + d + "]")
 	}
-	if a.widget == widgetInput && !a.fld.Required {
+	if (a.widget == widgetInput || a.widget == widgetFile) && !a.fld.Required {
 		b.WriteString(" [optional: enter to skip]")
 	}
 	b.WriteString(":")
@@ -278,6 +284,8 @@ func hints(fld elicit.Field) string {
 		h = append(h, "whole number")
 	case elicit.KindRaw:
 		h = append(h, "JSON value")
+	case elicit.KindFile:
+		h = append(h, fileHint(fld))
 	}
 	if fld.Format != "" {
 		f := "format " + oneLine(elicit.Sanitize(fld.Format))

@@ -433,6 +433,7 @@ func (m *FormModel) finish(a elicit.Action) {
 			m.enterReview()
 		}
 		m.resp.Content = m.review.content
+		m.resp.Files = m.ans.files(m.review.content)
 	}
 	m.phase = phaseDone
 }
@@ -685,6 +686,9 @@ func headerText(req *elicit.Request, f *elicit.Form) string {
 		if msg := strings.TrimSpace(elicit.Sanitize(req.Message)); msg != "" {
 			b.WriteString(msg + "\n")
 		}
+		if line := appViewLine(req); line != "" {
+			b.WriteString(line + "\n")
+		}
 	}
 	for _, fd := range f.Findings {
 		line := "⚠ " + oneLine(elicit.Sanitize(fd.Message))
@@ -773,7 +777,7 @@ func argsJSON(f *elicit.Form, content map[string]any) ([]byte, error) {
 }
 
 func orderedJSON(f *elicit.Form, content map[string]any, response bool) ([]byte, error) {
-	content = maskSecrets(f, content)
+	content = describeFiles(f, maskSecrets(f, content))
 	var buf bytes.Buffer
 	if response {
 		buf.WriteString(`{"action":"accept"`)

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/elicitty/elicitty/elicit"
 )
 
 // prefill puts values (by field name) into the answers, as if typed or picked; a value
@@ -18,6 +20,9 @@ func (a *answers) prefill(values map[string]any) *answers {
 }
 
 func (a *answer) prefill(v any) {
+	if a.fld.Kind == elicit.KindFile {
+		return // a file is chosen again each time: a value remembered is its bytes, not its path
+	}
 	switch a.widget {
 	case widgetSelect:
 		if s, ok := v.(string); ok {

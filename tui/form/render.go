@@ -46,7 +46,7 @@ type PreviewText struct {
 // follows from a decline or cancel.
 func Preview(ctx context.Context, req *elicit.Request, text PreviewText, a elicit.Answerer, out, diag io.Writer) error {
 	if req.Mode != elicit.ModeURL && len(req.Schema) > 0 {
-		writeFindings(diag, elicit.Parse(req.Schema, req.Protocol).Findings)
+		writeFindings(diag, req.ParsedForm().Findings)
 	}
 	if diag != nil && text.When != "" {
 		fmt.Fprintf(diag, "asked when: %s\n", elicit.Sanitize(text.When))
