@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
@@ -67,10 +68,16 @@ func (a *app) runTUI(cmd *cobra.Command, args []string) error {
 		servers = append(servers, srv)
 	}
 	if len(servers) == 0 {
-		servers = cfg.Servers
+		// The servers of an untrusted project folder are listed, never started: the
+		// TUI's Connect refuses them (untrustedDir) with how to trust the folder.
+		servers = append(slices.Clone(cfg.Servers), cfg.Untrusted...)
 	}
 	if len(servers) == 0 {
 		servers = cfg.Builtin
+	}
+	a.untrustedDir = ""
+	if !cfg.Project.Trusted {
+		a.untrustedDir = cfg.Project.Dir
 	}
 	if len(servers) == 0 {
 		_, err := demoServer()
@@ -100,6 +107,9 @@ func (a *app) tui(ctx context.Context, servers []config.Server, inboxOnly bool) 
 	err = tui.Run(ctx, tui.Options{
 		Servers: servers,
 		Connect: func(ctx context.Context, srv config.Server, ans elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error) {
+			if srv.Project != "" && srv.Project == a.untrustedDir {
+				return nil, &config.UntrustedError{Server: srv.Name, Dir: srv.Project}
+			}
 			p, err := a.plan(srv, frontEnd{answerer: ans, onEvent: onEvent, resolved: true}, log)
 			if err != nil {
 				return nil, err
