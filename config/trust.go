@@ -32,7 +32,7 @@ type UntrustedError struct {
 
 // Error says which folder and how to trust it.
 func (e *UntrustedError) Error() string {
-	return fmt.Sprintf("server %q comes from the project folder %s, which is not trusted (or changed since it was): review its servers and trust it with `elicitty trust %s`, or run with --trust",
+	return fmt.Sprintf("untrusted: server %q is from the project folder %s, not trusted yet or changed since: review and trust it with `elicitty trust %s`, or run with --trust",
 		e.Server, e.Dir, shellQuote(e.Dir))
 }
 

@@ -52,7 +52,7 @@ func TestUntrustedProjectHeadless(t *testing.T) {
 		if r.code != ExitUsage {
 			t.Errorf("tools %s: exit %d, want %d\n%s", name, r.code, ExitUsage, r.stderr)
 		}
-		for _, want := range []string{"not trusted", "elicitty trust " + dir, "--trust"} {
+		for _, want := range []string{"untrusted: server", "elicitty trust " + dir, "--trust"} {
 			if !strings.Contains(r.stderr, want) {
 				t.Errorf("tools %s: stderr %q, want it to say %q", name, r.stderr, want)
 			}
