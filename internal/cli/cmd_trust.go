@@ -32,7 +32,7 @@ changes.
 
 --trust on any command does the same for the working directory, for that run and the
 next ones.`,
-		Example: "  elicitty trust\n  elicitty trust ~/src/some-repo",
+		Example: "  elicitty trust\n  elicitty trust examples\n  elicitty --trust config",
 		Args:    cobra.MaximumNArgs(1),
 		RunE: func(_ *cobra.Command, args []string) error {
 			dir := "."
