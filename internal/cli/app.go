@@ -19,6 +19,7 @@ import (
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/elicitty/elicitty/tui"
 )
 
 // app holds the streams and the common flags shared by every command.
@@ -42,13 +43,18 @@ type app struct {
 	onUnanswered string
 	noImports    bool
 	trust        bool
-	// untrustedDir is the project folder whose servers the TUI lists but must not
-	// start ("" when it is trusted or has none).
-	untrustedDir string
 	noWait       bool
 	roots        []string
 	noRoots      bool
 	logLevel     string
+
+	// untrustedDir is the project folder whose servers the TUI lists but must not
+	// start ("" when it is trusted or has none); the TUI's trust screen clears it from
+	// another goroutine (untrusted, setUntrusted).
+	untrustedMu  sync.Mutex
+	untrustedDir string
+	// trustAsk is the TUI's trust screen for untrustedDir (nil: none).
+	trustAsk *tui.TrustAsk
 
 	colorOnce sync.Once
 	colorDone chan struct{}        // closed once the fields below are set
@@ -340,4 +346,18 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("on-unanswered", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"decline", "cancel"}, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// untrusted returns the project folder whose servers must not start ("" when none).
+func (a *app) untrusted() string {
+	a.untrustedMu.Lock()
+	defer a.untrustedMu.Unlock()
+	return a.untrustedDir
+}
+
+// setUntrusted sets the project folder whose servers must not start.
+func (a *app) setUntrusted(dir string) {
+	a.untrustedMu.Lock()
+	defer a.untrustedMu.Unlock()
+	a.untrustedDir = dir
 }
