@@ -1,3 +1,5 @@
+//go:build unix
+
 package config
 
 import (
@@ -50,9 +52,6 @@ func problemOf(t *testing.T, cfg Config, source string) error {
 const secretContent = "root:$6$SALT$verysecrethash:19000:0:99999:7:::\n"
 
 func TestLoadRefusesSpecialFiles(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs or /dev/zero")
-	}
 	opts, root := layout(t, map[string]string{"home/.cursor/mcp.json": `{"mcpServers": {"mine": {"command": "m"}}}`}, nil)
 	work := filepath.Join(root, "work")
 	if err := os.Symlink("/dev/zero", filepath.Join(work, ".mcp.json")); err != nil {
