@@ -27,7 +27,8 @@ type Config struct {
 	// Sampling is the sampling: section of elicitty's own file (zero when absent).
 	Sampling Sampling
 	// Project is the working directory's project-scope server files and whether the
-	// user trusts them; the zero value when it has none (or with NoImports).
+	// user trusts them; the zero value (not Trusted, no Files) when it has none or with
+	// NoImports.
 	Project Project
 	// Untrusted holds the servers of project files the user has not trusted (or that
 	// changed since), sorted by name, with every ${VAR} left as written. They are not

@@ -212,7 +212,7 @@ func (a *app) loadConfig() (config.Config, error) {
 	if err != nil {
 		return config.Config{}, &usageError{err: err}
 	}
-	if a.trust && !cfg.Project.Trusted {
+	if a.trust && !cfg.Project.Trusted && len(cfg.Project.Files) > 0 {
 		if err := config.Trust(opts, cfg.Project); err != nil {
 			return config.Config{}, &usageError{err: err}
 		}

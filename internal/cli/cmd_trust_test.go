@@ -124,6 +124,14 @@ func TestTrustFolderArgument(t *testing.T) {
 	if r := runCLI(t, "trust", e.work); r.code != ExitOK || !strings.Contains(r.stdout, "nothing to trust") {
 		t.Errorf("trust of a folder without project files: exit %d\n%s", r.code, r.stdout)
 	}
+	for _, args := range [][]string{{"--trust", "config"}, {"--trust", "--no-imports", "config"}} {
+		if r := runCLI(t, args...); r.code != ExitOK || strings.Contains(r.stderr, "trusted") {
+			t.Errorf("%v without project files: exit %d\n%s", args, r.code, r.stderr)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(e.configDir, "elicitty", "trust.json")); err == nil {
+		t.Error("a trust store was written with nothing to trust")
+	}
 	r := runCLI(t, "trust", other)
 	if r.code != ExitOK || !strings.Contains(r.stdout, "vs: runs vs-server") {
 		t.Fatalf("trust DIR: exit %d\n%s%s", r.code, r.stdout, r.stderr)
