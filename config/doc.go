@@ -51,7 +51,9 @@
 // *UntrustedError. Trust records the folder and the SHA-256 digest of each of its
 // project files in $XDG_CONFIG_HOME/elicitty/trust.json (mode 0600, written
 // atomically); a project file that changes, or a new one, makes the folder untrusted
-// again. User-scope files and elicitty's own file are trusted as they are.
+// again. User-scope files and elicitty's own file are trusted as they are. Layering is
+// unchanged: an untrusted project server hides a user-wide one of the same name (it
+// would replace it once trusted), and elicitty's own file replaces either.
 //
 // # Own file
 //
