@@ -141,3 +141,28 @@ func TestTrustFolderArgument(t *testing.T) {
 		t.Errorf("in the trusted folder: servers %v, untrusted %v", catalogNames(c.Servers), catalogNames(c.Untrusted))
 	}
 }
+
+// TestProxyInstallKeepsTrust: elicitty's own edit of a trusted project file (wrapping
+// an entry with `proxy --install --write`) keeps the folder trusted; an untrusted one
+// stays untrusted.
+func TestProxyInstallKeepsTrust(t *testing.T) {
+	for _, trusted := range []bool{true, false} {
+		e := newInstallEnv(t)
+		e.write(t, filepath.Join(e.work, ".cursor", "mcp.json"), `{"mcpServers": {"shared": {"command": "from-project"}}}`)
+		if trusted {
+			if r := runCLI(t, "trust"); r.code != ExitOK {
+				t.Fatalf("trust: %s", r.stderr)
+			}
+		}
+		if _, err := install(t, "cursor", "shared", true); err != nil {
+			t.Fatal(err)
+		}
+		c := catalog(t)
+		if c.Project == nil || c.Project.Trusted != trusted {
+			t.Errorf("trusted before the edit %v: after it, project %+v", trusted, c.Project)
+		}
+		if trusted && (len(c.Servers) != 1 || len(c.Servers[0].Args) == 0 || c.Servers[0].Args[0] != "proxy") {
+			t.Errorf("after the edit: servers %+v, want shared through elicitty proxy", c.Servers)
+		}
+	}
+}
