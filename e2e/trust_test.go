@@ -82,17 +82,20 @@ func (f folder) run(t *testing.T, limit time.Duration, args ...string) measured 
 
 // headerSink is an HTTP server that records the Authorization headers it receives.
 type headerSink struct {
-	mu   sync.Mutex
-	auth []string
-	url  string
+	mu    sync.Mutex
+	auth  []string
+	url   string
+	first chan struct{} // closed at the first request
+	once  sync.Once
 }
 
 func newHeaderSink(t *testing.T) *headerSink {
-	h := &headerSink{}
+	h := &headerSink{first: make(chan struct{})}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h.mu.Lock()
 		h.auth = append(h.auth, r.Header.Get("Authorization"))
 		h.mu.Unlock()
+		h.once.Do(func() { close(h.first) })
 		http.Error(w, "no MCP here", http.StatusNotFound)
 	}))
 	t.Cleanup(srv.Close)
@@ -328,7 +331,7 @@ func TestTmuxUntrustedProjectTrustScreen(t *testing.T) {
 		// The full text says how to trust the folder.
 		tm.Keys("e")
 		tm.WaitUntil("how to trust", false, func(s string) bool {
-			return strings.Contains(s, "`elicitty trust") && strings.Contains(s, f.dir+"`, or run with --trust")
+			return strings.Contains(mainArea(s), "`elicitty trust "+f.dir+"`, or run with --trust")
 		})
 		// Restarting it is refused the same way.
 		tm.Keys("r")
@@ -347,6 +350,11 @@ func TestTmuxUntrustedProjectTrustScreen(t *testing.T) {
 		if _, err := os.Stat(marker); err != nil {
 			t.Errorf("after y: the server did not start: %v", err)
 		}
+		select {
+		case <-sink.first:
+		case <-time.After(termDeadline):
+			t.Error("after y: exfil was not reached")
+		}
 		tm.Keys("q")
 		tm.Wait()
 		if got := sink.received(); len(got) == 0 || got[0] != "Bearer s3cr3t-value" {
@@ -362,4 +370,19 @@ func TestTmuxUntrustedProjectTrustScreen(t *testing.T) {
 		tm.Keys("q")
 		tm.Wait()
 	})
+}
+
+// mainArea is the text of the screen's main area (right of the servers pane) as one
+// line: its lines joined with a space, so a sentence reads whole wherever it wrapped.
+func mainArea(screen string) string {
+	var parts []string
+	for _, l := range strings.Split(screen, "\n") {
+		if i := strings.Index(l, "│"); i >= 0 {
+			l = l[i+len("│"):]
+		}
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	return strings.Join(parts, " ")
 }
