@@ -140,7 +140,9 @@ func (d *fileDecoder) decode(root *tree.Node, f format) (fileResult, error) {
 			if skip {
 				continue
 			}
-			if len(sd.errs) == 0 { // a field that failed to decode would cascade
+			// A field that failed to decode would cascade; an untrusted entry is checked
+			// once its references are expanded.
+			if len(sd.errs) == 0 && !d.x.literal {
 				for _, fe := range validateServer(s) {
 					sd.fail(fe.field, fe.msg)
 				}
@@ -348,6 +350,10 @@ func (sd *serverDecoder) envHeader(field, header, name, prefix string) {
 	}
 	if !envName(name) {
 		sd.fail(field, fmt.Sprintf("invalid environment variable name %q", name))
+		return
+	}
+	if sd.d.x.literal {
+		sd.envHeaders = append(sd.envHeaders, [2]string{header, prefix + "${" + name + "}"})
 		return
 	}
 	v := sd.d.x.getenv(name)

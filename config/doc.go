@@ -32,6 +32,29 @@
 //
 // Command-line flags are applied by main afterwards; Config.Validate checks the result.
 //
+// # Bounded reads
+//
+// Every file is read with package boundedfile: a regular file only (a FIFO, device or
+// socket, or a symlink to one, is refused by name without blocking), at most
+// MaxFileSize (4 MiB; Claude Code's ~/.claude.json MaxClaudeStateSize, 16 MiB), with
+// arrays and objects nested at most 1000 deep, checked before any parser runs. A file
+// that links outside its folder (a project's .mcp.json linked to /etc/shadow) is never
+// quoted: its errors say only that it is not a valid config.
+//
+// # Folder trust
+//
+// The project files (.cursor/mcp.json, .mcp.json, .vscode/mcp.json and
+// .gemini/settings.json in the working directory) come with the folder, such as a
+// cloned repository, so their servers start only once the user trusts the folder. Until
+// then Load lists them in Config.Untrusted with every ${VAR} left as written (the
+// environment is not read for them), and ParseTarget refuses them with an
+// *UntrustedError. Trust records the folder and the SHA-256 digest of each of its
+// project files in $XDG_CONFIG_HOME/elicitty/trust.json (mode 0600, written
+// atomically); a project file that changes, or a new one, makes the folder untrusted
+// again. User-scope files and elicitty's own file are trusted as they are. Layering is
+// unchanged: an untrusted project server hides a user-wide one of the same name (it
+// would replace it once trusted), and elicitty's own file replaces either.
+//
 // # Own file
 //
 //	servers:

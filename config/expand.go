@@ -20,6 +20,9 @@ type expander struct {
 	work    string
 	inputs  map[string]input // nil: ${input:...} is not available in this file
 	inputOK bool
+	// literal keeps every reference as written: a project file the user has not
+	// trusted must not read the environment.
+	literal bool
 }
 
 // input is a VS Code `inputs` entry.
@@ -46,7 +49,7 @@ func InputEnv(id string) string {
 
 // expand returns s with its references replaced. Errors name the variable, never a value.
 func (x *expander) expand(s string) (string, error) {
-	if !strings.Contains(s, "$") {
+	if x.literal || !strings.Contains(s, "$") {
 		return s, nil
 	}
 	var b strings.Builder

@@ -56,12 +56,30 @@ func layout(t *testing.T, files map[string]string, env map[string]string) (LoadO
 			t.Fatal(err)
 		}
 	}
-	return LoadOptions{
+	opts := LoadOptions{
 		Getenv:    mapEnv(env),
 		HomeDir:   filepath.Join(root, "home"),
 		ConfigDir: filepath.Join(root, "config"),
 		WorkDir:   filepath.Join(root, "work"),
-	}, root
+	}
+	trustWork(t, opts)
+	return opts, root
+}
+
+// trustWork records the project files of opts.WorkDir, as they are now, as trusted (as
+// `elicitty trust` does), so that tests of importing see them start.
+func trustWork(t *testing.T, opts LoadOptions) {
+	t.Helper()
+	p := Project{Dir: projectDir(opts.WorkDir)}
+	for _, name := range []string{".cursor/mcp.json", ".mcp.json", ".vscode/mcp.json", ".gemini/settings.json"} {
+		path := filepath.Join(opts.WorkDir, filepath.FromSlash(name))
+		if data, err := os.ReadFile(path); err == nil && len(data) > 0 {
+			p.Files = append(p.Files, ProjectFile{Path: path, Name: name, Digest: digest(data)})
+		}
+	}
+	if err := Trust(opts, p); err != nil {
+		t.Fatal(err)
+	}
 }
 
 func mapEnv(env map[string]string) func(string) string {
@@ -73,11 +91,12 @@ func rel(root, s string) string {
 	return strings.ReplaceAll(s, root, "$ROOT")
 }
 
-// relServers rewrites paths with rel and clears Layer (TestLayers checks layers).
+// relServers rewrites paths with rel and clears Layer and Project (TestLayers and
+// TestTrust check them).
 func relServers(root string, ss []Server) []Server {
 	out := make([]Server, len(ss))
 	for i, s := range ss {
-		s.Layer = 0
+		s.Layer, s.Project = 0, ""
 		s.Source = rel(root, s.Source)
 		s.Command = rel(root, s.Command)
 		s.Cwd = rel(root, s.Cwd)

@@ -201,12 +201,12 @@ type hostDoc struct {
 
 // readHostFile reads and parses hf; a missing or empty file is nil, nil.
 func readHostFile(hf HostFile, work string) (*hostDoc, error) {
-	data, err := os.ReadFile(hf.Path)
+	data, err := readConfigFile(hf.Path, hf.max())
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read %s: %w", hf.Path, err)
+		return nil, err
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, nil
@@ -534,7 +534,7 @@ func (in *Install) Write(now time.Time) (backup string, err error) {
 		if real, err := filepath.EvalSymlinks(target); err == nil {
 			target = real // edit a linked dotfile, keep the link
 		}
-		cur, err := os.ReadFile(target)
+		cur, err := readConfigFile(target, in.File.max())
 		if err != nil {
 			return "", fmt.Errorf("read %s: %w", target, err)
 		}

@@ -123,6 +123,7 @@ func TestPlanInstallWritesEachHostsFormat(t *testing.T) {
 			// The loader reads the edited file, and the entry runs elicitty.
 			lo := o
 			lo.Getenv = func(k string) string { return map[string]string{"ELICITTY_INPUT_PERPLEXITY_KEY": "k"}[k] }
+			trustWork(t, lo) // a project file that changed is untrusted again, even by our edit
 			cfg, err := Load(lo)
 			if err != nil {
 				t.Fatal(err)

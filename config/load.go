@@ -26,6 +26,16 @@ type Config struct {
 	Builtin []Server
 	// Sampling is the sampling: section of elicitty's own file (zero when absent).
 	Sampling Sampling
+	// Project is the working directory's project-scope server files and whether the
+	// user trusts them; the zero value (not Trusted, no Files) when it has none or with
+	// NoImports.
+	Project Project
+	// Untrusted holds the servers of project files the user has not trusted (or that
+	// changed since), sorted by name, with every ${VAR} left as written. They are not
+	// in Servers: Lookup does not find them and ParseTarget refuses them with an
+	// *UntrustedError, so nothing starts them. A later layer's server of the same name
+	// (elicitty's own file) replaces one.
+	Untrusted []Server
 }
 
 // LoadOptions says where Load looks. Empty fields are filled in from the process
@@ -87,22 +97,6 @@ func (r fileResult) setLayer(l Layer) {
 	}
 }
 
-// importFile is a config file of another MCP client.
-type importFile struct {
-	path string
-	f    format
-}
-
-// imports lists other clients' config files in layering order (see hostFiles).
-func (o LoadOptions) imports() []importFile {
-	hfs := o.hostFiles()
-	files := make([]importFile, len(hfs))
-	for i, hf := range hfs {
-		files[i] = importFile{hf.Path, hf.f}
-	}
-	return files
-}
-
 func (o LoadOptions) withDefaults() LoadOptions {
 	if o.Getenv == nil {
 		o.Getenv = os.Getenv
@@ -130,53 +124,105 @@ func (o LoadOptions) withDefaults() LoadOptions {
 // NoImports; the list is in the package doc), then elicitty's own file. Strings are
 // expanded as described in the package doc.
 //
-// Any problem in elicitty's own file fails Load with every *Error found, joined. Problems in
-// imported files only mark the affected entries (Config.Problems), since they belong to
-// other programs which may read them differently.
+// The servers of project files (Config.Project) start only once the user trusts the
+// folder: until then they are in Config.Untrusted, not in Servers, with every ${VAR}
+// left as written, and ParseTarget refuses them with an *UntrustedError.
+//
+// Every file is read within bounds (regular files only, MaxFileSize, nesting checked
+// before parsing). Any problem in elicitty's own file fails Load with every *Error
+// found, joined. Problems in imported files only mark the affected entries
+// (Config.Problems), since they belong to other programs which may read them
+// differently.
 func Load(opts LoadOptions) (Config, error) {
 	o := opts.withDefaults()
 	var (
-		c        Config
-		byName   = map[string]Server{}
-		problems []Problem
+		c         Config
+		byName    = map[string]Server{}
+		untrusted = map[string]Server{}
+		problems  []Problem
 	)
-	merge := func(res fileResult) {
+	merge := func(res fileResult, pending bool) {
 		for _, s := range res.servers {
-			byName[s.Name] = s
+			delete(byName, s.Name)
+			delete(untrusted, s.Name)
+			if pending {
+				untrusted[s.Name] = s
+			} else {
+				byName[s.Name] = s
+			}
 			problems = dropProblem(problems, s.Name)
 		}
 		for _, p := range res.problems {
 			delete(byName, p.Server)
+			delete(untrusted, p.Server)
 			problems = append(dropProblem(problems, p.Server), p)
 		}
 	}
 	if !o.NoImports {
-		failed := map[string]bool{} // files already reported as unreadable or malformed
-		for _, imp := range o.imports() {
-			if failed[imp.path] {
+		type read struct {
+			hf   HostFile
+			data []byte
+		}
+		var files []read
+		failed := map[string]bool{} // files already reported as unreadable
+		project := Project{Dir: projectDir(o.WorkDir)}
+		for _, hf := range o.hostFiles() {
+			if failed[hf.Path] {
 				continue
 			}
-			data, err := os.ReadFile(imp.path)
+			data, err := readConfigFile(hf.Path, hf.max())
 			if errors.Is(err, fs.ErrNotExist) || (err == nil && len(data) == 0) {
 				continue
 			}
-			if !slices.Contains(c.Sources, imp.path) {
-				c.Sources = append(c.Sources, imp.path)
+			if !slices.Contains(c.Sources, hf.Path) {
+				c.Sources = append(c.Sources, hf.Path)
 			}
 			if err != nil {
-				failed[imp.path] = true
-				problems = append(problems, Problem{Source: imp.path, Err: fmt.Errorf("read %s: %w", imp.path, err)})
+				failed[hf.Path] = true
+				problems = append(problems, Problem{Source: hf.Path, Err: err})
 				continue
 			}
-			x := &expander{getenv: o.Getenv, home: o.HomeDir, work: o.WorkDir}
-			res, err := decodeFile(imp.path, data, imp.f, x)
+			if hf.Scope == ScopeProject {
+				name, err := filepath.Rel(o.WorkDir, hf.Path)
+				if err != nil {
+					name = hf.Path
+				}
+				project.Files = append(project.Files, ProjectFile{Path: hf.Path, Name: filepath.ToSlash(name), Digest: digest(data)})
+			}
+			files = append(files, read{hf, data})
+		}
+		store, err := readTrust(o.TrustFile())
+		if err != nil {
+			problems = append(problems, Problem{Source: o.TrustFile(), Err: err})
+		}
+		project.Trusted = store.trusts(project)
+		if len(project.Files) > 0 {
+			c.Project = project
+		}
+		for _, f := range files {
+			isProject := f.hf.Scope == ScopeProject
+			pending := isProject && !project.Trusted
+			x := &expander{getenv: o.Getenv, home: o.HomeDir, work: o.WorkDir, literal: pending}
+			res, err := decodeFile(f.hf.Path, f.data, f.hf.f, x)
+			roots := []string{o.HomeDir, o.ConfigDir}
+			if isProject {
+				roots = []string{o.WorkDir}
+			}
+			if (err != nil || len(res.problems) > 0) && !shown(f.hf.Path, roots...) {
+				res = opaque(f.hf.Path, res, &err)
+			}
 			if err != nil {
-				failed[imp.path] = true
-				problems = append(problems, Problem{Source: imp.path, Err: err})
+				failed[f.hf.Path] = true
+				problems = append(problems, Problem{Source: f.hf.Path, Err: err})
 				continue
 			}
 			res.setLayer(LayerImported)
-			merge(res)
+			if isProject {
+				for i := range res.servers {
+					res.servers[i].Project = project.Dir
+				}
+			}
+			merge(res, pending)
 		}
 	}
 	own, err := o.ownFile()
@@ -184,7 +230,7 @@ func Load(opts LoadOptions) (Config, error) {
 		return Config{}, err
 	}
 	if own != "" {
-		data, err := os.ReadFile(own)
+		data, err := readConfigFile(own, MaxFileSize)
 		if err != nil {
 			return Config{}, fmt.Errorf("read config: %w", err)
 		}
@@ -192,6 +238,9 @@ func Load(opts LoadOptions) (Config, error) {
 		x := &expander{getenv: o.Getenv, home: o.HomeDir, work: o.WorkDir}
 		res, err := decodeFile(own, data, formatOwn, x)
 		if err != nil {
+			if !shown(own, o.HomeDir, o.ConfigDir) {
+				return Config{}, errNotShown(own)
+			}
 			return Config{}, err
 		}
 		if o.Path == "" && o.Getenv("ELICITTY_CONFIG") != "" {
@@ -199,7 +248,7 @@ func Load(opts LoadOptions) (Config, error) {
 		} else {
 			res.setLayer(LayerOwn)
 		}
-		merge(res)
+		merge(res, false)
 		if res.sampling != nil {
 			c.Sampling = *res.sampling
 		}
@@ -208,13 +257,31 @@ func Load(opts LoadOptions) (Config, error) {
 		c.Servers = append(c.Servers, s)
 	}
 	sort.Slice(c.Servers, func(i, j int) bool { return c.Servers[i].Name < c.Servers[j].Name })
+	for _, s := range untrusted {
+		c.Untrusted = append(c.Untrusted, s)
+	}
+	sort.Slice(c.Untrusted, func(i, j int) bool { return c.Untrusted[i].Name < c.Untrusted[j].Name })
 	c.Problems = problems
 	for _, b := range o.Builtin {
-		if _, ok := byName[b.Name]; !ok && !hasProblem(problems, b.Name) {
+		_, shadowed := untrusted[b.Name]
+		if _, ok := byName[b.Name]; !ok && !shadowed && !hasProblem(problems, b.Name) {
 			c.Builtin = append(c.Builtin, b)
 		}
 	}
 	return c, nil
+}
+
+// opaque replaces the errors of a file whose content must not be quoted (see shown)
+// with one that quotes nothing: *err for the whole file, and each entry's problem.
+func opaque(path string, res fileResult, err *error) fileResult {
+	if *err != nil {
+		*err = errNotShown(path)
+		return fileResult{}
+	}
+	for i := range res.problems {
+		res.problems[i].Err = errNotShown(path)
+	}
+	return res
 }
 
 func dropProblem(ps []Problem, name string) []Problem {

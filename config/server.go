@@ -64,6 +64,11 @@ type Server struct {
 	Source string `json:"-" yaml:"-"`
 	// Layer is the catalog layer the entry came from (zero: built-in).
 	Layer Layer `json:"-" yaml:"-"`
+	// Project is the project folder of the entry's file when that file is project-scope
+	// (.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .gemini/settings.json): such a
+	// server starts only once the user trusts the folder (see Project). Empty for
+	// user-scope files, elicitty's own file, the command line and built-in servers.
+	Project string `json:"-" yaml:"-"`
 	// Kind is the transport; empty means stdio when Command is set, else http.
 	Kind Kind `json:"type,omitempty" yaml:"type,omitempty"`
 

@@ -10,7 +10,9 @@ import (
 // ParseTarget resolves a TARGET argument: an http:// or https:// URL becomes an HTTP server
 // named by its host (and port), anything else is a server name looked up in cfg. An
 // unknown name is an error listing the known names; a name whose imported entry could not
-// be used reports why. A stdio command given after -- is built with CommandServer instead.
+// be used reports why, and a name from a project folder the user has not trusted is an
+// *UntrustedError (errors.Is ErrUntrusted). A stdio command given after -- is built with
+// CommandServer instead.
 func ParseTarget(arg string, cfg Config) (Server, error) {
 	if arg == "" {
 		return Server{}, fmt.Errorf("empty server name")
@@ -29,6 +31,9 @@ func ParseTarget(arg string, cfg Config) (Server, error) {
 	}
 	if s, ok := cfg.Lookup(arg); ok {
 		return s, nil
+	}
+	if s, ok := cfg.UntrustedServer(arg); ok {
+		return Server{}, &UntrustedError{Server: s.Name, Dir: s.Project}
 	}
 	for _, p := range cfg.Problems {
 		if p.Server == arg {

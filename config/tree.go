@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/boundedfile"
 	"github.com/elicitty/elicitty/tree"
 )
 
@@ -20,6 +21,21 @@ const (
 // and trailing commas (as VS Code and Cursor accept them), our own file is JSON or YAML.
 // Errors are *Error with the line and column of the problem.
 func parse(file string, data []byte, f format) (*tree.Node, error) {
+	// hujson and go-toml recurse once per level: refuse a deep file before they see it.
+	syntax := boundedfile.JSON
+	switch {
+	case f == formatCodex:
+		syntax = boundedfile.TOML
+	case f == formatOwn && !isJSON(file, data):
+		syntax = boundedfile.YAML
+	}
+	if err := boundedfile.Nesting(file, data, syntax, maxDepth); err != nil {
+		var be *boundedfile.Error
+		if errors.As(err, &be) {
+			return nil, &Error{Line: be.Line, Msg: be.Msg, Err: err}
+		}
+		return nil, err
+	}
 	opts := &tree.Options{MaxNodes: maxNodes, MaxDepth: maxDepth}
 	var r *tree.Result
 	var err error

@@ -34,7 +34,15 @@ func configHome(t *testing.T) (home, work string) {
 func TestConfigListsServersWithTheirFiles(t *testing.T) {
 	home, work := configHome(t)
 	env := []string{"HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config"), "ELICITTY_CONFIG=", "CODEX_HOME=", "APPDATA="}
+	// The project's .mcp.json waits for the folder's trust: listed apart, not expanded.
 	r := runBinIn(t, work, env, "config")
+	if r.code != 0 {
+		t.Fatalf("exit %d; stderr %q", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, "not started until you trust") || !strings.Contains(r.stdout, "api: connects to https://api.example.com/mcp (http); headers: Authorization") || strings.Contains(r.stdout, "s3cret") {
+		t.Errorf("untrusted project: stdout:\n%s", r.stdout)
+	}
+	r = runBinIn(t, work, env, "--trust", "config")
 	if r.code != 0 {
 		t.Fatalf("exit %d; stderr %q", r.code, r.stderr)
 	}

@@ -21,6 +21,7 @@ type termOptions struct {
 	stdoutToFile bool
 	rawOutput    bool
 	cols, rows   int
+	workDir      string
 }
 
 // startTerm runs the elicitty binary with args in a fresh tmux server (tmuxterm.Start).
@@ -28,6 +29,7 @@ func startTerm(t *testing.T, opts termOptions, args ...string) *tmuxTerm {
 	t.Helper()
 	return tmuxterm.Start(t, bin, tmuxterm.Options{
 		Env: opts.env, StdoutToFile: opts.stdoutToFile, RawOutput: opts.rawOutput, Cols: opts.cols, Rows: opts.rows,
+		WorkDir: opts.workDir,
 	}, args...)
 }
 

@@ -1,11 +1,11 @@
 package elicit
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"path/filepath"
 
+	"github.com/elicitty/elicitty/internal/boundedfile"
 	"github.com/elicitty/elicitty/tree"
 )
 
@@ -120,17 +120,12 @@ func readReply(answers, name string) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(answers), name)
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return "", fmt.Errorf("read reply file: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxReplyFile+1))
-	if err != nil {
-		return "", fmt.Errorf("read reply file: %w", err)
-	}
-	if len(b) > maxReplyFile {
+	b, err := boundedfile.Read(path, maxReplyFile)
+	if errors.Is(err, boundedfile.ErrTooLarge) {
 		return "", fmt.Errorf("reply file %q is larger than %d bytes", name, maxReplyFile)
+	}
+	if err != nil {
+		return "", fmt.Errorf("read reply file: %w", err)
 	}
 	return string(b), nil
 }

@@ -6,11 +6,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
 
+	"github.com/elicitty/elicitty/internal/boundedfile"
 	"github.com/elicitty/elicitty/tree"
 )
 
@@ -92,11 +92,18 @@ type Script struct {
 	opts    ScriptOptions
 }
 
+// MaxAnswersFile caps the size of an answers file (LoadScript): 4 MiB.
+const MaxAnswersFile = boundedfile.DefaultMax
+
 // LoadScript reads and parses an answers file and installs opts (nil means no hooks
-// and no log).
+// and no log). The read is bounded: a regular file only (a FIFO or device is refused
+// without blocking), at most MaxAnswersFile, nesting checked before parsing.
 func LoadScript(path string, opts *ScriptOptions) (*Script, error) {
-	data, err := os.ReadFile(path)
+	data, err := boundedfile.Read(path, MaxAnswersFile)
 	if err != nil {
+		return nil, fmt.Errorf("read answers file: %w", err)
+	}
+	if err := boundedfile.Nesting(path, data, boundedfile.YAML, 0); err != nil {
 		return nil, fmt.Errorf("read answers file: %w", err)
 	}
 	s, err := ParseScript(data, path)

@@ -455,6 +455,11 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.onStatusKey(msg) {
 		return nil
 	}
+	if m.trust != nil && m.active == nil && m.args == nil {
+		if cmd, ok := m.trustKey(msg); ok {
+			return cmd
+		}
+	}
 	if m.active == nil && m.args == nil && m.onHelpKey(msg) {
 		return nil
 	}

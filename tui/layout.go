@@ -8,7 +8,7 @@ const wideScreen = 100
 
 // screenShown reports whether the main area shows a screen rather than a list.
 func (m *Model) screenShown() bool {
-	return m.active != nil || m.args != nil || m.details || m.describing || m.helpAsScreen()
+	return m.active != nil || m.args != nil || m.trust != nil || m.details || m.describing || m.helpAsScreen()
 }
 
 // serversShown reports whether the servers pane is drawn.

@@ -87,6 +87,8 @@ type Model struct {
 	// log levels and the roots screen (live.go).
 	live liveState
 
+	trust *trustScreen // the trust screen of Options.Trust, until answered
+
 	status     string
 	statusOpen bool // the status message is shown in full (keyMap.Status)
 	helpOff    int  // the first line of the full help shown, when it fills the main area
@@ -108,6 +110,7 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.ctx, m.stop = context.WithCancel(ctx)
 	m.inflight = &sync.WaitGroup{}
 	m.servers = newServersPane(opts.Servers, &m.st)
+	m.trust = newTrustScreen(opts)
 	for i := range m.cats {
 		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st, f: newFilterBox()}
 	}
@@ -169,6 +172,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.onRestart(msg)
 	case connectedMsg:
 		return m, m.onConnected(msg)
+	case trustedMsg:
+		return m, m.onTrusted(msg)
 	case catalogMsg:
 		return m, m.onCatalog(msg)
 	case callDoneMsg:

@@ -141,6 +141,10 @@ type Options struct {
 	// InboxOnly is `elicitty inbox`: no servers of its own, the Inbox tab first, and
 	// the servers pane lists the proxies.
 	InboxOnly bool
+	// Trust, when set, is a project folder whose servers in Servers wait for the
+	// user's trust: the TUI opens a screen at start that shows each of them and, on y,
+	// calls Trust.Grant and starts them. Accessible mode does not ask.
+	Trust *TrustAsk
 }
 
 // Proxy is a running elicitty proxy the program answers for (Options.Remote).

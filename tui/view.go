@@ -36,6 +36,8 @@ func (m *Model) render() string {
 		main = m.helpView(mw, bodyH)
 	case m.active != nil || m.args != nil:
 		main = m.screenView(mw, bodyH)
+	case m.trust != nil:
+		main = m.trustView(mw, bodyH)
 	case m.watched() != nil:
 		main = m.watchView(mw, bodyH)
 	case m.live.roots != nil:

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elicitty/elicitty/internal/boundedfile"
 	"github.com/elicitty/elicitty/protocol"
 )
 
@@ -56,43 +57,56 @@ func (o *Options) norm() Options {
 // only when the file cannot be read or the options are unusable (exit code 2).
 func LintFile(path string, opts *Options) (*Report, error) {
 	o := opts.norm()
-	var (
-		r    io.Reader
-		name = path
-	)
-	if path == "-" {
-		r, name = os.Stdin, "<stdin>"
-	} else {
-		f, err := os.Open(path)
+	if path != "-" {
+		// A regular file only (a FIFO or device is refused without blocking); a file
+		// over MaxBytes is refused from its size, and Lint reports it as before.
+		data, err := boundedfile.Read(path, o.MaxBytes)
+		if errors.Is(err, boundedfile.ErrTooLarge) {
+			if err := o.check(); err != nil {
+				return nil, err
+			}
+			return tooLarge(path, o.MaxBytes), nil
+		}
 		if err != nil {
 			return nil, fmt.Errorf("desc: read %q: %w", path, err)
 		}
-		defer f.Close()
-		r = f
+		return Lint(data, path, &o)
 	}
-	data, err := io.ReadAll(io.LimitReader(r, o.MaxBytes+1))
+	data, err := io.ReadAll(io.LimitReader(os.Stdin, o.MaxBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("desc: read %q: %w", path, err)
 	}
-	return Lint(data, name, &o)
+	return Lint(data, "<stdin>", &o)
+}
+
+// check reports unusable options.
+func (o Options) check() error {
+	if o.Format != "" && o.Format != FormatJSON && o.Format != FormatYAML {
+		return fmt.Errorf("desc: unknown format %q", o.Format)
+	}
+	if o.Specification != "" && !knownSelector(o.Specification) {
+		return fmt.Errorf("%w %q", ErrUnknownSpecification, o.Specification)
+	}
+	return nil
+}
+
+// tooLarge is the report of a document over max bytes.
+func tooLarge(name string, max int64) *Report {
+	return &Report{Source: name, Diagnostics: []Diagnostic{{Code: CodeParse, Severity: SevError, Path: Path{},
+		Message: fmt.Sprintf("the document is larger than %d bytes", max)}}}
 }
 
 // Lint checks one description held in data; name is its source name (used for the
 // format and in the report). The error is non-nil only for unusable options.
 func Lint(data []byte, name string, opts *Options) (*Report, error) {
 	o := opts.norm()
-	if o.Format != "" && o.Format != FormatJSON && o.Format != FormatYAML {
-		return nil, fmt.Errorf("desc: unknown format %q", o.Format)
+	if err := o.check(); err != nil {
+		return nil, err
 	}
-	if o.Specification != "" && !knownSelector(o.Specification) {
-		return nil, fmt.Errorf("%w %q", ErrUnknownSpecification, o.Specification)
+	if int64(len(data)) > o.MaxBytes {
+		return tooLarge(name, o.MaxBytes), nil
 	}
 	rep := &Report{Source: name}
-	if int64(len(data)) > o.MaxBytes {
-		rep.Diagnostics = []Diagnostic{{Code: CodeParse, Severity: SevError, Path: Path{},
-			Message: fmt.Sprintf("the document is larger than %d bytes", o.MaxBytes)}}
-		return rep, nil
-	}
 	format := detectFormat(o.Format, name, data)
 	root, lerr := load(data, format, o.MaxDepth)
 	if lerr != nil {

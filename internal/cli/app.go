@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"os"
 	"sync"
@@ -15,10 +14,12 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/safe"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
+	"github.com/elicitty/elicitty/tui"
 )
 
 // app holds the streams and the common flags shared by every command.
@@ -41,11 +42,20 @@ type app struct {
 	logPath      string
 	onUnanswered string
 	noImports    bool
+	trust        bool
 	noWait       bool
 	roots        []string
 	noRoots      bool
 	logLevel     string
 	experimental []string
+
+	// untrustedDir is the project folder whose servers the TUI lists but must not
+	// start ("" when it is trusted or has none); the TUI's trust screen clears it from
+	// another goroutine (untrusted, setUntrusted).
+	untrustedMu  sync.Mutex
+	untrustedDir string
+	// trustAsk is the TUI's trust screen for untrustedDir (nil: none).
+	trustAsk *tui.TrustAsk
 
 	colorOnce sync.Once
 	colorDone chan struct{}        // closed once the fields below are set
@@ -195,11 +205,22 @@ func (a *app) loadOptions() config.LoadOptions {
 	}
 }
 
-// loadConfig loads the server catalog.
+// loadConfig loads the server catalog. With --trust, the working directory's project
+// files are trusted as they are (and that is stored) before their servers are resolved.
 func (a *app) loadConfig() (config.Config, error) {
-	cfg, err := config.Load(a.loadOptions())
+	opts := a.loadOptions()
+	cfg, err := config.Load(opts)
 	if err != nil {
 		return config.Config{}, &usageError{err: err}
+	}
+	if a.trust && !cfg.Project.Trusted && len(cfg.Project.Files) > 0 {
+		if err := config.Trust(opts, cfg.Project); err != nil {
+			return config.Config{}, &usageError{err: err}
+		}
+		fmt.Fprintf(a.stderr, "elicitty: trusted %s (%s)\n", safe.Line(cfg.Project.Dir), safe.Line(projectFileNames(cfg.Project)))
+		if cfg, err = config.Load(opts); err != nil {
+			return config.Config{}, &usageError{err: err}
+		}
 	}
 	a.warnImports(cfg)
 	a.samplingCmd = cfg.Sampling.Command
@@ -296,6 +317,7 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f := cmd.PersistentFlags()
 	f.StringVar(&a.configPath, "config", "", "config file (default $XDG_CONFIG_HOME/elicitty/config.yaml)")
 	f.BoolVar(&a.noImports, "no-imports", false, "do not import other clients' MCP configs")
+	f.BoolVar(&a.trust, "trust", false, "trust the working directory's project MCP files (.mcp.json, .vscode/mcp.json, ...) as they are now, and remember it")
 	f.StringVar(&a.answersPath, "answers", "", "answer elicitations from this answers file (YAML or JSON)")
 	f.StringVar(&a.recordPath, "record", "", "write the answers given in this session to FILE, in answers-file format")
 	f.BoolVar(&a.jsonOut, "json", false, "print results as JSON")
@@ -326,4 +348,18 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	_ = cmd.RegisterFlagCompletionFunc("on-unanswered", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
 		return []string{"decline", "cancel"}, cobra.ShellCompDirectiveNoFileComp
 	})
+}
+
+// untrusted returns the project folder whose servers must not start ("" when none).
+func (a *app) untrusted() string {
+	a.untrustedMu.Lock()
+	defer a.untrustedMu.Unlock()
+	return a.untrustedDir
+}
+
+// setUntrusted sets the project folder whose servers must not start.
+func (a *app) setUntrusted(dir string) {
+	a.untrustedMu.Lock()
+	defer a.untrustedMu.Unlock()
+	a.untrustedDir = dir
 }

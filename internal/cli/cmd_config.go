@@ -77,11 +77,23 @@ type configCatalog struct {
 	Servers  []configServer  `json:"servers"`
 	Sources  []string        `json:"sources"`
 	Problems []configProblem `json:"problems"`
+	// Untrusted are the servers of the working directory's project files while the
+	// folder is not trusted (`elicitty trust`): as written, not started.
+	Untrusted []configServer `json:"untrusted"`
+	// Project is that folder, when it has project files.
+	Project *configProject `json:"project,omitempty"`
+}
+
+// configProject is the working directory's project files and whether they are trusted.
+type configProject struct {
+	Dir     string   `json:"dir"`
+	Files   []string `json:"files"`
+	Trusted bool     `json:"trusted"`
 }
 
 func catalogJSON(cfg config.Config) configCatalog {
-	out := configCatalog{Servers: []configServer{}, Sources: []string{}, Problems: []configProblem{}}
-	for _, s := range cfg.Servers {
+	out := configCatalog{Servers: []configServer{}, Sources: []string{}, Problems: []configProblem{}, Untrusted: []configServer{}}
+	entry := func(s config.Server) configServer {
 		r := s.Redacted()
 		cs := configServer{
 			Name: r.Name, Layer: r.Layer.String(), Source: r.Source, Type: string(r.EffectiveKind()),
@@ -91,7 +103,20 @@ func catalogJSON(cfg config.Config) configCatalog {
 		if r.Timeout > 0 {
 			cs.Timeout = r.Timeout.String()
 		}
-		out.Servers = append(out.Servers, cs)
+		return cs
+	}
+	for _, s := range cfg.Servers {
+		out.Servers = append(out.Servers, entry(s))
+	}
+	for _, s := range cfg.Untrusted {
+		out.Untrusted = append(out.Untrusted, entry(s))
+	}
+	if p := cfg.Project; len(p.Files) > 0 {
+		cp := &configProject{Dir: p.Dir, Trusted: p.Trusted, Files: []string{}}
+		for _, f := range p.Files {
+			cp.Files = append(cp.Files, f.Name)
+		}
+		out.Project = cp
 	}
 	out.Sources = append(out.Sources, cfg.Sources...)
 	for _, p := range cfg.Problems {
@@ -132,6 +157,12 @@ func printCatalog(w io.Writer, cfg config.Config) error {
 		}
 		if err := tw.Flush(); err != nil {
 			return err
+		}
+	}
+	if len(cfg.Untrusted) > 0 {
+		fmt.Fprintf(w, "\nnot started until you trust %s (elicitty trust, or --trust):\n", safe.Line(cfg.Project.Dir))
+		for _, s := range cfg.Untrusted {
+			fmt.Fprintf(w, "  %s\n", safe.Line(untrustedLine(s)))
 		}
 	}
 	if len(cfg.Sources) > 0 {

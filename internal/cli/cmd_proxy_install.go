@@ -48,7 +48,11 @@ func (a *app) proxyInstall(host string, args []string, write bool) error {
 	}
 	var backup string
 	if write {
+		before, _ := config.Load(opts)
 		if backup, err = plan.Write(time.Now()); err != nil {
+			return err
+		}
+		if err := keepTrust(opts, before.Project, plan.File.Path); err != nil {
 			return err
 		}
 	}
@@ -394,4 +398,31 @@ func shellArg(s string) string {
 		return s
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// keepTrust keeps a trusted project folder trusted after elicitty itself edited one of
+// its files (written): the folder is trusted again with that file as it is now, when
+// every other project file is as it was trusted. A folder that was not trusted stays
+// so.
+func keepTrust(opts config.LoadOptions, before config.Project, written string) error {
+	if !before.Trusted || !slices.ContainsFunc(before.Files, func(f config.ProjectFile) bool { return f.Path == written }) {
+		return nil
+	}
+	after, err := config.Load(opts)
+	if err != nil || after.Project.Dir != before.Dir {
+		return nil
+	}
+	was := map[string]string{}
+	for _, f := range before.Files {
+		was[f.Path] = f.Digest
+	}
+	for _, f := range after.Project.Files {
+		if f.Path != written && was[f.Path] != f.Digest {
+			return nil // something else changed too: the user is asked again
+		}
+	}
+	if err := config.Trust(opts, after.Project); err != nil {
+		return fmt.Errorf("keep %s trusted after the edit: %w", before.Dir, err)
+	}
+	return nil
 }

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/boundedfile"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/tree"
 	"github.com/elicitty/elicitty/tui/form"
@@ -77,19 +77,19 @@ request with "mode": "url"), as a wire log shows them; then the form shows that 
 // readRenderInput reads render's argument: a file, or stdin for "-", at most
 // maxRenderInput bytes. It returns the name errors give the input.
 func (a *app) readRenderInput(arg string) (string, []byte, error) {
-	var r io.Reader
-	name := arg
-	if arg == "-" {
-		name, r = "stdin", a.stdin
-	} else {
-		f, err := os.Open(arg)
+	if arg != "-" {
+		// A regular file only: a FIFO or device is refused without blocking.
+		data, err := boundedfile.Read(arg, maxRenderInput)
+		if errors.Is(err, boundedfile.ErrTooLarge) {
+			return "", nil, usagef("%s: larger than %d MiB", arg, maxRenderInput>>20)
+		}
 		if err != nil {
 			return "", nil, usagef("read schema: %w", err)
 		}
-		defer f.Close()
-		r = f
+		return arg, data, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(r, maxRenderInput+1))
+	name := "stdin"
+	data, err := io.ReadAll(io.LimitReader(a.stdin, maxRenderInput+1))
 	if err != nil {
 		return "", nil, usagef("read schema from %s: %w", name, err)
 	}

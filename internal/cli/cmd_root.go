@@ -59,6 +59,7 @@ an http(s) URL, or a stdio server's command line after --.`,
 		a.loginCommand(),
 		a.logoutCommand(),
 		a.configCommand(),
+		a.trustCommand(),
 		a.manCommand(),
 		environmentTopic(),
 	)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
@@ -67,10 +68,19 @@ func (a *app) runTUI(cmd *cobra.Command, args []string) error {
 		servers = append(servers, srv)
 	}
 	if len(servers) == 0 {
-		servers = cfg.Servers
+		// The servers of an untrusted project folder are listed, never started: the
+		// TUI's Connect refuses them (untrusted) with how to trust the folder, until
+		// the user trusts it on the TUI's trust screen.
+		servers = append(slices.Clone(cfg.Servers), cfg.Untrusted...)
 	}
 	if len(servers) == 0 {
 		servers = cfg.Builtin
+	}
+	a.setUntrusted("")
+	a.trustAsk = nil
+	if !cfg.Project.Trusted && len(cfg.Untrusted) > 0 {
+		a.setUntrusted(cfg.Project.Dir)
+		a.trustAsk = a.trustPrompt(cfg)
 	}
 	if len(servers) == 0 {
 		_, err := demoServer()
@@ -100,6 +110,9 @@ func (a *app) tui(ctx context.Context, servers []config.Server, inboxOnly bool) 
 	err = tui.Run(ctx, tui.Options{
 		Servers: servers,
 		Connect: func(ctx context.Context, srv config.Server, ans elicit.Answerer, onEvent func(transport.Event)) (*transport.Session, error) {
+			if srv.Project != "" && srv.Project == a.untrusted() {
+				return nil, &config.UntrustedError{Server: srv.Name, Dir: srv.Project}
+			}
 			p, err := a.plan(srv, frontEnd{answerer: ans, onEvent: onEvent, resolved: true}, log)
 			if err != nil {
 				return nil, err
@@ -118,6 +131,7 @@ func (a *app) tui(ctx context.Context, servers []config.Server, inboxOnly bool) 
 		Out:        a.stdout,
 		Remote:     a.remote,
 		InboxOnly:  inboxOnly,
+		Trust:      a.trustAsk,
 	})
 	if rerr := a.writeRecords(); err == nil {
 		err = rerr
@@ -140,4 +154,36 @@ func (a *app) tuiOAuth(srv config.Server, ans elicit.Answerer) (*oauth.Options, 
 		o.Browser = oauth.NoWaitBrowser{}
 	}
 	return o, nil
+}
+
+// trustPrompt is the TUI's trust screen for cfg's untrusted project folder: its Grant
+// stores the trust of the files as the user saw them, loads the catalog again and
+// returns the folder's servers as they now resolve (their ${VAR} expanded), after which
+// the TUI's Connect lets them start.
+func (a *app) trustPrompt(cfg config.Config) *tui.TrustAsk {
+	opts, p := a.loadOptions(), cfg.Project
+	files := make([]string, len(p.Files))
+	for i, f := range p.Files {
+		files[i] = f.Name
+	}
+	return &tui.TrustAsk{Dir: p.Dir, Files: files, Grant: func() ([]config.Server, error) {
+		if err := config.Trust(opts, p); err != nil {
+			return nil, err
+		}
+		now, err := config.Load(opts)
+		if err != nil {
+			return nil, err
+		}
+		if !now.Project.Trusted {
+			return nil, fmt.Errorf("the project files of %s changed while you were asked; look again with `elicitty trust`", p.Dir)
+		}
+		a.setUntrusted("")
+		var out []config.Server
+		for _, s := range now.Servers {
+			if s.Project == p.Dir {
+				out = append(out, a.resolveServer(s))
+			}
+		}
+		return out, nil
+	}}
 }

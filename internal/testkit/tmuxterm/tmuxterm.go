@@ -45,6 +45,10 @@ type Options struct {
 	RawOutput bool
 	// Cols and Rows size the terminal; zero means 80x24.
 	Cols, Rows int
+	// WorkDir, when set, is the command's working directory (a project folder, say);
+	// otherwise it runs in the test's own directory. Its files (stdout, exit) stay
+	// in the test's directory.
+	WorkDir string
 }
 
 // Require skips the test without tmux, except on CI (CI set), where
@@ -91,12 +95,18 @@ func Start(t testing.TB, bin string, opts Options, args ...string) *Term {
 		// Start only once pipe-pane copies the output (Start creates "piping").
 		sh.WriteString("i=0; while [ ! -e piping ] && [ $i -lt 1000 ]; do sleep 0.01; i=$((i+1)); done\n")
 	}
+	if opts.WorkDir != "" {
+		fmt.Fprintf(&sh, "(cd %s && ", ShellQuote(opts.WorkDir))
+	}
 	sh.WriteString(ShellQuote(bin))
 	for _, a := range args {
 		sh.WriteString(" " + ShellQuote(a))
 	}
 	if opts.StdoutToFile {
-		sh.WriteString(" > stdout")
+		sh.WriteString(" > " + ShellQuote(filepath.Join(dir, "stdout")))
+	}
+	if opts.WorkDir != "" {
+		sh.WriteString(")")
 	}
 	// The exit status is written last, and atomically, so that a reader seeing the
 	// file sees stdout complete. Then the shell stays, so that the last screen stays
