@@ -416,12 +416,14 @@ func (sd *serverDecoder) own(s *Server, e entry) {
 		s.Roots = sd.strList(e.key, e.val)
 	case "noRoots":
 		s.NoRoots, _ = sd.boolean(e.key, e.val)
+	case "headersOnRedirect":
+		s.HeadersOnRedirect, _ = sd.boolean(e.key, e.val)
 	case "logLevel":
 		s.LogLevel = sd.str(e.key, e.val)
 	case "experimental":
 		s.Experimental = sd.strList(e.key, e.val)
 	default:
-		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, handshakeTimeout, urlWait, validation, urlPolicy, maxRounds, restart, maxRestarts, oauth, roots, noRoots, logLevel or experimental)")
+		sd.fail(e.key, "unknown key (want command, args, env, cwd, url, headers, headersOnRedirect, type, protocol, timeout, handshakeTimeout, urlWait, validation, urlPolicy, maxRounds, restart, maxRestarts, oauth, roots, noRoots, logLevel or experimental)")
 	}
 }
 

@@ -33,7 +33,7 @@ func TestLoadOwnFileErrors(t *testing.T) {
 			name: "unknown server key",
 			file: "config.yaml",
 			body: "servers:\n  demo:\n    command: x\n    comand: y\n",
-			want: `$ROOT/config/elicitty/config.yaml:4:5: servers.demo.comand: unknown key (want command, args, env, cwd, url, headers, type, protocol, timeout, handshakeTimeout, urlWait, validation, urlPolicy, maxRounds, restart, maxRestarts, oauth, roots, noRoots, logLevel or experimental)`,
+			want: `$ROOT/config/elicitty/config.yaml:4:5: servers.demo.comand: unknown key (want command, args, env, cwd, url, headers, headersOnRedirect, type, protocol, timeout, handshakeTimeout, urlWait, validation, urlPolicy, maxRounds, restart, maxRestarts, oauth, roots, noRoots, logLevel or experimental)`,
 		},
 		{
 			name: "unknown top-level key",

@@ -81,6 +81,9 @@ type Server struct {
 	// URL and Headers reach an HTTP server.
 	URL     string            `json:"url,omitempty" yaml:"url,omitempty"`
 	Headers map[string]string `json:"headers,omitempty" yaml:"headers,omitempty"`
+	// HeadersOnRedirect lets Headers follow a redirect to another origin (scheme, host
+	// and port); by default they reach the server's own origin only.
+	HeadersOnRedirect bool `json:"headersOnRedirect,omitempty" yaml:"headersOnRedirect,omitempty"`
 
 	// Protocol pins the protocol version (e.g. "2025-11-25"); empty negotiates.
 	Protocol string `json:"protocol,omitempty" yaml:"protocol,omitempty"`

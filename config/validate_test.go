@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -117,6 +119,31 @@ func TestURLPolicyValidate(t *testing.T) {
 		}
 		if got != tt.want {
 			t.Errorf("%+v.Validate() = %q, want %q", tt.p, got, tt.want)
+		}
+	}
+}
+
+// TestHeadersOnRedirectKey: headersOnRedirect is read from a server entry (default
+// false: the configured headers reach the server's own origin only).
+func TestHeadersOnRedirectKey(t *testing.T) {
+	for _, tc := range []struct {
+		yaml string
+		want bool
+	}{
+		{"servers:\n  s:\n    url: https://a.example/mcp\n    headers: {X-Api-Key: k}\n", false},
+		{"servers:\n  s:\n    url: https://a.example/mcp\n    headers: {X-Api-Key: k}\n    headersOnRedirect: true\n", true},
+	} {
+		path := filepath.Join(t.TempDir(), "config.yaml")
+		if err := os.WriteFile(path, []byte(tc.yaml), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := Load(LoadOptions{Path: path, NoImports: true, HomeDir: t.TempDir(), ConfigDir: t.TempDir(), WorkDir: t.TempDir()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv, ok := cfg.Lookup("s")
+		if !ok || srv.HeadersOnRedirect != tc.want {
+			t.Errorf("%q: HeadersOnRedirect = %v (found %v), want %v", tc.yaml, srv.HeadersOnRedirect, ok, tc.want)
 		}
 	}
 }

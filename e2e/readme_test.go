@@ -198,6 +198,10 @@ func runDocCommand(t *testing.T, c docCommand) {
 		line = strings.Replace(line, "npx -y @modelcontextprotocol/server-everything", "node "+shellQuote(js), 1)
 	}
 	want := docExitCodes[line]
+	if strings.Contains(line, "proxy --uninstall ") {
+		// What it undoes comes first, as in the README: the install it names.
+		line = strings.Replace(line, "--uninstall", "--install", 1) + " >/dev/null && " + line
+	}
 	r := runDocShell(t, line, 60*time.Second)
 	if r.code != want {
 		t.Fatalf("%s (%s) exited %d, want %d\nstdout:\n%s\nstderr:\n%s", c.line, c.where, r.code, want, r.stdout, r.stderr)

@@ -33,9 +33,6 @@ func startTerm(t *testing.T, opts termOptions, args ...string) *tmuxTerm {
 	}, args...)
 }
 
-// requireTmux skips the test without tmux (tmuxterm.Require).
-func requireTmux(t *testing.T) { t.Helper(); tmuxterm.Require(t) }
-
 // shellQuote quotes s for sh.
 func shellQuote(s string) string { return tmuxterm.ShellQuote(s) }
 

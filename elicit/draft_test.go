@@ -19,15 +19,18 @@ func TestDrafter(t *testing.T) {
 		name            string
 		argv            []string
 		draft, draftErr string
+		// within bounds the command: generous where it must finish (a loaded machine
+		// starts sh slowly), short where it must not.
+		within time.Duration
 	}{
-		{"the command's output, params on stdin", []string{"sh", "-c", `printf 'Hi \033[31mthere: '; cat; printf '\n\n'`}, `Hi there: {"messages":[]}`, ""},
-		{"a failing command says why", []string{"sh", "-c", "echo no key >&2; exit 3"}, "", `sampling command "sh": exit status 3: no key`},
-		{"nothing printed", []string{"true"}, "", `sampling command "true" printed nothing`},
-		{"too slow", []string{"sleep", "5"}, "", `sampling command "sleep": no draft within 100ms`},
+		{"the command's output, params on stdin", []string{"sh", "-c", `printf 'Hi \033[31mthere: '; cat; printf '\n\n'`}, `Hi there: {"messages":[]}`, "", time.Minute},
+		{"a failing command says why", []string{"sh", "-c", "echo no key >&2; exit 3"}, "", `sampling command "sh": exit status 3: no key`, time.Minute},
+		{"nothing printed", []string{"true"}, "", `sampling command "true" printed nothing`, time.Minute},
+		{"too slow", []string{"sleep", "5"}, "", `sampling command "sleep": no draft within 100ms`, 100 * time.Millisecond},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			seen = nil
-			if _, err := NewDrafter(inner, tt.argv, 100*time.Millisecond).Answer(context.Background(), req); err != nil {
+			if _, err := NewDrafter(inner, tt.argv, tt.within).Answer(context.Background(), req); err != nil {
 				t.Fatal(err)
 			}
 			if seen == nil || seen.Sampling.Draft != tt.draft || seen.Sampling.DraftErr != tt.draftErr {

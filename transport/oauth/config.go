@@ -4,10 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/boundedfile"
 )
 
 // maxKeyFile bounds the private key and identity token files read for a grant.
@@ -55,21 +56,11 @@ func ApplyConfig(o *Options, c *config.OAuth) error {
 
 // readSmall reads a file of at most maxKeyFile bytes; its errors name the path only.
 func readSmall(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return nil, fmt.Errorf("%s: %w", path, pe.Err)
-		}
-		return nil, err
+	// Bounded and regular files only: a FIFO or device at the path is refused at once.
+	b, err := boundedfile.Read(path, maxKeyFile)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return nil, fmt.Errorf("%s: %w", path, pe.Err)
 	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxKeyFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: read failed", path)
-	}
-	if len(b) > maxKeyFile {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, maxKeyFile)
-	}
-	return b, nil
+	return b, err
 }
