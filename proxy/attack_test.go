@@ -82,9 +82,18 @@ func TestServerReusesOpenID(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the first question was not cancelled")
 	}
-	time.Sleep(50 * time.Millisecond)
-	if n := len(ans.requests()); n != 1 {
-		t.Errorf("asked %d questions, want 1 (the reused id ignored)", n)
+	// A question under a fresh id is the barrier: the server's messages are read in
+	// order, so once it is asked the reused id was handled before it.
+	h.server(strings.Replace(strings.Replace(push, `"id":1`, `"id":2`, 1), "Who?", "Second?", 1))
+	waitAsked(t, ans, 2)
+	h.server(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}`)
+	select {
+	case <-ans.ctxs:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the second question was not cancelled")
+	}
+	if got := ans.requests(); len(got) != 2 || got[1].Message != "Second?" {
+		t.Errorf("asked %d questions (the last %q), want 2: the reused id ignored", len(got), got[len(got)-1].Message)
 	}
 	h.quiet(h.srvR, "server")
 	h.quiet(h.hostR, "host")
@@ -134,9 +143,8 @@ func TestHostEOFServerNotReading(t *testing.T) {
 			}
 		}
 	}()
-	time.Sleep(200 * time.Millisecond)
+	<-wrote // every note is the proxy's: the server holds 64 unread, the rest wait to go
 	h.hostW.Close()
-	<-wrote
 	select {
 	case err := <-h.done:
 		if err != nil {
