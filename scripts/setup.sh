@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what elicitty's tests need on a fresh Debian machine with Go: tmux, Chromium,
 # iproute2 (network namespaces), gnome-keyring and dbus-run-session (the OAuth token
-# store's Secret Service test), and the npm packages of the real servers the tests talk
-# to. Developer tools (staticcheck, goreleaser) need no install: they are pinned in
+# store's Secret Service test), and the npm packages of the real servers and hosts the
+# tests talk to (the proxy's host matrix: Node 22, the MCP Inspector, mcpc, Claude Code). Developer tools (staticcheck, goreleaser) need no install: they are pinned in
 # tools/go.mod and run with `go tool -modfile=tools/go.mod NAME`. Idempotent: a second
 # run only checks.
 set -euo pipefail
