@@ -535,28 +535,58 @@ func TestHostMatrixAgentStrippedEnv(t *testing.T) {
 	}
 }
 
-// runHostCLI runs a host's command line with env and returns its exit code, stdout and
-// stderr, failing the test after within.
-func runHostCLI(t *testing.T, within time.Duration, dir string, env []string, argv ...string) (int, string, string) {
+// cliRun is one finished run of a host's command line.
+type cliRun struct {
+	code           int
+	stdout, stderr string
+	err            error // the run could not start, or did not finish in time
+}
+
+// startHostCLI starts a host's command line with env and returns where its run will be
+// reported; a run still going when the test ends is killed then, and one that takes
+// longer than within is killed and reported with an error.
+func startHostCLI(t *testing.T, within time.Duration, dir string, env []string, argv ...string) <-chan cliRun {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), within)
-	defer cancel()
+	done := make(chan cliRun, 1)
 	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
 	cmd.Dir, cmd.Env = dir, env
 	var stdout, stderr testkit.LockedBuffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	cmd.WaitDelay = 5 * time.Second
-	err := cmd.Run()
-	var exitErr *exec.ExitError
-	switch {
-	case ctx.Err() != nil:
-		t.Fatalf("%v did not finish within %s\nstdout:\n%s\nstderr:\n%s", argv, within, stdout.String(), stderr.String())
-	case errors.As(err, &exitErr):
-		return exitErr.ExitCode(), stdout.String(), stderr.String()
-	case err != nil:
+	if err := cmd.Start(); err != nil {
+		cancel()
 		t.Fatalf("%v: %v", argv, err)
 	}
-	return 0, stdout.String(), stderr.String()
+	finished := make(chan struct{})
+	t.Cleanup(func() { cancel(); <-finished })
+	go func() {
+		defer close(finished)
+		err := cmd.Wait()
+		r := cliRun{stdout: stdout.String(), stderr: stderr.String()}
+		var exitErr *exec.ExitError
+		switch {
+		case ctx.Err() != nil:
+			r.err = fmt.Errorf("%v did not finish within %s: %w", argv, within, ctx.Err())
+		case errors.As(err, &exitErr):
+			r.code = exitErr.ExitCode()
+		case err != nil:
+			r.err = err
+		}
+		done <- r
+	}()
+	return done
+}
+
+// runHostCLI runs a host's command line with env and returns its exit code, stdout and
+// stderr, failing the test when it does not finish within.
+func runHostCLI(t *testing.T, within time.Duration, dir string, env []string, argv ...string) (int, string, string) {
+	t.Helper()
+	r := <-startHostCLI(t, within, dir, env, argv...)
+	if r.err != nil {
+		t.Fatalf("%v\nstdout:\n%s\nstderr:\n%s", r.err, r.stdout, r.stderr)
+	}
+	return r.code, r.stdout, r.stderr
 }
 
 // TestHostMatrixInspectorCLI: the MCP Inspector's CLI (on Node 22) lists the tools through
@@ -582,15 +612,7 @@ func TestHostMatrixInspectorCLI(t *testing.T) {
 	}
 
 	tm, _ := k.startInbox(t, "ELICITTY_RUNTIME_DIR="+dir)
-	type out struct {
-		code           int
-		stdout, stderr string
-	}
-	done := make(chan out, 1)
-	go func() {
-		c, o, e := runHostCLI(t, 90*time.Second, k.dir, env, cli("--method", "tools/call", "--tool-name", "ask", "--tool-arg", "topic=inspector")...)
-		done <- out{c, o, e}
-	}()
+	done := startHostCLI(t, 90*time.Second, k.dir, env, cli("--method", "tools/call", "--tool-name", "ask", "--tool-arg", "topic=inspector")...)
 	tm.WaitFor(`Input requested by "inspector-cli › node"`)
 	answerName(tm, "Ivy")
 	r := <-done
@@ -598,6 +620,9 @@ func TestHostMatrixInspectorCLI(t *testing.T) {
 		Content []struct {
 			Text string `json:"text"`
 		} `json:"content"`
+	}
+	if r.err != nil {
+		t.Fatalf("tools/call ask: %v\nstdout:\n%s\nstderr:\n%s", r.err, r.stdout, r.stderr)
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &res); r.code != 0 || err != nil || len(res.Content) != 1 || res.Content[0].Text != "accept Ivy" {
 		t.Errorf("tools/call ask: exit %d (%v)\nstdout:\n%s\nstderr:\n%s", r.code, err, r.stdout, r.stderr)
@@ -658,15 +683,7 @@ func TestHostMatrixMcpc(t *testing.T) {
 	}
 
 	tm, _ := k.startInbox(t, "ELICITTY_RUNTIME_DIR="+dir)
-	type out struct {
-		code           int
-		stdout, stderr string
-	}
-	done := make(chan out, 1)
-	go func() {
-		c, o, e := mc(90*time.Second, session, "tools-call", "ask", "topic:=mcpc")
-		done <- out{c, o, e}
-	}()
+	done := startHostCLI(t, 90*time.Second, k.dir, henv, mcpc, "--json", session, "tools-call", "ask", "topic:=mcpc")
 	tm.WaitFor(`Input requested by "mcpc › node"`)
 	answerName(tm, "Mia")
 	r := <-done
@@ -674,6 +691,9 @@ func TestHostMatrixMcpc(t *testing.T) {
 		Content []struct {
 			Text string `json:"text"`
 		} `json:"content"`
+	}
+	if r.err != nil {
+		t.Fatalf("mcpc tools-call ask: %v\nstdout:\n%s\nstderr:\n%s", r.err, r.stdout, r.stderr)
 	}
 	if err := json.Unmarshal([]byte(r.stdout), &res); r.code != 0 || err != nil || len(res.Content) != 1 || res.Content[0].Text != "accept Mia" {
 		t.Errorf("mcpc tools-call ask: exit %d (%v)\nstdout:\n%s\nstderr:\n%s", r.code, err, r.stdout, r.stderr)
