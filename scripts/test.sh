@@ -13,6 +13,11 @@ export ELICITTY_EVERYTHING_JS=$EVERYTHING_JS
 # The TypeScript SDK's example servers, for the field interop tests.
 ELICITTY_TS_SDK_EXAMPLES=$(tail -n 2 <<<"$SETUP_OUT" | head -n 1)
 export ELICITTY_TS_SDK_EXAMPLES
+# The host matrix's programs (Node 22, the TypeScript SDK, the MCP Inspector, mcpc,
+# Claude Code): setup.sh prints them as NAME=PATH lines.
+while IFS='=' read -r name path; do
+  export "$name=$path"
+done < <(grep -E '^ELICITTY_[A-Z0-9_]+=' <<<"$SETUP_OUT")
 export PATH="$(go env GOPATH)/bin:$PATH"
 # Tells the tests whose tools setup.sh installed that a missing one is a failure, not a skip.
 export ELICITTY_E2E=1

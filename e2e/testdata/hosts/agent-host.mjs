@@ -1,0 +1,45 @@
+// agent-host.mjs is an MCP host on the TypeScript SDK's client with its default
+// settings (a 60-second request timeout, no elicitation capability, the SDK's default
+// environment for the server: HOME, LOGNAME, PATH, SHELL, TERM and USER only), for the
+// host matrix (e2e/hosts_test.go). It behaves as an agent does: it calls one tool and,
+// when the call fails (a timeout included), calls it again with the same arguments, up
+// to a number of attempts. It reports on stdout, one JSON object a line:
+//
+//   {"event":"connected"}
+//   {"event":"call","attempt":N}
+//   {"event":"error","attempt":N,"code":C,"message":"..."}
+//   {"event":"result","attempt":N,"result":{...}}
+//   {"event":"done"}
+//
+//   node agent-host.mjs SPEC_JSON
+//
+// SPEC_JSON: {"command":..., "args":[...], "env":{...} or null, "tool":..., "arguments":{...},
+// "attempts":N}. With env null the server gets the SDK's default environment; with an
+// object, the default plus that object (what a host's "env" setting does).
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
+
+const spec = JSON.parse(process.argv[2]);
+const emit = (o) => process.stdout.write(JSON.stringify(o) + '\n');
+
+const transport = new StdioClientTransport({
+  command: spec.command,
+  args: spec.args,
+  env: spec.env ? { ...getDefaultEnvironment(), ...spec.env } : undefined,
+  stderr: 'inherit',
+});
+const client = new Client({ name: spec.name ?? 'agent-host', version: '1.0.0' }, { capabilities: {} });
+await client.connect(transport);
+emit({ event: 'connected' });
+for (let attempt = 1; attempt <= (spec.attempts ?? 1); attempt++) {
+  emit({ event: 'call', attempt });
+  try {
+    const result = await client.callTool({ name: spec.tool, arguments: spec.arguments ?? {} });
+    emit({ event: 'result', attempt, result });
+    break;
+  } catch (e) {
+    emit({ event: 'error', attempt, code: e?.code ?? null, message: String(e?.message ?? e) });
+  }
+}
+await client.close();
+emit({ event: 'done' });
