@@ -52,7 +52,7 @@ func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, er
 		if err != nil {
 			return nil, err
 		}
-		s.era = Era{Version: s.Protocol(), Reason: "pinned by " + opts.PinnedBy}
+		s.era = Era{Version: s.Protocol(), Reason: s.overSSE("pinned by " + opts.PinnedBy)}
 		s.noteEra()
 		return s, nil
 	}
@@ -230,16 +230,30 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 			s.http.takeErr()
 			return &ConnError{Server: s.server.Name, Err: fmt.Errorf("initialize: %w", cause)}
 		}
-		if !s.http.wantsFallback() || s.offer == eraLegacy {
-			// A refused initialize offered by the era choice may come from a server
-			// that speaks only 2026-07-28: chooseEra tries that before legacy SSE.
+		if !s.http.wantsFallback() {
 			return s.httpConnError(err)
 		}
+		refused := s.httpConnError(err)
 		s.tap.log.Notef(s.server.Name, "Streamable HTTP refused; trying legacy HTTP+SSE")
-		s.http.takeErr()
 		s.http.bodies.Store(false)
 		s.kind = config.KindSSE
+		s.sseFallback = shortCause(refused)
+		if s.offer == eraLegacy {
+			// A refused initialize offered by the era choice may also come from a
+			// server that speaks only 2026-07-28: when legacy SSE fails too, chooseEra
+			// is handed the Streamable refusal and tries that era next.
+			if serr := s.connectSSE(ctx, client); serr != nil {
+				s.tap.log.Notef(s.server.Name, "legacy HTTP+SSE failed too: %s", serr.Error())
+				return refused
+			}
+			return nil
+		}
 	}
+	return s.connectSSE(ctx, client)
+}
+
+// connectSSE negotiates over legacy HTTP+SSE, bounded by the handshake timeout.
+func (s *Session) connectSSE(ctx context.Context, client *http.Client) error {
 	// The legacy stream lives on the connect context: it is cancelled only when the
 	// handshake is still running at the deadline.
 	sctx, stop := context.WithCancelCause(ctx)

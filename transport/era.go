@@ -41,7 +41,7 @@ func chooseEra(ctx context.Context, srv config.Server, opts Options) (*Session, 
 		if v := s.Protocol(); v != eraLegacy {
 			reason = "the server accepts initialize and answered " + v
 		}
-		s.era = Era{Version: s.Protocol(), Reason: reason}
+		s.era = Era{Version: s.Protocol(), Reason: s.overSSE(reason)}
 		s.noteEra()
 		return s, nil
 	}
@@ -57,7 +57,7 @@ func chooseEra(ctx context.Context, srv config.Server, opts Options) (*Session, 
 	if s.Protocol() >= eraModern {
 		reason += " and speaks " + eraModern
 	}
-	s.era = Era{Version: s.Protocol(), Reason: reason}
+	s.era = Era{Version: s.Protocol(), Reason: s.overSSE(reason)}
 	s.noteEra()
 	return s, nil
 }
@@ -105,4 +105,13 @@ func shortCause(err error) string {
 // noteEra writes the era and its reason to the wire log.
 func (s *Session) noteEra() {
 	s.tap.log.Notef(s.server.Name, "connected over %s, protocol %s (%s)", s.kind, s.era.Version, s.era.Reason)
+}
+
+// overSSE prefixes reason, the era's, with the fallback to legacy HTTP+SSE when
+// Streamable HTTP was refused: that refusal is about the transport, not the era.
+func (s *Session) overSSE(reason string) string {
+	if s.sseFallback == "" {
+		return reason
+	}
+	return "Streamable HTTP was refused (" + s.sseFallback + "), so legacy HTTP+SSE is used; " + reason
 }

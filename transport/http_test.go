@@ -457,3 +457,52 @@ func TestHTTPLegacyEndpointEventOnPOST(t *testing.T) {
 		t.Fatalf("call over legacy SSE: %v", err)
 	}
 }
+
+// TestSSEOnlyServerWithDefaults: a legacy HTTP+SSE server that drops every message but a
+// 2025-era initialize (as mcpkit's SSE transport does with a 2026-07-28 offer) is
+// reached with default options. The initialize carries the capabilities of the era it
+// offers, tasks included, and the era's reason says that Streamable HTTP was refused,
+// not initialize.
+func TestSSEOnlyServerWithDefaults(t *testing.T) {
+	srv := newTestServer(&fixture{})
+	legacyH := mcp.NewSSEHandler(func(*http.Request) *mcp.Server { return srv }, nil)
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.URL.Query().Get("sessionid") != "" {
+			body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+			if bytes.Contains(body, []byte(`"2026-07-28"`)) || bytes.Contains(body, []byte(`"server/discover"`)) {
+				w.WriteHeader(http.StatusAccepted) // taken, never answered
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		legacyH.ServeHTTP(w, r)
+	}))
+	defer ts.Close()
+	log := wire.New(200)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	s, err := Connect(ctx, config.Server{Name: "old", URL: ts.URL, HandshakeTimeout: 10 * time.Second}, Options{Log: log, URLMode: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if s.Kind() != config.KindSSE || s.Protocol() != legacy {
+		t.Errorf("kind %q, protocol %q; want sse, %s", s.Kind(), s.Protocol(), legacy)
+	}
+	if r := s.Era().Reason; !strings.Contains(r, "Streamable HTTP was refused (HTTP 400)") || strings.Contains(r, "refused initialize") {
+		t.Errorf("era reason %q", r)
+	}
+	var inits []string
+	for _, e := range log.Snapshot() {
+		if e.Method == "initialize" && e.Dir == wire.Out {
+			inits = append(inits, string(e.Raw))
+		}
+	}
+	if len(inits) == 0 || !strings.Contains(inits[len(inits)-1], `"tasks":{`) || strings.Contains(inits[len(inits)-1], "2026-07-28") {
+		t.Errorf("initialize sent over SSE: %q", inits)
+	}
+	res, _, err := s.CallTool(ctx, "echo", map[string]any{"text": "old"})
+	if err != nil || resultText(t, res) != "old" {
+		t.Fatalf("call over legacy SSE: %v", err)
+	}
+}

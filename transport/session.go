@@ -154,7 +154,10 @@ type Session struct {
 	urls      *pendingURLs
 	auth      *oauth.Handler // HTTP with Options.OAuth only
 	offer     string         // version offered when Options.Protocol pins none
-	era       Era            // set once connected
+	// sseFallback names why Streamable HTTP was refused ("HTTP 404") when the session
+	// fell back to legacy HTTP+SSE; empty otherwise.
+	sseFallback string
+	era         Era // set once connected
 	// httpClient is the client of HTTP sessions; reinitMu serializes re-initializing.
 	httpClient *http.Client
 	reinitMu   sync.Mutex
