@@ -31,6 +31,9 @@ const (
 	DefaultTimeout = 60 * time.Second
 	// DefaultHandshakeTimeout bounds connecting and initialize.
 	DefaultHandshakeTimeout = 30 * time.Second
+	// RunnerHandshakeTimeout bounds connecting and initialize of a stdio server
+	// started through a package runner (npx, uvx, ...), which may download it first.
+	RunnerHandshakeTimeout = 120 * time.Second
 	// DefaultURLWait bounds a headless wait for a URL-mode completion notification.
 	DefaultURLWait = 2 * time.Minute
 )
@@ -72,11 +75,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 		opts.MaxRounds = defaultMaxRounds
 	}
 	if srv.HandshakeTimeout <= 0 {
-		// A shorter request timeout bounds the handshake too.
-		srv.HandshakeTimeout = DefaultHandshakeTimeout
-		if srv.Timeout > 0 {
-			srv.HandshakeTimeout = min(srv.Timeout, DefaultHandshakeTimeout)
-		}
+		srv.HandshakeTimeout = DefaultHandshakeBound(srv)
 	}
 	if srv.Timeout <= 0 {
 		srv.Timeout = DefaultTimeout
@@ -126,16 +125,29 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 		// The handshake is a request like any other: a server that never answers it
 		// must not hang the command past its timeout.
 		cctx, cancel := s.boundedContext(ctx, srv.HandshakeTimeout, "")
-		err = s.connect(cctx, t)
+		// A server framing its messages as LSP does never answers a JSON line: the
+		// handshake ends as soon as its first header shows.
+		lctx, lcancel := context.WithCancelCause(cctx)
+		go func() {
+			select {
+			case <-p.lspSeen:
+				lcancel(ErrFraming)
+			case <-lctx.Done():
+			}
+		}()
+		err = s.connect(lctx, t)
 		cause := context.Cause(cctx)
+		framing := errors.Is(context.Cause(lctx), ErrFraming)
+		lcancel(nil)
 		cancel()
+		if err != nil && framing {
+			_ = p.stop(context.Background())
+			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", ErrFraming)}
+		}
 		if err != nil && errors.Is(cause, ErrTimeout) {
 			// We stopped it: its exit status would hide the reason.
 			_ = p.stop(context.Background())
-			if p.lsp.Load() {
-				return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w: %s", cause, lspHint)}
-			}
-			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", cause)}
+			return nil, &ConnError{Server: srv.Name, Err: &HandshakeTimeoutError{After: srv.HandshakeTimeout, Runner: PackageRunner(srv)}}
 		}
 		if err != nil && ctx.Err() != nil {
 			// Interrupted: the server's end is our doing, not the reason.
@@ -177,6 +189,76 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	s.tap.log.Notef(srv.Name, "connected over %s, protocol %s", s.kind, s.Protocol())
 	s.applyLogLevel(ctx)
 	return s, nil
+}
+
+// ErrFraming reports a stdio server that frames its messages with Content-Length
+// headers (LSP style): MCP over stdio is one JSON message per line.
+var ErrFraming = errors.New("the server speaks a different framing: it sends Content-Length headers (LSP style), while MCP over stdio is one JSON message per line")
+
+// HandshakeTimeoutError reports a server that did not finish connecting and
+// initialize within its handshake timeout. It matches ErrTimeout.
+type HandshakeTimeoutError struct {
+	After  time.Duration
+	Runner string // the package runner that starts the server (PackageRunner), if any
+}
+
+// Error implements error.
+func (e *HandshakeTimeoutError) Error() string {
+	msg := "the server did not answer initialize within " + e.After.String()
+	if e.Runner != "" {
+		msg += " (" + e.Runner + " may still have been downloading it)"
+	}
+	return msg
+}
+
+// Is makes errors.Is(err, ErrTimeout) hold.
+func (e *HandshakeTimeoutError) Is(target error) bool { return target == ErrTimeout }
+
+// DefaultHandshakeBound is srv's handshake timeout when none is configured:
+// DefaultHandshakeTimeout, RunnerHandshakeTimeout for a server started through a
+// package runner (which may download it first), and never more than a shorter
+// request timeout.
+func DefaultHandshakeBound(srv config.Server) time.Duration {
+	d := DefaultHandshakeTimeout
+	if PackageRunner(srv) != "" {
+		d = RunnerHandshakeTimeout
+	}
+	if srv.Timeout > 0 {
+		d = min(srv.Timeout, d)
+	}
+	return d
+}
+
+// PackageRunner names the package runner that starts srv ("npx", "uvx", "pnpm dlx",
+// "bunx", "npm exec", "pipx run", "yarn dlx", "uv tool run"), or "" when its command is
+// none of them.
+func PackageRunner(srv config.Server) string {
+	if srv.EffectiveKind() != config.KindStdio || srv.Command == "" {
+		return ""
+	}
+	name := srv.Command
+	if i := strings.LastIndexAny(name, `/\`); i >= 0 {
+		name = name[i+1:]
+	}
+	name = strings.ToLower(strings.TrimSuffix(strings.TrimSuffix(name, ".cmd"), ".exe"))
+	first := func(n int) string {
+		if len(srv.Args) < n {
+			return ""
+		}
+		return strings.Join(srv.Args[:n], " ")
+	}
+	switch {
+	case name == "npx" || name == "uvx" || name == "bunx" || name == "pnpx":
+		return name
+	case (name == "pnpm" || name == "yarn") && first(1) == "dlx",
+		name == "npm" && first(1) == "exec",
+		name == "pipx" && first(1) == "run",
+		name == "bun" && first(1) == "x":
+		return name + " " + srv.Args[0]
+	case name == "uv" && first(2) == "tool run":
+		return "uv tool run"
+	}
+	return ""
 }
 
 // exitSettle is how long a failed handshake waits for the server process to end on its
@@ -228,7 +310,7 @@ func (s *Session) connectHTTP(ctx context.Context) error {
 		}
 		if errors.Is(cause, ErrTimeout) {
 			s.http.takeErr()
-			return &ConnError{Server: s.server.Name, Err: fmt.Errorf("initialize: %w", cause)}
+			return &ConnError{Server: s.server.Name, Err: &HandshakeTimeoutError{After: s.server.HandshakeTimeout}}
 		}
 		if !s.http.wantsFallback() {
 			return s.httpConnError(err)
@@ -262,7 +344,7 @@ func (s *Session) connectSSE(ctx context.Context, client *http.Client) error {
 	err := s.connect(sctx, &tapTransport{inner: &mcp.SSEClientTransport{Endpoint: s.server.URL, HTTPClient: client}, tap: s.tap})
 	if !timer.Stop() && err != nil {
 		s.http.takeErr()
-		return &ConnError{Server: s.server.Name, Err: fmt.Errorf("initialize: %w", context.Cause(sctx))}
+		return &ConnError{Server: s.server.Name, Err: &HandshakeTimeoutError{After: d}}
 	}
 	if err != nil {
 		stop(nil)

@@ -96,7 +96,7 @@ type Process struct{ p *proc }
 // on a goroutine of its own that must read it to EOF. log receives the server's stderr
 // lines and the notes on its shutdown; procs (nil: none) registers it until it ends.
 func StartProcess(srv config.Server, log *wire.Log, procs *Procs, stdout func(io.Reader)) (*Process, error) {
-	p, err := spawn(srv, log, procs, func(r io.ReadCloser, _ *atomic.Bool) {
+	p, err := spawn(srv, log, procs, func(r io.ReadCloser, _ func()) {
 		defer r.Close()
 		stdout(r)
 	})

@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -43,22 +42,47 @@ type ExitError struct {
 	Signal string
 	// Stderr holds the last lines the server wrote on stderr (at most 20).
 	Stderr []string
+	// Cause holds the stderr lines that name the cause of the crash: the last line
+	// that reads like an error (a panic, a Traceback, "Error:") and those after it, at
+	// most causeShown; nil when no line did.
+	Cause []string
 }
 
 // Error implements error.
 func (e *ExitError) Error() string {
 	var b strings.Builder
 	if e.Signal != "" {
-		b.WriteString("server process killed by " + e.Signal)
+		b.WriteString("the server process was killed (" + e.Signal + ")")
 	} else {
-		fmt.Fprintf(&b, "server process exited with status %d", e.Status)
+		fmt.Fprintf(&b, "the server process exited with status %d", e.Status)
 	}
-	if n := len(e.Stderr); n > 0 {
-		last := e.Stderr[max(0, n-3):]
+	lines := e.Cause
+	if len(lines) == 0 {
+		lines = e.Stderr[max(0, len(e.Stderr)-3):]
+	}
+	if len(lines) > 0 {
 		b.WriteString("; stderr: ")
-		b.WriteString(safe.Line(strings.Join(last, " | "))) // the server's own words
+		b.WriteString(safe.Line(strings.Join(lines, " | "))) // the server's own words
 	}
 	return b.String()
+}
+
+// causeShown is the most stderr lines an exit report quotes.
+const causeShown = 6
+
+// looksLikeCause reports whether a stderr line starts the report of a failure.
+func looksLikeCause(line string) bool {
+	l := strings.ToLower(strings.TrimSpace(line))
+	for _, p := range []string{"panic:", "fatal error:", "fatal:", "traceback (most recent call last)", "error:", "error ", "exception", "uncaught", "unhandled"} {
+		if strings.HasPrefix(l, p) {
+			return true
+		}
+	}
+	// "TypeError: ...", "ModuleNotFoundError: ...", "java.lang.IllegalStateException: ..."
+	if head, _, ok := strings.Cut(l, ":"); ok && !strings.Contains(head, " ") && (strings.HasSuffix(head, "error") || strings.HasSuffix(head, "exception")) {
+		return true
+	}
+	return false
 }
 
 // proc is a stdio server process we own.
@@ -71,15 +95,17 @@ type proc struct {
 	done   chan struct{} // closed once Wait returned
 	state  *os.ProcessState
 
-	mu   sync.Mutex
-	tail []string
-	// lsp is set when stdout carried a Content-Length header line: the server frames
-	// messages as LSP does, not as newline-delimited JSON.
-	lsp atomic.Bool
+	mu    sync.Mutex
+	tail  []string
+	cause []string // ExitError.Cause
+	// lspSeen is closed when stdout carried a Content-Length header line: the server
+	// frames messages as LSP does, not as newline-delimited JSON.
+	lspSeen chan struct{}
+	lspOnce sync.Once
 }
 
-// lspHint explains a handshake that failed against a Content-Length framing server.
-const lspHint = "the server frames its messages with Content-Length headers (LSP style); MCP over stdio is one JSON message per line"
+// noteLSP records that the server frames its messages with Content-Length headers.
+func (p *proc) noteLSP() { p.lspOnce.Do(func() { close(p.lspSeen) }) }
 
 // startStdio starts srv's command with our pipes and returns the process and an
 // mcp.Transport reading its filtered stdout. The process is registered in procs (nil:
@@ -88,8 +114,8 @@ const lspHint = "the server frames its messages with Content-Length headers (LSP
 // dropped unread (too large, undecodable).
 func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc, mcp.Transport, error) {
 	pr, pw := io.Pipe()
-	p, err := spawn(srv, log, procs, func(outR io.ReadCloser, lsp *atomic.Bool) {
-		filterLines(outR, pw, srv.Name, log, tp.dropFrame, lsp, tp.inRaw)
+	p, err := spawn(srv, log, procs, func(outR io.ReadCloser, onLSP func()) {
+		filterLines(outR, pw, srv.Name, log, tp.dropFrame, onLSP, tp.inRaw)
 	})
 	if err != nil {
 		return nil, nil, err
@@ -112,7 +138,7 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc,
 // log and its stdout handed to readStdout on a goroutine of its own (which must read
 // until EOF). The process is registered in procs (nil: none) until it ends; its exit is
 // reported once stderr and stdout are drained, boundedly.
-func spawn(srv config.Server, log *wire.Log, procs *Procs, readStdout func(io.ReadCloser, *atomic.Bool)) (*proc, error) {
+func spawn(srv config.Server, log *wire.Log, procs *Procs, readStdout func(io.ReadCloser, func())) (*proc, error) {
 	if srv.Command == "" {
 		return nil, errors.New("no command configured")
 	}
@@ -162,7 +188,7 @@ func spawn(srv config.Server, log *wire.Log, procs *Procs, readStdout func(io.Re
 	outW.Close()
 	errW.Close()
 	group, gerr := attachGroup(cmd)
-	p := &proc{server: srv.Name, cmd: cmd, group: group, log: log, stdin: stdin, done: make(chan struct{})}
+	p := &proc{server: srv.Name, cmd: cmd, group: group, log: log, stdin: stdin, done: make(chan struct{}), lspSeen: make(chan struct{})}
 	if gerr != nil {
 		// Not stoppable as a whole: better not run at all.
 		_ = cmd.Process.Kill()
@@ -182,7 +208,7 @@ func spawn(srv config.Server, log *wire.Log, procs *Procs, readStdout func(io.Re
 	pumps.Add(1)
 	go func() {
 		defer pumps.Done()
-		readStdout(outR, &p.lsp)
+		readStdout(outR, p.noteLSP)
 	}()
 	go func() {
 		_ = cmd.Wait()
@@ -213,7 +239,7 @@ func spawn(srv config.Server, log *wire.Log, procs *Procs, readStdout func(io.Re
 // in (nil: none) sees each JSON-RPC message as its bytes and envelope and returns the
 // bytes to pass on, or nil to drop it (the tap's inRaw); a batch is passed on as its
 // messages, one a line.
-func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(id jsonrpc.ID, request bool, reason string) []byte, lsp *atomic.Bool, in func([]byte, *envelope) []byte) {
+func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(id jsonrpc.ID, request bool, reason string) []byte, onLSP func(), in func([]byte, *envelope) []byte) {
 	defer r.Close()
 	fr := &frameReader{br: bufio.NewReaderSize(r, 64<<10), max: maxFrame}
 	dropFrame := func(frame []byte, reason string) {
@@ -284,8 +310,8 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 				}
 			}
 		default:
-			if lsp != nil && bytes.HasPrefix(bytes.ToLower(trimmed), []byte("content-length:")) {
-				lsp.Store(true)
+			if onLSP != nil && isContentLength(trimmed) {
+				onLSP()
 			}
 			log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
 		}
@@ -294,6 +320,21 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 			return
 		}
 	}
+}
+
+// isContentLength reports whether line is an LSP-style "Content-Length: N" header.
+func isContentLength(line []byte) bool {
+	name, value, ok := bytes.Cut(line, []byte(":"))
+	if !ok || !bytes.EqualFold(bytes.TrimSpace(name), []byte("content-length")) {
+		return false
+	}
+	value = bytes.TrimSpace(value)
+	for _, c := range value {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(value) > 0
 }
 
 // isJSONRPC reports whether a JSON line is a JSON-RPC 2.0 message (or a batch of them):
@@ -336,6 +377,12 @@ func (p *proc) pumpStderr(r io.ReadCloser, log *wire.Log) {
 			log.Append(wire.Entry{Server: p.server, Dir: wire.Stderr, Text: line, Size: len(line)})
 			p.mu.Lock()
 			p.tail = append(p.tail, line)
+			switch {
+			case looksLikeCause(line):
+				p.cause = []string{line}
+			case len(p.cause) > 0 && len(p.cause) < causeShown && strings.TrimSpace(line) != "":
+				p.cause = append(p.cause, line)
+			}
 			if len(p.tail) > stderrTail {
 				p.tail = append(p.tail[:0:0], p.tail[len(p.tail)-stderrTail:]...)
 			}
@@ -375,10 +422,11 @@ func (p *proc) exited() *ExitError {
 	}
 	p.mu.Lock()
 	tail := append([]string(nil), p.tail...)
+	cause := append([]string(nil), p.cause...)
 	p.mu.Unlock()
-	e := &ExitError{Status: p.state.ExitCode(), Stderr: tail}
+	e := &ExitError{Status: p.state.ExitCode(), Stderr: tail, Cause: cause}
 	if ws, ok := p.state.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		e.Signal = ws.Signal().String()
+		e.Signal = signalName(ws.Signal())
 	}
 	return e
 }
@@ -513,4 +561,22 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return s[:n] + "…"
+}
+
+// signalName names sig as a user knows it: "SIGKILL", or "signal 42".
+func signalName(sig syscall.Signal) string {
+	for _, s := range []struct {
+		sig  syscall.Signal
+		name string
+	}{
+		{syscall.SIGKILL, "SIGKILL"}, {syscall.SIGTERM, "SIGTERM"}, {syscall.SIGINT, "SIGINT"},
+		{syscall.SIGHUP, "SIGHUP"}, {syscall.SIGSEGV, "SIGSEGV"}, {syscall.SIGABRT, "SIGABRT"},
+		{syscall.SIGBUS, "SIGBUS"}, {syscall.SIGPIPE, "SIGPIPE"}, {syscall.SIGQUIT, "SIGQUIT"},
+		{syscall.SIGFPE, "SIGFPE"}, {syscall.SIGILL, "SIGILL"},
+	} {
+		if sig == s.sig {
+			return s.name
+		}
+	}
+	return fmt.Sprintf("signal %d", int(sig))
 }

@@ -251,7 +251,7 @@ func TestStdioSilentServerTimesOut(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), `server "silent": initialize`) {
+		if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), `server "silent": the server did not answer initialize`) {
 			t.Fatalf("err = %v, want the initialize timeout of server \"silent\"", err)
 		}
 	case <-time.After(20 * time.Second):
@@ -295,5 +295,47 @@ func TestStdioCrashUnderOpenFormIsNotACancel(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatal("no exit event")
 		}
+	}
+}
+
+// TestExitErrorQuotesTheCause: a crash report quotes the stderr lines that name the
+// cause (a panic and what follows it, a Traceback's error), even when a long trace
+// pushed them out of the last lines kept, and names a killing signal as people know it.
+func TestExitErrorQuotesTheCause(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		script string
+		want   []string
+		not    []string
+	}{
+		{"go panic", `echo starting >&2; echo 'panic: runtime error: invalid memory address or nil pointer dereference' >&2
+echo '[signal SIGSEGV: segmentation violation]' >&2; echo 'goroutine 1 [running]:' >&2
+i=0; while [ $i -lt 30 ]; do echo "runtime.goexit() frame $i" >&2; i=$((i+1)); done; exit 2`,
+			[]string{"status 2", "panic: runtime error: invalid memory address", "SIGSEGV"}, []string{"frame 29"}},
+		{"python", `echo 'INFO starting' >&2; echo 'Traceback (most recent call last):' >&2; echo '  File "server.py", line 3' >&2
+echo "ModuleNotFoundError: No module named 'mcp'" >&2; echo 'INFO bye' >&2; echo 'INFO really' >&2; echo 'INFO gone' >&2; exit 1`,
+			[]string{"status 1", "ModuleNotFoundError: No module named 'mcp'"}, nil},
+		{"plain", `for l in a b c d; do echo "line $l" >&2; done; exit 3`, []string{"line b | line c | line d"}, []string{"line a"}},
+		{"killed", `kill -KILL $$`, []string{"the server process was killed (SIGKILL)"}, []string{"killed by killed"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := config.Server{Name: "crash", Command: "sh", Args: []string{"-c", tc.script}, HandshakeTimeout: 20 * time.Second}
+			_, err := Connect(context.Background(), srv, Options{Log: wire.New(100), Protocol: legacy})
+			var ee *ExitError
+			if !errors.As(err, &ee) {
+				t.Fatalf("err = %v, want an ExitError", err)
+			}
+			got := err.Error()
+			for _, w := range tc.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("%q lacks %q", got, w)
+				}
+			}
+			for _, n := range tc.not {
+				if strings.Contains(got, n) {
+					t.Errorf("%q has %q", got, n)
+				}
+			}
+		})
 	}
 }

@@ -278,13 +278,56 @@ func TestURLWaitLineSaysWhatAndHow(t *testing.T) {
 }
 
 // TestStdioContentLengthFramingHinted: a server framing messages as LSP does (Content-
-// Length headers) never answers a newline-delimited initialize; the timeout says why.
+// Length headers) never answers a newline-delimited initialize; the handshake fails as
+// soon as its first header shows, saying why, instead of running out its timeout.
 func TestStdioContentLengthFramingHinted(t *testing.T) {
 	srv := config.Server{Name: "lsp", Command: "sh", Args: []string{"-c", `printf 'Content-Length: 52\r\n\r\n{"jsonrpc":"2.0","method":"window/logMessage"}'; exec sleep 30`},
-		HandshakeTimeout: 300 * time.Millisecond}
+		HandshakeTimeout: time.Minute}
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	_, err := Connect(ctx, srv, Options{Log: wire.New(10), Protocol: legacy})
+	if !errors.Is(err, ErrFraming) || errors.Is(err, ErrTimeout) || errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "Content-Length headers") {
+		t.Fatalf("err = %v, want the framing named at once", err)
+	}
+}
+
+// TestHandshakeTimeoutOfPackageRunners: a server started through a package runner gets
+// room to download; the timeout error says what ran out and matches ErrTimeout.
+func TestHandshakeTimeoutOfPackageRunners(t *testing.T) {
+	for _, tc := range []struct {
+		cmd    string
+		args   []string
+		runner string
+	}{
+		{"npx", []string{"-y", "@modelcontextprotocol/server-everything"}, "npx"},
+		{"/usr/local/bin/uvx", []string{"mcp-server-fetch"}, "uvx"},
+		{"pnpm", []string{"dlx", "x"}, "pnpm dlx"},
+		{"bunx", nil, "bunx"},
+		{"npm", []string{"exec", "x"}, "npm exec"},
+		{"pipx", []string{"run", "x"}, "pipx run"},
+		{"npm", []string{"start"}, ""},
+		{"node", []string{"server.js"}, ""},
+	} {
+		srv := config.Server{Name: "s", Command: tc.cmd, Args: tc.args}
+		if got := PackageRunner(srv); got != tc.runner {
+			t.Errorf("PackageRunner(%s %v) = %q, want %q", tc.cmd, tc.args, got, tc.runner)
+		}
+		want := DefaultHandshakeTimeout
+		if tc.runner != "" {
+			want = RunnerHandshakeTimeout
+		}
+		if got := DefaultHandshakeBound(srv); got != want {
+			t.Errorf("DefaultHandshakeBound(%s %v) = %s, want %s", tc.cmd, tc.args, got, want)
+		}
+	}
+	if got := DefaultHandshakeBound(config.Server{Command: "npx", Timeout: 10 * time.Second}); got != 10*time.Second {
+		t.Errorf("a shorter --timeout bounds the handshake too: %s", got)
+	}
+	srv := config.Server{Name: "mute", Command: "sh", Args: []string{"-c", "exec sleep 30"}, HandshakeTimeout: 200 * time.Millisecond}
 	_, err := Connect(context.Background(), srv, Options{Log: wire.New(10), Protocol: legacy})
-	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "Content-Length headers") {
-		t.Fatalf("err = %v, want a timeout naming Content-Length framing", err)
+	var he *HandshakeTimeoutError
+	if !errors.Is(err, ErrTimeout) || !errors.As(err, &he) || he.After != 200*time.Millisecond || !strings.Contains(err.Error(), "did not answer initialize within 200ms") {
+		t.Fatalf("err = %v", err)
 	}
 }
 
