@@ -60,7 +60,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	var silent *silentError
 	if !errors.As(err, &silent) {
-		fmt.Fprintf(stderr, "elicitty: %s\n", elicit.Sanitize(err.Error()))
+		fmt.Fprintf(stderr, "elicitty: %s\n", userMessage(err))
 		var printed *jsonPrinted
 		if app.jsonOut && !errors.As(err, &printed) {
 			app.printErrorJSON(code, err)
@@ -73,7 +73,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // code, "message": the sanitized error}}, with the violations of a scripted answer and
 // the findings reported on the way, so a script reading stdout always gets a JSON value.
 func (a *app) printErrorJSON(code int, err error) {
-	obj := map[string]any{"code": code, "message": elicit.Sanitize(err.Error())}
+	obj := map[string]any{"code": code, "message": userMessage(err)}
 	var viol *elicit.ViolationsError
 	if errors.As(err, &viol) {
 		obj["violations"] = viol.Violations
