@@ -296,6 +296,7 @@ func (a *app) connect(ctx context.Context, srv config.Server, log *wire.Log) (*t
 	if p.options.OAuth, err = a.oauthOptions(p.server); err != nil {
 		return nil, err
 	}
+	defer a.showStarting(p.server)()
 	return transport.Connect(ctx, p.server, p.options)
 }
 
@@ -323,7 +324,7 @@ func (a *app) addCommonFlags(cmd *cobra.Command) {
 	f.BoolVar(&a.jsonOut, "json", false, "print results as JSON")
 	f.StringVar(&a.protocol, "protocol", "", "pin the protocol version (2025-06-18, 2025-11-25, 2026-07-28)")
 	f.DurationVar(&a.timeout, "timeout", 0, "per-request idle timeout (default 60s; reset by progress, paused while you answer a form)")
-	f.DurationVar(&a.handshake, "handshake-timeout", 0, "bound on connecting and initialize (default 30s)")
+	f.DurationVar(&a.handshake, "handshake-timeout", 0, "bound on connecting and initialize (default 30s; 120s for a server started through npx, uvx, pnpm dlx, bunx, npm exec or pipx run, which may download it first)")
 	f.DurationVar(&a.urlWait, "url-wait", 0, "without a TTY: how long to wait for a URL-mode completion (default 2m)")
 	f.DurationVar(&a.taskWait, "task-wait", 0, "how long to wait for a tool call that runs as a task, outside prompts; then it is cancelled (default 10m)")
 	f.BoolVar(&a.noValidate, "no-validate", false, "send what was answered without validating it against the schema")

@@ -110,7 +110,9 @@ func (a *app) watch(ctx context.Context, srv config.Server, uris []string, limit
 	if p.options.OAuth, err = a.oauthOptions(p.server); err != nil {
 		return err
 	}
+	stopStarting := a.showStarting(p.server)
 	s, err := transport.Connect(ctx, p.server, p.options)
+	stopStarting()
 	if err != nil {
 		return err
 	}
