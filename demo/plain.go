@@ -149,13 +149,44 @@ func refusalWord(action string) string {
 	return action
 }
 
-const readme = `elicitty demo server
+// readmeText is demo://readme, naming the tools the server lists (tools/list, so the
+// text stays true as tools are added).
+func readmeText(tools []string) string {
+	return "elicitty demo server\n\nTools: " + strings.Join(tools, ", ") + ".\n" +
+		"Prompts: greet, mrtr_prompt. Resources: demo://readme, demo://items/{id}, demo://mrtr/resource.\n" +
+		"completion/complete suggests ids for the template demo://items/{id} and names for greet.\n"
+}
 
-Tools: form_all_kinds, deploy, confirm_only, secret_warning, elicit_n, link_account, needs_link,
-mrtr_one, mrtr_multi, mrtr_parallel, mrtr_url, mrtr_shed, echo, add, slow, upload_file.
-Prompts: greet, mrtr_prompt. Resources: demo://readme, demo://items/{id}, demo://mrtr/resource.
-completion/complete suggests ids for the template demo://items/{id} and names for greet.
-`
+// readmeMiddleware answers resources/read of demo://readme with the tools the server
+// lists to this session at that moment.
+func readmeMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		rr, ok := req.(*mcp.ReadResourceRequest)
+		if method != "resources/read" || !ok || rr.Params == nil || rr.Params.URI != "demo://readme" {
+			return next(ctx, method, req)
+		}
+		var names []string
+		params := &mcp.ListToolsParams{}
+		for range 100 { // pages
+			res, err := next(ctx, "tools/list", &mcp.ListToolsRequest{Session: rr.Session, Params: params})
+			if err != nil {
+				return nil, err
+			}
+			lt, ok := res.(*mcp.ListToolsResult)
+			if !ok {
+				return nil, fmt.Errorf("tools/list answered %T", res)
+			}
+			for _, t := range lt.Tools {
+				names = append(names, t.Name)
+			}
+			if lt.NextCursor == "" {
+				break
+			}
+			params = &mcp.ListToolsParams{Cursor: lt.NextCursor}
+		}
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: rr.Params.URI, MIMEType: "text/plain", Text: readmeText(names)}}}, nil
+	}
+}
 
 // mrtrResourceURI is the resource that needs input to be read.
 const mrtrResourceURI = "demo://mrtr/resource"
@@ -167,7 +198,8 @@ func (s *Server) addResources() {
 		URI: "demo://readme", Name: "readme", Title: "About the demo server", MIMEType: "text/plain",
 		Description: "What the demo server offers.",
 	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: readme}}}, nil
+		// readmeMiddleware answers first; this is what a server without it would say.
+		return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: req.Params.URI, MIMEType: "text/plain", Text: readmeText([]string{"see tools/list"})}}}, nil
 	})
 
 	s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{

@@ -80,6 +80,7 @@ func New(opts *Options) (*Server, error) {
 	s.addTools()
 	s.addPrompts()
 	s.addResources()
+	s.mcp.AddReceivingMiddleware(readmeMiddleware)
 	s.http = s.newHTTPHandler()
 	return s, nil
 }

@@ -82,3 +82,16 @@ func TestFailuresReadAsSentences(t *testing.T) {
 		check(t, stop(), 4, "timed out after 500ms; allow it longer with --timeout")
 	})
 }
+
+// TestUnknownToolArgumentWarns: an argument the tool's input schema does not name is
+// warned about on stderr with the nearest property name.
+func TestUnknownToolArgumentWarns(t *testing.T) {
+	r := runBin(t, nil, "call", "demo", "deploy", "servce=api", "--on-unanswered", "decline")
+	if !strings.Contains(r.stderr, `warning: tool "deploy" has no argument "servce", sent anyway; did you mean "service"?`) {
+		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+	r = runBin(t, nil, "call", "demo", "echo", "text=hi")
+	if r.code != 0 || strings.Contains(r.stderr, "warning") {
+		t.Errorf("a known argument: exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}

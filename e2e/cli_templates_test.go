@@ -44,7 +44,7 @@ func TestCompleteCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &got); r.code != 0 || err != nil {
 		t.Fatalf("exit %d, %v: %s%s", r.code, err, r.stdout, r.stderr)
 	}
-	if diff := cmp.Diff(map[string]any{"values": []any{"Ada", "Alan"}, "total": float64(2)}, got); diff != "" {
+	if diff := cmp.Diff(map[string]any{"values": []any{"Ada", "Alan"}, "total": float64(2), "hasMore": false}, got); diff != "" {
 		t.Errorf("--json (-want +got):\n%s", diff)
 	}
 }

@@ -36,3 +36,13 @@ func TestEverythingSSEFallback(t *testing.T) {
 		t.Errorf("doctor's era line (exit %d):\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestEverythingTasksSaysWhenNone: `elicitty tasks` on a server that keeps no tasks
+// says so instead of printing nothing.
+func TestEverythingTasksSaysWhenNone(t *testing.T) {
+	js := everythingJS(t)
+	r := runBinHere(t, "tasks", "--", "node", js, "stdio")
+	if r.code != 0 || r.stdout != "" || !strings.Contains(r.stderr, "the server keeps no tasks for this client") {
+		t.Errorf("exit %d, stdout %q, stderr:\n%s", r.code, r.stdout, r.stderr)
+	}
+}

@@ -86,3 +86,8 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(rb)]
 }
+
+// NearestName returns the name in names closest to key, as answers files suggest a
+// field for an unknown key: one equal but for case first, else the one fewest edits
+// away if near enough; "" when none is near.
+func NearestName(key string, names []string) string { return nearestName(key, names) }

@@ -119,7 +119,7 @@ type CompletionRef struct {
 type Completion struct {
 	Values  []string `json:"values"`
 	Total   int      `json:"total,omitempty"`
-	HasMore bool     `json:"hasMore,omitempty"`
+	HasMore bool     `json:"hasMore"`
 }
 
 // maxCompletions bounds the suggestions kept (the protocol's own limit is 100), and

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -50,6 +51,9 @@ func (a *app) callCommand() *cobra.Command {
 				argv, err := parseArgs(rest[1:], schema)
 				if err != nil {
 					return err
+				}
+				for _, w := range unknownArgs(name, argv, schema) {
+					fmt.Fprintln(a.stderr, "elicitty: warning: "+w)
 				}
 				if err := fileArgs(s, name, schema, argv, a.stderr); err != nil {
 					return err
@@ -238,11 +242,53 @@ func parseArgs(args []string, schema any) (map[string]any, error) {
 	return out, nil
 }
 
-// schemaProps returns the property types of a JSON object schema (decoded any).
-func schemaProps(schema any) map[string]string {
-	props := map[string]string{}
+// unknownArgs names each argument of argv that tool's input schema (decoded any, nil:
+// not known) has no property for, with the nearest property name; none when the schema
+// lets any property through (additionalProperties true or a schema).
+func unknownArgs(tool string, argv map[string]any, schema any) []string {
+	m := schemaMap(schema)
+	if m == nil {
+		return nil
+	}
+	if ap, ok := m["additionalProperties"]; ok && ap != false {
+		return nil
+	}
+	props, _ := m["properties"].(map[string]any)
+	names := make([]string, 0, len(props))
+	for n := range props {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	keys := make([]string, 0, len(argv))
+	for k := range argv {
+		if _, ok := props[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	var out []string
+	for _, k := range keys {
+		msg := fmt.Sprintf("tool %q has no argument %q, sent anyway", elicit.Sanitize(tool), elicit.Sanitize(k))
+		switch near := elicit.NearestName(k, names); {
+		case near != "":
+			msg += fmt.Sprintf("; did you mean %q?", elicit.Sanitize(near))
+		case len(names) > 0:
+			msg += " (its arguments: " + elicit.Sanitize(strings.Join(names, ", ")) + ")"
+		default:
+			msg += " (it takes no arguments)"
+		}
+		out = append(out, msg)
+	}
+	return out
+}
+
+// schemaMap decodes a JSON schema given as any (a map, raw JSON or a typed value);
+// nil when it is none.
+func schemaMap(schema any) map[string]any {
 	var m map[string]any
 	switch s := schema.(type) {
+	case nil:
+		return nil
 	case map[string]any:
 		m = s
 	case json.RawMessage:
@@ -253,7 +299,13 @@ func schemaProps(schema any) map[string]string {
 			_ = json.Unmarshal(b, &m)
 		}
 	}
-	p, _ := m["properties"].(map[string]any)
+	return m
+}
+
+// schemaProps returns the property types of a JSON object schema (decoded any).
+func schemaProps(schema any) map[string]string {
+	props := map[string]string{}
+	p, _ := schemaMap(schema)["properties"].(map[string]any)
 	for name, v := range p {
 		if ps, ok := v.(map[string]any); ok {
 			if t, ok := ps["type"].(string); ok {

@@ -129,7 +129,7 @@ func catalogJSON(cfg config.Config) configCatalog {
 // Every string is sanitized: config files are not ours either.
 func printCatalog(w io.Writer, cfg config.Config) error {
 	if len(cfg.Servers) == 0 {
-		fmt.Fprintln(w, "no servers are configured")
+		fmt.Fprintln(w, "no servers are configured; the built-in demo server is always there as the target demo (try: elicitty tools demo)")
 	} else {
 		tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 		fmt.Fprintln(tw, "NAME\tLAYER\tTYPE\tTARGET\tFROM")

@@ -3,7 +3,9 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -135,6 +137,9 @@ func (a *app) checkFlags() error {
 	for _, r := range a.roots {
 		if _, err := transport.RootURI(r); err != nil {
 			return usagef("--root: %w", err)
+		}
+		if fi, err := os.Stat(r); err != nil || !fi.IsDir() {
+			fmt.Fprintf(a.stderr, "elicitty: warning: --root %s is not an existing directory (declared anyway)\n", strconv.Quote(r))
 		}
 	}
 	if a.recordPath != "" {

@@ -66,6 +66,10 @@ func (a *app) printTasks(tasks []transport.Task) error {
 		}
 		return a.printJSON(tasks)
 	}
+	if len(tasks) == 0 {
+		fmt.Fprintln(a.stderr, "elicitty: the server keeps no tasks for this client")
+		return nil
+	}
 	return printTable(a.stdout, len(tasks), func(i int) (string, string) {
 		t := tasks[i]
 		return safe.Line(t.TaskID), taskSummary(t)

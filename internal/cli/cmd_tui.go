@@ -29,15 +29,40 @@ func demoServer() (config.Server, error) {
 
 func (a *app) demoCommand() *cobra.Command {
 	return &cobra.Command{
-		Use:   "demo",
-		Short: "Open the terminal UI on the built-in demo server",
-		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Use:   "demo [TARGET...] [-- COMMAND [ARG...]]",
+		Short: "Open the terminal UI on the built-in demo server (and on other servers given)",
+		Long: `Open the terminal UI on the built-in demo server. Other targets (a configured name, a URL,
+or a command after --) open beside it, as with "elicitty TARGET demo".`,
+		Example: "  elicitty demo\n  elicitty demo https://mcp.example.com/mcp",
+		RunE: func(cmd *cobra.Command, args []string) error {
 			srv, err := demoServer()
 			if err != nil {
 				return err
 			}
-			return a.tui(cmd.Context(), []config.Server{srv}, false)
+			servers := []config.Server{srv}
+			if dash := cmd.ArgsLenAtDash(); dash >= 0 {
+				if len(args[dash:]) == 0 {
+					return usagef("nothing after --: give the server's command line")
+				}
+				servers = append(servers, config.CommandServer(args[dash:]))
+				args = args[:dash]
+			}
+			if len(args) > 0 {
+				cfg, err := a.loadConfig()
+				if err != nil {
+					return err
+				}
+				for _, t := range args {
+					srv, err := config.ParseTarget(t, cfg)
+					if err != nil {
+						return &usageError{err: err}
+					}
+					if srv.Name != "demo" {
+						servers = append(servers, srv)
+					}
+				}
+			}
+			return a.tui(cmd.Context(), servers, false)
 		},
 	}
 }
