@@ -9,11 +9,12 @@ import (
 
 func TestScriptRejectsUnknownContentKeys(t *testing.T) {
 	const schema = `{"type":"object","properties":{"color":{"type":"string","enum":["r","g"]},"seats":{"type":"integer","default":2},"name":{"type":"string"}}}`
-	script, err := ParseScript([]byte("- match: {}\n  action: accept\n  content: {colour: r, Seats: 5, zzzzzz: 1}\n"), "answers.yaml")
+	const schemaReq = `{"type":"object","properties":{"color":{"type":"string","enum":["r","g"]},"seats":{"type":"integer","default":2},"name":{"type":"string","minLength":3}},"required":["color"]}`
+	script, err := ParseScript([]byte("- match: {}\n  action: accept\n  content: {colour: r, Seats: 5, zzzzzz: 1, name: x}\n"), "answers.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = script.Answer(context.Background(), &Request{Server: "demo", Message: "m", Schema: []byte(schema)})
+	_, err = script.Answer(context.Background(), &Request{Server: "demo", Message: "m", Schema: []byte(schemaReq)})
 	var ve *ViolationsError
 	if !errors.As(err, &ve) {
 		t.Fatalf("Answer error = %v, want a *ViolationsError", err)
@@ -23,6 +24,9 @@ func TestScriptRejectsUnknownContentKeys(t *testing.T) {
 		`/Seats: answers.yaml entry 1: the schema has no field "Seats"; did you mean "seats"?`,
 		`/colour: answers.yaml entry 1: the schema has no field "colour"; did you mean "color"?`,
 		`/zzzzzz: answers.yaml entry 1: the schema has no field "zzzzzz" (fields: color, seats, name)`,
+		// the entry's other violations, reported at once
+		`/color: is required`,
+		`/name: `,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("error lacks %q:\n%s", want, got)

@@ -485,14 +485,13 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 			note += "; " + outcome
 		}
 	} else if resp.Action == Accept && e.Content != nil {
-		if vs := unknownKeys(e.Content, req.ParsedForm(), fmt.Sprintf("%s entry %d", s.name, idx+1)); len(vs) > 0 && !req.NoValidate {
-			return Response{}, &ViolationsError{Violations: vs}
-		}
+		form := req.ParsedForm()
+		vs := unknownKeys(e.Content, form, fmt.Sprintf("%s entry %d", s.name, idx+1))
 		resp.Content = copyContent(e.Content)
 		if err := expandSecrets(resp.Content, opts.LookupEnv); err != nil {
 			return Response{}, fmt.Errorf("%s entry %d: %w", s.name, idx+1, err)
 		}
-		files, err := s.readFiles(resp.Content, req.ParsedForm())
+		files, err := s.readFiles(resp.Content, form)
 		if err != nil {
 			return Response{}, fmt.Errorf("%s entry %d: %w", s.name, idx+1, err)
 		}
@@ -504,6 +503,11 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 				}
 				note += "file " + fi.String()
 			}
+		}
+		if len(vs) > 0 && !req.NoValidate {
+			// Every violation of the entry at once, not only its unknown keys.
+			vs = append(vs, form.Check(form.Merge(resp.Content))...)
+			return Response{}, &ViolationsError{Violations: vs}
 		}
 	}
 	if opts.Log != nil {

@@ -69,6 +69,7 @@ func (a *app) callCommand() *cobra.Command {
 				} else {
 					res, rounds, err = s.CallTool(ctx, name, argv)
 				}
+				a.urlWaits.end() // the call is over, and so is any wait for its link
 				if err != nil {
 					return err
 				}

@@ -114,15 +114,15 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 						a.urlWaits.completed(ev.Server, ev.ID) // ends the inline wait first
 					}
 					a.progress.clear()
-					fmt.Fprintf(a.stderr, "elicitty: %s: %s %s\n", server, ev.Kind, ev.Text.Line())
+					a.urlWaits.println(a.stderr, fmt.Sprintf("elicitty: %s: %s %s", server, ev.Kind, ev.Text.Line()))
 				case ev.Kind == transport.EventLog && srv.LogLevel != "":
 					// Asked for with --log-level or logLevel:.
 					a.progress.clear()
-					fmt.Fprintf(a.stderr, "elicitty: %s: log %s\n", server, ev.Text.Line())
+					a.urlWaits.println(a.stderr, fmt.Sprintf("elicitty: %s: log %s", server, ev.Text.Line()))
 				case ev.Kind == transport.EventReconnected || ev.Kind == transport.EventRefused,
 					ev.Kind == transport.EventURLWait && headless:
 					a.progress.clear()
-					fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", server, ev.Text.Line())
+					a.urlWaits.println(a.stderr, fmt.Sprintf("elicitty: %s: %s", server, ev.Text.Line()))
 				}
 			}
 		}

@@ -58,6 +58,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if ctx.Err() != nil { // interrupted (SIGINT/SIGTERM)
 		code = ExitCancel
 	}
+	app.urlWaits.end() // the waiting line, if any, is gone before the error is printed
 	var silent *silentError
 	if !errors.As(err, &silent) {
 		fmt.Fprintf(stderr, "elicitty: %s\n", userMessage(err))

@@ -3,6 +3,8 @@ package cli
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
 	"sync"
 
 	"github.com/elicitty/elicitty/elicit"
@@ -48,6 +50,18 @@ func (u *urlWaiter) end() {
 	if a != nil {
 		a.StopWaiting()
 	}
+}
+
+// println prints line on stderr, above the inline prompt's waiting line when one shows.
+func (u *urlWaiter) println(stderr io.Writer, line string) {
+	u.mu.Lock()
+	a := u.ans
+	u.mu.Unlock()
+	if a == nil {
+		fmt.Fprintln(stderr, line)
+		return
+	}
+	a.Println(line)
 }
 
 // retry is "retry now": the session's -32042 waits end at once.

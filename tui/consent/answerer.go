@@ -69,6 +69,11 @@ type Answerer struct {
 
 	wmu  sync.Mutex
 	wait *inlineWait // the consented flow being waited for, or nil; guarded by wmu
+
+	// drawMu orders the inline wait's drawing and the lines others print above it
+	// (Println); status, when set, draws the waiting line shown last.
+	drawMu sync.Mutex
+	status func() string
 }
 
 // NewAnswerer returns an Answerer reading keys (or lines) from in and drawing on out

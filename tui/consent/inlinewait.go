@@ -103,13 +103,18 @@ func (a *Answerer) runWait(w *inlineWait, an urlsafe.Analysis, canOpen bool, sin
 	}
 	redraw := !a.opts.Accessible
 	if redraw {
+		a.drawMu.Lock()
+		a.status = status
 		fmt.Fprintf(a.out, "\r\x1b[2K%s", status())
+		a.drawMu.Unlock()
 	} else {
 		fmt.Fprintf(a.out, "%s (type a letter and Enter)\n", strings.Join(hints, ", "))
 	}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
 	say := func(s string) {
+		a.drawMu.Lock()
+		defer a.drawMu.Unlock()
 		if redraw {
 			fmt.Fprintf(a.out, "\r\x1b[2K%s\n%s", s, status())
 		} else {
@@ -124,7 +129,9 @@ loop:
 			break loop
 		case <-tick.C:
 			if redraw {
+				a.drawMu.Lock()
 				fmt.Fprintf(a.out, "\r\x1b[2K%s", status())
+				a.drawMu.Unlock()
 			}
 		case k, ok := <-keys:
 			if !ok {
@@ -161,12 +168,28 @@ loop:
 		}
 	}
 	closeKeys()
+	a.drawMu.Lock()
+	defer a.drawMu.Unlock()
 	if redraw {
+		a.status = nil
 		fmt.Fprint(a.out, "\r\x1b[2K")
 	}
 	if final != "" {
 		fmt.Fprintln(a.out, final)
 	}
+}
+
+// Println prints line on the terminal the Answerer draws on (line ends with a newline
+// of its own): above the waiting line of an inline wait in progress, which is drawn
+// again below it, so the two never share a line.
+func (a *Answerer) Println(line string) {
+	a.drawMu.Lock()
+	defer a.drawMu.Unlock()
+	if a.status == nil {
+		fmt.Fprintln(a.out, line)
+		return
+	}
+	fmt.Fprintf(a.out, "\r\x1b[2K%s\n%s", line, a.status())
 }
 
 // escSeq skips the escape sequences in terminal input (arrow keys, and the terminal's

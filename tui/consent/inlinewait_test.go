@@ -72,3 +72,21 @@ func TestEscSeqSkipsTerminalAnswers(t *testing.T) {
 		t.Errorf("keys %q, want \"rcy\"", got)
 	}
 }
+
+// TestPrintlnEndsTheWaitingLine: a line printed while the waiting line shows starts on
+// a line of its own (the waiting line is cleared first) and the waiting line is drawn
+// again below it; with no wait it is printed as it is.
+func TestPrintlnEndsTheWaitingLine(t *testing.T) {
+	out := &testkit.LockedBuffer{}
+	a := NewAnswerer(strings.NewReader(""), out, AnswererOptions{NoClipboard: true, Opener: &fakeOpener{}})
+	a.Println("elicitty: demo: log before")
+	a.drawMu.Lock()
+	a.status = func() string { return "waiting 3s · c cancel" }
+	a.drawMu.Unlock()
+	_, _ = out.Write([]byte("\r\x1b[2Kwaiting 3s · c cancel"))
+	a.Println("elicitty: demo: log during")
+	want := "elicitty: demo: log before\n\r\x1b[2Kwaiting 3s · c cancel\r\x1b[2Kelicitty: demo: log during\nwaiting 3s · c cancel"
+	if got := out.String(); got != want {
+		t.Errorf("output %q\nwant   %q", got, want)
+	}
+}
