@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -135,9 +136,6 @@ func ParseSampling(raw json.RawMessage) (*Sampling, error) {
 	}
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, &ProtocolError{Reason: fmt.Sprintf("unreadable sampling request: %v", err)}
-	}
-	if len(w.Messages) == 0 {
-		return nil, &ProtocolError{Reason: "sampling request without messages"}
 	}
 	if len(w.Messages) > maxSamplingItems || len(w.Tools) > maxSamplingItems {
 		return nil, &ProtocolError{Reason: "sampling request too large"}
@@ -382,11 +380,15 @@ func (r SampleReply) Complete() SampleReply {
 // answerSampling is the Engine's path for sampling requests: the request must carry a
 // readable Sampling; an accept must carry a reply with text.
 func (e *Engine) answerSampling(ctx context.Context, req *Request) (Response, error) {
-	if req.Sampling == nil || len(req.Sampling.Messages) == 0 {
-		return Response{}, &ProtocolError{Reason: "sampling request without messages"}
+	if req.Sampling == nil {
+		return Response{}, &ProtocolError{Reason: "unreadable sampling request"}
 	}
 	resp, err := e.inner.Answer(ctx, req)
 	if err != nil {
+		if len(req.Sampling.Messages) == 0 && errors.Is(err, ErrUnanswered) {
+			// Nothing to reply to and nobody who did: the server is told why.
+			return Response{}, &ProtocolError{Reason: "sampling request without messages: there is nothing to reply to, and no answer was given"}
+		}
 		return Response{}, err
 	}
 	switch resp.Action {

@@ -75,7 +75,6 @@ func TestParseSampling(t *testing.T) {
 
 func TestParseSamplingErrors(t *testing.T) {
 	for _, tt := range []struct{ name, params, want string }{
-		{"no messages", `{"maxTokens":1}`, "sampling request without messages"},
 		{"no content", `{"messages":[{"role":"user"}]}`, "sampling message 1: missing content"},
 		{"untyped block", `{"messages":[{"role":"user","content":{"text":"x"}}]}`, "sampling message 1: content block without a type"},
 		{"not an object", `[1]`, "unreadable sampling request"},
@@ -238,5 +237,31 @@ func TestEngineSamplingRefusesEmptyReply(t *testing.T) {
 	var pe *ProtocolError
 	if !errors.As(err, &pe) {
 		t.Errorf("request without messages: %v, want a ProtocolError", err)
+	}
+}
+
+// TestSamplingWithoutMessages: a sampling request with an empty messages list (go-sdk's
+// sample example) is answered from the answers file when an entry matches, and refused
+// with a reason the server sees only when nothing answered it.
+func TestSamplingWithoutMessages(t *testing.T) {
+	sm, err := ParseSampling(json.RawMessage(`{"messages":[],"maxTokens":10}`))
+	if err != nil {
+		t.Fatalf("ParseSampling: %v", err)
+	}
+	req := &Request{Server: "go", Tool: "sample", Mode: ModeSampling, Message: sm.Prompt(), Sampling: sm}
+	script, err := ParseScript([]byte("- kind: sampling\n  match: {tool: sample}\n  action: accept\n  reply: {text: \"hi\"}\n"), "answers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := NewEngine(script, nil).Answer(context.Background(), req)
+	if err != nil || resp.Action != Accept || resp.Sample == nil || resp.Sample.Text != "hi" {
+		t.Fatalf("answered from the file: %+v, %v", resp, err)
+	}
+	other := *req
+	other.Tool = "other"
+	_, err = NewEngine(script, nil).Answer(context.Background(), &other)
+	var pe *ProtocolError
+	if !errors.As(err, &pe) || !strings.Contains(pe.Reason, "without messages") {
+		t.Errorf("no entry matched: %v, want a ProtocolError saying why", err)
 	}
 }
