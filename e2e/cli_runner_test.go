@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -71,7 +72,7 @@ wait:
 			t.Fatalf("no starting line within 30s:\n%s", strings.Join(stderr, "\n"))
 		}
 	}
-	if l := stderr[len(stderr)-1]; !strings.Contains(l, `starting "npx"`) || !strings.Contains(l, "up to 2m0s (--handshake-timeout)") {
+	if l := stderr[len(stderr)-1]; !regexp.MustCompile(`^elicitty: starting "npx": \d+s \(npx may be downloading it; up to 2m0s, --handshake-timeout\)$`).MatchString(l) {
 		t.Errorf("starting line %q", l)
 	}
 	if err := os.WriteFile(gate, nil, 0o644); err != nil {
@@ -88,5 +89,24 @@ wait:
 	r := runBin(t, []string{"PATH=" + fakeNPX(t, filepath.Join(t.TempDir(), "never"))}, "tools", "--handshake-timeout", "1s", "--", "npx", "-y", "@example/slow-server")
 	if r.code != 4 || !strings.Contains(r.stderr, "did not answer initialize within 1s (npx may still have been downloading it); allow it longer with --handshake-timeout") {
 		t.Errorf("exit %d, stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestTmuxStartingLineCountsSeconds: on a terminal, a stdio server still starting is
+// shown on one stderr line that counts the seconds, cleared once it runs.
+func TestTmuxStartingLineCountsSeconds(t *testing.T) {
+	gate := filepath.Join(t.TempDir(), "downloaded")
+	tm := startTerm(t, termOptions{stdoutToFile: true, env: []string{"PATH=" + fakeNPX(t, gate)}},
+		"tools", "--", "npx", "-y", "@example/slow-server")
+	tm.WaitFor(`elicitty: starting "npx": 2s (npx may be downloading it; up to 2m0s)`)
+	if err := os.WriteFile(gate, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout := tm.Wait()
+	if code != 0 || !strings.Contains(stdout, "form_all_kinds") {
+		t.Fatalf("exit %d, stdout:\n%s", code, stdout)
+	}
+	if s := tm.Screen(); strings.Contains(s, "starting") {
+		t.Errorf("the starting line stayed on screen:\n%s", s)
 	}
 }

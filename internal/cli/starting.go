@@ -49,7 +49,7 @@ func (a *app) showStarting(srv config.Server) (stop func()) {
 				return
 			case <-t.C:
 			}
-			text := startingText(srv.Name, runner, time.Since(start), bound)
+			text := startingText(srv.Name, runner, time.Since(start), bound, a.progress != nil)
 			if a.progress == nil {
 				fmt.Fprintln(a.stderr, text)
 				return
@@ -66,11 +66,16 @@ func (a *app) showStarting(srv config.Server) (stop func()) {
 }
 
 // startingText is the line that shows server still starting after elapsed, of at most
-// bound.
-func startingText(server, runner string, elapsed, bound time.Duration) string {
-	text := fmt.Sprintf("elicitty: starting %q: %s", elicit.Sanitize(server), elapsed.Round(time.Second))
+// bound; terse keeps it within an 80-column terminal line (the flag is named by the
+// timeout's error and --help).
+func startingText(server, runner string, elapsed, bound time.Duration, terse bool) string {
+	text := fmt.Sprintf("elicitty: starting %q: %s (", elicit.Sanitize(server), elapsed.Round(time.Second))
 	if runner != "" {
-		text += " (" + runner + " may be downloading it)"
+		text += runner + " may be downloading it; "
 	}
-	return text + fmt.Sprintf(", up to %s (--handshake-timeout)", bound)
+	text += "up to " + bound.String()
+	if !terse {
+		text += ", --handshake-timeout"
+	}
+	return text + ")"
 }
