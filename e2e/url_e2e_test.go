@@ -415,7 +415,7 @@ func TestURLPolicyRefusesScriptedAccept(t *testing.T) {
 	recFile := filepath.Join(t.TempDir(), "opened.jsonl")
 	r := runBin(t, []string{"ELICITTY_OPENER=" + testOpener(t) + " -noop -record " + recFile},
 		"call", "allowlist-demo", "needs_link", "--config", cfg, "--answers", answers, "--protocol", "2025-11-25")
-	if r.code != 3 || !strings.Contains(r.stderr, "declined: elicitation could not be answered: URL elicitation required") {
+	if r.code != 3 || !strings.Contains(r.stderr, "declined: the question was not answered: URL elicitation required") {
 		t.Errorf("needs_link with a refused URL: exit %d, stderr %s", r.code, r.stderr)
 	}
 	if recs := openerRecords(t, recFile); len(recs) != 0 {

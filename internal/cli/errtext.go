@@ -17,6 +17,12 @@ import (
 // that ran out. It is the one place where those words are translated.
 func userMessage(err error) string {
 	msg := elicit.Sanitize(err.Error())
+	if errors.Is(err, elicit.ErrUnanswered) {
+		// What the server said is its answer to our not answering: it only repeats it.
+		if i := strings.LastIndex(msg, " (server said: "); i >= 0 && strings.HasSuffix(msg, ")") {
+			msg = msg[:i]
+		}
+	}
 	for _, r := range lowLevelWords() {
 		msg = r.re.ReplaceAllString(msg, r.with)
 	}
@@ -45,7 +51,7 @@ var lowLevelWords = sync.OnceValue(func() []rewrite {
 		{regexp.MustCompile(`connection closed: (client|server) is closing(: )?`), ""},
 		{regexp.MustCompile(`(client|server) is closing(: )?`), ""},
 		// net's frames: `dial tcp 127.0.0.1:18765: `, `read tcp 127.0.0.1:1->127.0.0.1:2: `.
-		{regexp.MustCompile(`(dial|read|write) (tcp|tcp4|tcp6|udp|unix) \S+: (connect: )?`), ""},
+		{regexp.MustCompile(`(dial|read|write) (tcp|tcp4|tcp6|udp|unix)(?: \S+)?: (connect: )?`), ""},
 		{regexp.MustCompile(`(Get|Post|Delete|Put) "[^"]*": `), ""},
 		{regexp.MustCompile(`connection refused`), "nothing is listening there (is the server running?)"},
 		{regexp.MustCompile(`connection reset by peer`), "the server reset the connection"},
@@ -53,8 +59,11 @@ var lowLevelWords = sync.OnceValue(func() []rewrite {
 		{regexp.MustCompile(`request terminated without response`), "the server closed the connection before answering"},
 		{regexp.MustCompile(`broken pipe`), "the server stopped reading"},
 		{regexp.MustCompile(`\bunexpected EOF\b|(: |^)EOF$`), "${1}the server closed the connection"},
+		{regexp.MustCompile(`\b(?:read|write): (the server|the connection)`), "$1"},
 		{regexp.MustCompile(`context canceled`), "the call was cancelled"},
 		{regexp.MustCompile(`context deadline exceeded`), "it timed out"},
 		{regexp.MustCompile(`\bconnection closed\b`), "the server closed the connection"},
+		// elicit.ErrUnanswered behind the server's name (say, 127.0.0.1:18765).
+		{regexp.MustCompile(`(?:[^\s:]+:\d+: )?elicitation could not be answered`), "the question was not answered"},
 	}
 })
