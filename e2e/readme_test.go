@@ -104,6 +104,7 @@ var docSkipped = []string{
 	"elicitty tasks https://mcp.example.com/mcp --cancel 786512e2 --json",
 	"elicitty TARGET... | elicitty -- CMD ARGS",
 	"elicitty call https://mcp.example.com/mcp deploy env=prod",
+	"elicitty demo https://mcp.example.com/mcp",
 	"elicitty skills https://mcp.example.com/mcp",
 	"elicitty skills https://mcp.example.com/mcp pdf-processing",
 	"elicitty login https://mcp.example.com/mcp",
