@@ -131,6 +131,7 @@ func TestProgramEndToEnd(t *testing.T) {
 
 	waitScreen(t, tm, "signup")
 	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once: the server asks
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "Your name?")
 	for _, r := range "ada" {
 		tm.Send(testkit.Key(string(r)))

@@ -51,6 +51,7 @@ func TestCancelRunningCall(t *testing.T) {
 			tm := runProgramSized(t, m, b, size.w, size.h)
 			waitScreen(t, tm, "slow       wait")
 			tm.Send(testkit.Key("<enter>")) // no arguments: called at once
+			tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 			got := screenOf(t, tm, "running… (x cancels)")
 			if !strings.Contains(got, "1 in flight") {
 				t.Errorf("the call is not shown in flight:\n%s", got)

@@ -289,7 +289,12 @@ func (m *Model) openArgs() tea.Cmd {
 	// A tool's inputSchema is not an elicitation schema: its lint findings would be noise.
 	f.Findings = nil
 	if len(f.Fields) == 0 && !f.Unvalidatable {
-		// Nothing to ask: call at once.
+		// Nothing to ask: call at once, unless the tool may change things.
+		if kind == catTools && !it.readOnly {
+			m.ask("run "+oneLine(it.name)+" now? not marked read-only", "",
+				func() tea.Cmd { return m.startCall(kind, it, map[string]any{}) })
+			return nil
+		}
 		return m.startCall(kind, it, map[string]any{})
 	}
 	so := m.screenSize()

@@ -123,6 +123,7 @@ func (in *inbox) shown() ([]*pending, []flow) {
 func (in *inbox) editKey(msg tea.KeyPressMsg) tea.Cmd {
 	cmd, changed := in.f.key(msg)
 	if changed {
+		in.cursor = 0 // the first match
 		in.clamp()
 	}
 	return cmd

@@ -123,7 +123,7 @@ func TestToolCallError(t *testing.T) {
 	h.m.servers.rows[0].sess.(*fakeSession).call = func(context.Context, string, map[string]any) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "replicas must be positive"}}}, nil
 	}
-	h.keys("<enter>", "<enter>") // deploy: no arguments, confirm
+	h.keys("<enter>", "y") // deploy: no arguments, not read-only: y runs it
 	got := h.screen()
 	if !strings.Contains(got, "tools/call deploy · error") || !strings.Contains(got, "replicas must be positive") {
 		t.Errorf("error result not shown:\n%s", got)

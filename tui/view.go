@@ -216,7 +216,10 @@ func (m *Model) statusRight() string {
 
 func (m *Model) helpBar() string {
 	if m.confirm != nil {
-		return fitLines([]string{m.st.Warn.Render(trunc(m.confirm.question+" y yes · other key no", m.w))}, m.helpHeight())
+		// The keys stay in view: the question is cut first.
+		keys := " y yes · other key no"
+		q := trunc(m.confirm.question, max(m.w-lipgloss.Width(keys), 10))
+		return fitLines([]string{m.st.Warn.Render(trunc(q+keys, m.w))}, m.helpHeight())
 	}
 	if m.active != nil || m.args != nil {
 		return fitLines([]string{m.st.Dim.Render(trunc("ctrl+b set aside (then q quits)", m.w))}, m.helpHeight())
