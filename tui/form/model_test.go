@@ -411,3 +411,26 @@ func TestAccessibleReviewShowsWhatIsSent(t *testing.T) {
 		t.Errorf("review JSON (-want +got):\n%s", diff)
 	}
 }
+
+// TestFormModelConfirmSaysYNMovesOn: a yes/no field with a default answers with y or n
+// and moves on at once; the field says so, so that a second n is not typed into the
+// next field unawares.
+func TestFormModelConfirmSaysYNMovesOn(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {60, 15}} {
+		synctest.Test(t, func(t *testing.T) {
+			f := &elicit.Form{Fields: []elicit.Field{
+				{Name: "notify", Title: "Notify", Kind: elicit.KindBool, Default: true},
+				{Name: "env", Title: "Environment", Kind: elicit.KindSelect,
+					Options: []elicit.Option{{Value: "dev", Label: "dev"}, {Value: "prod", Label: "prod"}}},
+			}}
+			m := newModel(t, request("Settings"), f, size[0], size[1])
+			if got := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(got, "y or n answers and moves on") {
+				t.Fatalf("%dx%d: the yes/no field does not say that y/n moves on:\n%s", size[0], size[1], screen(m))
+			}
+			press(t, m, testkit.Key("n"))
+			if got := screen(m); !strings.Contains(got, "┃ Environment") {
+				t.Errorf("%dx%d: n did not move on:\n%s", size[0], size[1], got)
+			}
+		})
+	}
+}
