@@ -152,7 +152,8 @@ func TestProgramTimeoutPausedWhileFormOpen(t *testing.T) {
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
 
-// TestProgramURLRequiredCancel: c on the waiting screen of a -32042 flow cancels its call.
+// TestProgramURLRequiredCancel: c on the waiting screen of a -32042 flow asks, and c
+// again cancels its call.
 func TestProgramURLRequiredCancel(t *testing.T) {
 	var calls atomic.Int32
 	srv := mcp.NewServer(&mcp.Implementation{Name: "linker", Version: "1"}, nil)
@@ -178,6 +179,8 @@ func TestProgramURLRequiredCancel(t *testing.T) {
 	// The waiting screen replaces the consent screen where the user is.
 	waitScreen(t, tm, "Waiting for the step in your browser")
 	waitScreen(t, tm, "r retry now")
+	tm.Send(testkit.Key("c"))
+	waitScreen(t, tm, "Cancel the call?")
 	tm.Send(testkit.Key("c"))
 	waitScreen(t, tm, "cancelled by you")
 	if n := calls.Load(); n != 1 {

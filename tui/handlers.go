@@ -173,6 +173,12 @@ func (m *Model) consented(c consent.Choice) tea.Cmd {
 		return m.accept(p)
 	case consent.Decline:
 		return m.answered(elicit.Response{Action: elicit.Decline}, nil)
+	case consent.Back:
+		// A link that came back, on its waiting screen: esc keeps it pending.
+		if w, ok := p.cs.(*consent.Waiting); ok {
+			w.Reset("")
+		}
+		return m.setAside()
 	}
 	return m.answered(elicit.Response{Action: elicit.Cancel}, nil)
 }

@@ -183,7 +183,8 @@ func TestURLWaitingScreen(t *testing.T) {
 }
 
 // TestURLWaitingKeys: r retries a -32042 wait now, o reopens, y copies, ctrl+b goes
-// back to the lists and enter in the Inbox shows the screen again, c cancels the call.
+// back to the lists and enter in the Inbox shows the screen again, c asks and c again
+// cancels the call.
 func TestURLWaitingKeys(t *testing.T) {
 	sess := demoSession()
 	op := &fakeOpener{}
@@ -217,8 +218,13 @@ func TestURLWaitingKeys(t *testing.T) {
 	h.keys("i", "<enter>")
 	visible(t, h.screen(), "Waiting for the step in your browser")
 	h.keys("c")
+	visible(t, h.screen(), "Cancel the call?")
+	if ctx.Err() != nil {
+		t.Fatal("c cancelled the call without asking")
+	}
+	h.keys("c")
 	if ctx.Err() == nil {
-		t.Error("c did not cancel the call")
+		t.Error("c, c did not cancel the call")
 	}
 	if h.m.watched() != nil || len(h.m.inbox.flows) != 0 {
 		t.Errorf("flows after cancel: %+v", h.m.inbox.flows)
@@ -279,4 +285,31 @@ func TestURLWaitingKeepsFirstConsentTime(t *testing.T) {
 	h.keys("r")
 	replied(t, again)
 	visible(t, h.screen(), "Waiting for the step in your browser", "since 40s")
+}
+
+// TestURLWaitingEscGoesBack: esc on the waiting screen closes the QR code, then goes
+// back to the lists; the flow and its call go on waiting (esc once cancelled the call
+// unasked).
+func TestURLWaitingEscGoesBack(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			h := realWith(t, demoSession(), Options{Opener: &fakeOpener{}})
+			h.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			call, ctx := h.inFlight("demo", "tools/call link")
+			reply := h.requestIn(1, call, urlRequired("e-7"))
+			h.keys("o")
+			replied(t, reply)
+			visible(t, h.screen(), "Waiting for the step in your browser", "esc back", "c cancel")
+			h.keys("v", "<esc>")
+			visible(t, h.screen(), "Waiting for the step in your browser", "v QR code")
+			h.keys("<esc>")
+			if ctx.Err() != nil || len(h.m.inbox.flows) != 1 {
+				t.Fatalf("esc cancelled the call (flows %+v)", h.m.inbox.flows)
+			}
+			if h.m.watched() != nil {
+				t.Fatalf("esc did not go back:\n%s", h.screen())
+			}
+			visible(t, h.screen(), "Waiting for the step in your browser: i")
+		})
+	}
 }

@@ -34,6 +34,9 @@ const (
 	// Opened accepts after opening the browser failed: the user opened the link
 	// themselves (from the printed or copied URL, or the QR code).
 	Opened
+	// Back leaves the waiting screen and keeps the flow waiting (esc): nothing is
+	// answered or cancelled.
+	Back
 )
 
 // String returns the choice's name.
@@ -53,6 +56,8 @@ func (c Choice) String() string {
 		return "reopen"
 	case Opened:
 		return "opened"
+	case Back:
+		return "back"
 	}
 	return "none"
 }
