@@ -83,6 +83,10 @@ type Model struct {
 	// confirm asks before a key throws work away (a typed form, pending requests);
 	// nil when nothing is being asked.
 	confirm *confirmPrompt
+	// quitting is set when the last key closed a screen or set it aside: the next q
+	// or ctrl+c is the program's quit key, never typed into the screen that opened
+	// meanwhile (with many questions queued, each close opens the next).
+	quitting bool
 	// live is what the TUI keeps of change notifications: subscriptions, refreshes,
 	// log levels and the roots screen (live.go).
 	live liveState

@@ -63,25 +63,44 @@ func (m *Model) render() string {
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.helpBar()}, "\n")
 }
 
+// tabBar is the top line: the tabs and the badge of questions not seen yet. In a
+// narrow terminal the program's name goes, then the tab names shorten, so that the
+// badge stays in view.
 func (m *Model) tabBar() string {
-	var parts []string
-	for t := range numTabs {
-		name := tabNames[t]
-		if t == tabInbox && len(m.inbox.items) > 0 {
-			name = fmt.Sprintf("Inbox %d", len(m.inbox.items))
-		}
-		if t == m.tab && m.active == nil && m.args == nil {
-			parts = append(parts, m.st.ActiveTab.Render(name))
-		} else {
-			parts = append(parts, m.st.Tab.Render(name))
-		}
-	}
-	bar := "elicitty " + strings.Join(parts, "|")
+	badge := ""
 	if m.unseen > 0 {
-		bar += " " + m.st.Badge.Render(fmt.Sprintf(" %d new ", m.unseen))
+		badge = " " + m.st.Badge.Render(fmt.Sprintf(" %d new ", m.unseen))
+	}
+	var bar string
+	for _, short := range []bool{false, true} {
+		var parts []string
+		for t := range numTabs {
+			name := tabNames[t]
+			if short {
+				name = shortTabNames[t]
+			}
+			if t == tabInbox && len(m.inbox.items) > 0 {
+				name = fmt.Sprintf("%s %d", name, len(m.inbox.items))
+			}
+			if t == m.tab && m.active == nil && m.args == nil {
+				parts = append(parts, m.st.ActiveTab.Render(name))
+			} else {
+				parts = append(parts, m.st.Tab.Render(name))
+			}
+		}
+		tabs := strings.Join(parts, "|")
+		if bar = "elicitty " + tabs + badge; lipgloss.Width(bar) <= m.w {
+			break
+		}
+		if bar = tabs + badge; lipgloss.Width(bar) <= m.w {
+			break
+		}
 	}
 	return lipgloss.NewStyle().MaxWidth(m.w).Render(bar)
 }
+
+// shortTabNames are the tab names of a narrow terminal.
+var shortTabNames = [numTabs]string{"Tools", "Prompts", "Res.", "Log", "Inbox"}
 
 func (m *Model) screenView(w, h int) string {
 	var head, body string
