@@ -37,7 +37,7 @@ func TestQuitAsksWithWorkInFlight(t *testing.T) {
 			reply := h.requestIn(1, call, urlRequired("e-7"))
 			h.keys("o")
 			replied(t, reply)
-			h.keys("<ctrl+b>")                                 // back to the lists
+			h.keys("<ctrl+b>")                                  // back to the lists
 			h.m.calls.calls[len(h.m.calls.calls)-1].done = true // the flow counts, not its call
 		}},
 	} {
