@@ -54,6 +54,30 @@ func (c *callsPane) start(server, what string) callID {
 	return c.nextID
 }
 
+// dropDone forgets the finished calls of server described as what; the selection
+// stays on the call it was on, or on the last one.
+func (c *callsPane) dropDone(server, what string) {
+	var selID callID
+	if c.sel >= 0 && c.sel < len(c.calls) {
+		selID = c.calls[c.sel].id
+	}
+	kept := c.calls[:0]
+	for _, cl := range c.calls {
+		if !(cl.done && cl.server == server && cl.what == what) {
+			kept = append(kept, cl)
+		}
+	}
+	clear(c.calls[len(kept):])
+	c.calls = kept
+	c.sel = len(c.calls) - 1
+	for i, cl := range c.calls {
+		if cl.id == selID {
+			c.sel = i
+		}
+	}
+	c.refresh()
+}
+
 // finish records a call's result, selects it and returns a status line for it.
 func (c *callsPane) finish(msg callDoneMsg) string {
 	status := ""

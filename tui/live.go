@@ -129,10 +129,13 @@ func (m *Model) resourceUpdated(server, uri string) tea.Cmd {
 	return m.readResource(server, uri)
 }
 
-// readResource reads a resource (again), clearing its updated mark.
+// readResource reads a resource (again), clearing its updated mark. The new read
+// replaces the resource's earlier results: a subscription updated every second keeps
+// one entry in Result, not one per update.
 func (m *Model) readResource(server, uri string) tea.Cmd {
 	delete(m.live.updated, resKey(server, uri))
 	m.markResources()
+	m.calls.dropDone(server, callName(catResources, catItem{name: uri}))
 	return m.startCall(catResources, catItem{server: server, name: uri}, nil)
 }
 

@@ -180,6 +180,13 @@ func TestSubscribeMarkAndReread(t *testing.T) {
 	if got := h.screen(); !strings.Contains(got, "tick 2") {
 		t.Errorf("the open resource was not read again:\n%s", got)
 	}
+	// Every update replaces the result: one entry, not one per update.
+	for range 10 {
+		h.send(eventMsg(transport.Event{Server: "demo", Kind: transport.EventResourceUpdated, ID: "demo://ticker"}))
+	}
+	if got := h.screen(); !strings.Contains(got, "tick 12") || !strings.Contains(got, "Result 1/1") || len(h.m.calls.calls) != 1 {
+		t.Errorf("updates added Result entries (%d):\n%s", len(h.m.calls.calls), got)
+	}
 	h.keys("u")
 	if diff := cmp.Diff([]string{"+demo://ticker", "-demo://ticker"}, ls.subs); diff != "" {
 		t.Errorf("subscriptions (-want +got):\n%s", diff)
