@@ -73,7 +73,7 @@ func (m *Model) onGone(msg elicitGoneMsg) tea.Cmd {
 		return nil // already answered
 	}
 	note := msg.why + ": " + describe(p.req)
-	m.inbox.note(note)
+	m.inbox.note(note, m.now)
 	m.status = note
 	if m.active == p {
 		m.active = nil
@@ -159,14 +159,46 @@ func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// answered replies to the active request and moves on.
+// answered replies to the active request and moves on: to the next request, or,
+// when it was opened from the Inbox tab and nothing else opens, to the tab where its
+// call's result shows.
 func (m *Model) answered(r elicit.Response, then tea.Cmd) tea.Cmd {
 	p := m.active
 	m.active = nil
 	m.inbox.remove(p.id)
+	m.inbox.forgetNotes()
 	p.answer(r)
 	m.status = fmt.Sprintf("%s: %s", describe(p.req), r.Action)
-	return tea.Batch(then, m.openNext())
+	next := m.openNext()
+	if m.active == nil && m.tab == tabInbox && len(m.inbox.items) == 0 && m.showCall(p.call) {
+		m.status += " · the call's result is below"
+	}
+	return tea.Batch(then, next)
+}
+
+// showCall selects call id's result and shows the tab it belongs to; it reports false
+// for a call the Result pane does not hold.
+func (m *Model) showCall(id callID) bool {
+	if id == 0 {
+		return false
+	}
+	for i, c := range m.calls.calls {
+		if c.id != id {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(c.what, "prompts/"):
+			m.tab = tabPrompts
+		case strings.HasPrefix(c.what, "resources/"):
+			m.tab = tabResources
+		default:
+			m.tab = tabTools
+		}
+		m.calls.sel = i
+		m.calls.refresh()
+		return true
+	}
+	return false
 }
 
 // consented turns a consent choice into an answer and its side effect.

@@ -50,7 +50,7 @@ type inbox struct {
 	items  []*pending
 	flows  []flow
 	cursor int
-	notes  []string // last removals ("deploy: cancelled by the server")
+	notes  []inboxNote // last removals ("deploy: cancelled by the server")
 	f      filterBox
 	only   string // the one server shown, or "" for all (key s)
 	w, h   int
@@ -154,12 +154,25 @@ func (in *inbox) selectedFlow() (flow, bool) {
 	return flows[i], true
 }
 
-func (in *inbox) note(s string) {
-	in.notes = append(in.notes, s)
+// inboxNote says why a request left the inbox without an answer of the user's.
+type inboxNote struct {
+	text string
+	at   time.Time
+}
+
+// noteFor is how long a note stays: it is about a request that is gone.
+const noteFor = 30 * time.Second
+
+// note records why a request went, at time at; the last three are kept.
+func (in *inbox) note(s string, at time.Time) {
+	in.notes = append(in.notes, inboxNote{text: s, at: at})
 	if len(in.notes) > 3 {
 		in.notes = in.notes[len(in.notes)-3:]
 	}
 }
+
+// forgetNotes drops the notes: the user moved on (answered a request).
+func (in *inbox) forgetNotes() { in.notes = nil }
 
 func (in *inbox) move(d int) { in.cursor += d; in.clamp() }
 
@@ -236,9 +249,15 @@ func (in inbox) View(now time.Time) string {
 	case len(items) == 0:
 		lines = append(lines, in.st.Dim.Render("nothing matches"))
 	}
-	if len(in.notes) > 0 {
+	var notes []string
+	for _, n := range in.notes {
+		if age := now.Sub(n.at); age < noteFor {
+			notes = append(notes, fmt.Sprintf("%s ago: %s", age.Truncate(time.Second), n.text))
+		}
+	}
+	if len(notes) > 0 {
 		lines = append(lines, "")
-		for _, n := range in.notes {
+		for _, n := range notes {
 			for _, l := range wrapWords(n, in.w) {
 				lines = append(lines, in.st.Warn.Render(l))
 			}
