@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/tui/consent"
 	"github.com/google/go-cmp/cmp"
@@ -310,6 +311,48 @@ func TestURLWaitingEscGoesBack(t *testing.T) {
 				t.Fatalf("esc did not go back:\n%s", h.screen())
 			}
 			visible(t, h.screen(), "Waiting for the step in your browser: i")
+		})
+	}
+}
+
+// TestURLConsentWarningsScroll: in a window too short for the consent screen's
+// warnings (60x15), none is hidden: they scroll with pgdn, while the link in full, its
+// host with its ASCII form and port, and the choices stay in view.
+func TestURLConsentWarningsScroll(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			h := realWith(t, demoSession(), Options{Opener: &fakeOpener{}})
+			h.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			const link = "https://user@xn--pple-43d.com:8443/signin?next=%2Fpay"
+			reply := h.request(1, &elicit.Request{Server: "shop", Mode: elicit.ModeURL, Call: "tools/call pay",
+				Message: "Sign in to pay for your order; the session expires in ten minutes.", URL: link, ElicitationID: "e-1"})
+			got := h.screen()
+			testkit.Golden(t, "url_consent_warnings_"+size.name, got)
+			a := urlsafe.Analyze(link, urlsafe.Policy{AllowHTTPRemote: true})
+			if len(a.Warnings) < 4 {
+				t.Fatalf("the link has %d warnings; the test wants a screenful", len(a.Warnings))
+			}
+			seen := strings.Join(strings.Fields(mainArea(got)), " ")
+			for range 10 {
+				s := h.screen()
+				flat := strings.Join(strings.Fields(strings.ReplaceAll(mainArea(s), "│", "")), "")
+				if !strings.Contains(flat, strings.ReplaceAll(link, " ", "")) {
+					t.Fatalf("the link is not in view in full:\n%s", s)
+				}
+				visible(t, s, "ASCII xn--pple-43d.com", "port 8443", "Open in browser", "Decline", "Cancel")
+				h.keys("<pgdown>")
+				seen += " " + strings.Join(strings.Fields(mainArea(h.screen())), " ")
+			}
+			for _, w := range a.Warnings {
+				// The warning's words, wrapped over lines, all come into view.
+				for _, word := range strings.Fields(w.Message) {
+					if !strings.Contains(seen, word) {
+						t.Errorf("warning %q never came into view (%q):\n%s", w.Message, word, got)
+						break
+					}
+				}
+			}
+			noReply(t, reply)
 		})
 	}
 }
