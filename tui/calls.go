@@ -207,10 +207,20 @@ func (c callsPane) View() string {
 	return fitLines(append([]string{c.st.Title.Render(trunc(head, c.w))}, body...), c.h)
 }
 
-// wrapText hard-wraps every line of s to w columns.
+// wrapText wraps every line of s to w columns at word boundaries, keeping each line's
+// indentation; only a word longer than a line is cut.
 func wrapText(s string, w int) string {
 	if w <= 0 {
 		return s
 	}
-	return ansi.Hardwrap(s, w, true)
+	lines := strings.Split(s, "\n")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= w {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, wordWrap(l, w)...)
+	}
+	return strings.Join(out, "\n")
 }

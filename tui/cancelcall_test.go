@@ -68,7 +68,7 @@ func TestCancelRunningCall(t *testing.T) {
 				t.Fatalf("the server was not told the call is cancelled:\n%s", screenOf(t, tm, ""))
 			}
 			waitScreen(t, tm, "cancelled by you")
-			waitScreen(t, tm, "0 in flight")
+			waitScreen(t, tm, "tools/call wait · error")
 		})
 	}
 }

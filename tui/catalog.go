@@ -234,7 +234,7 @@ func (c catalogPane) View() string {
 		if it.template {
 			desc = "template: " + desc
 		}
-		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), name, desc), c.w)
+		line := trunc(fmt.Sprintf("%-10s %s  %s", label(it.server, 10), name, desc), c.w)
 		if i == c.cursor {
 			line = c.st.Selected.Render(line)
 		}

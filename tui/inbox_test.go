@@ -26,7 +26,7 @@ func TestInboxNotesDoNotStay(t *testing.T) {
 			visible(t, h.screen(), "0s ago: cancelled by the server")
 			now = epoch.Add(noteFor)
 			h.send(clockMsg(now))
-			if got := mainArea(h.screen()); strings.Contains(got, "cancelled by the server") {
+			if got := inboxArea(h.screen()); strings.Contains(got, "cancelled by the server") {
 				t.Errorf("the note stayed after %v:\n%s", noteFor, got)
 			}
 			// A new note, then an answer: the note goes with it.
@@ -36,7 +36,7 @@ func TestInboxNotesDoNotStay(t *testing.T) {
 			h.keys("<enter>")
 			replied(t, reply)
 			h.keys("i")
-			if got := mainArea(h.screen()); strings.Contains(got, "expired") {
+			if got := inboxArea(h.screen()); strings.Contains(got, "expired") {
 				t.Errorf("the note stayed after the next answer:\n%s", got)
 			}
 		})
@@ -66,4 +66,11 @@ func TestInboxAnswerShowsTheResult(t *testing.T) {
 			visible(t, h.screen(), "tools/call deploy")
 		})
 	}
+}
+
+// inboxArea is the screen between the tab bar and the status bar, right of the
+// servers pane when it is drawn.
+func inboxArea(s string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	return mainArea(strings.Join(lines[1:len(lines)-2], "\n"))
 }

@@ -365,9 +365,12 @@ func (rs *rootsScreen) View(st *styles, w, h int) string {
 	}
 	lines = append(lines, "")
 	if rs.adding {
-		lines = append(lines, trunc(rs.input.View(), w), st.Dim.Render(trunc("enter: add · esc: cancel · a directory or file:// URI", w)))
+		lines = append(lines, trunc(rs.input.View(), w), st.Dim.Render(trunc("enter add · esc cancel · a directory or file:// URI", w)))
 	} else {
-		lines = append(lines, st.Dim.Render(trunc("a: add · d: remove · esc: close · each change sends notifications/roots/list_changed", w)))
+		lines = append(lines, st.Dim.Render(trunc("a add · d remove · esc close", w)))
+		for _, l := range wrapWords("Each change sends notifications/roots/list_changed.", w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	if rs.err != "" {
 		lines = append(lines, trunc(oneLine(rs.err), w))

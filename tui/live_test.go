@@ -112,7 +112,7 @@ func TestRootsScreen(t *testing.T) {
 	h.keys("o")
 	got := h.screen()
 	testkit.Golden(t, "roots_screen", got)
-	for _, want := range []string{"Roots of demo", "proj", "file:///home/ada/proj", "a: add"} {
+	for _, want := range []string{"Roots of demo", "proj", "file:///home/ada/proj", "a add"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("roots screen lacks %q:\n%s", want, got)
 		}

@@ -217,9 +217,8 @@ func (m *Model) SetSize(w, h int) {
 	m.w, m.h = max(w, 20), max(h, 6)
 	m.help.SetWidth(m.w)
 	bodyH := m.bodyHeight()
-	sw := min(24, m.w/4)
-	mw := m.w - sw
-	m.servers.SetSize(sw, bodyH)
+	m.servers.SetSize(min(24, m.w/4), bodyH)
+	mw := m.listWidth()
 	listH := max(bodyH*2/5, 2)
 	for i := range m.cats {
 		m.cats[i].SetSize(mw, listH)
@@ -368,9 +367,13 @@ func (m *Model) connect(idx, gen int) tea.Cmd {
 			return connectedMsg{idx: idx, gen: gen, err: err}
 		}
 		caps := capNames(s.Capabilities())
+		var info string
+		if si, ok := s.(interface{ ServerInfo() *mcp.Implementation }); ok {
+			info = implName(si.ServerInfo())
+		}
 		// The listing starts at once; onConnected shows it if this attempt is current.
 		return connectedMsg{idx: idx, gen: gen, sess: s, protocol: s.Protocol(), era: s.Era().Reason, caps: caps,
-			catalog: begin(listCatalog(ctx, s, caps))}
+			info: info, catalog: begin(listCatalog(ctx, s, caps))}
 	}
 }
 

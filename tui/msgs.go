@@ -44,6 +44,7 @@ type connectedMsg struct {
 	protocol string
 	era      string // why this protocol (transport.Era.Reason)
 	caps     []string
+	info     string // the server's serverInfo: title or name, and version (unsanitized)
 	// catalog waits for the server's catalog, listed as soon as it connected.
 	catalog tea.Cmd
 }

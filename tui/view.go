@@ -24,8 +24,8 @@ func (m *Model) View() tea.View {
 
 func (m *Model) render() string {
 	bodyH := m.bodyHeight()
-	mw := m.w - m.servers.w
-	if !m.serversShown() {
+	mw := m.listWidth()
+	if m.screenShown() {
 		mw = m.screenWidth()
 	}
 	var main string
@@ -135,18 +135,37 @@ func (m *Model) screenView(w, h int) string {
 
 // detailsView shows the selected server's full state and failure text, wrapped.
 func (m *Model) detailsView(w, h int) string {
-	title, body := m.servers.detail()
+	var stderr []string
+	if r := m.servers.selected(); r != nil {
+		stderr = m.log.stderrTail(r.srv.Name, detailStderr)
+	}
+	title, body := m.servers.detail(stderr)
 	lines := []string{m.st.Title.Render(trunc(oneLine(title), w))}
 	for _, para := range strings.Split(body, "\n") {
 		if strings.TrimSpace(para) == "" {
 			lines = append(lines, "")
 			continue
 		}
-		lines = append(lines, wrapWords(oneLine(para), max(w-1, 1))...)
+		indent := para[:len(para)-len(strings.TrimLeft(para, " "))]
+		for _, l := range wrapWords(oneLine(para), max(w-1-len(indent), 1)) {
+			lines = append(lines, indent+l)
+		}
 	}
-	lines = append(lines, "", m.st.Dim.Render(trunc("r: restart/reconnect · s: next server · any other key: close", w)))
+	for len(lines) > 1 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	keys := "r restart · s next server · any other key: close"
+	if room := h - 1; len(lines) > room {
+		// The end matters most (the failure, the stderr tail): the title, then the
+		// last lines that fit.
+		lines = append(lines[:1:1], lines[len(lines)-room+1:]...)
+	}
+	lines = append(lines, m.st.Dim.Render(trunc(keys, w)))
 	return fitLines(lines, h)
 }
+
+// detailStderr is how many stderr lines the server details show.
+const detailStderr = 10
 
 // describeView shows the selected tool, prompt or resource in full: its description,
 // annotations and input schema (in the server's order), sanitized and wrapped.
@@ -228,9 +247,38 @@ func (m *Model) statusBar() string {
 	return m.st.Status.Render(left + strings.Repeat(" ", gap) + right)
 }
 
-// statusRight is the right end of the status bar: the counts.
+// statusRight is the right end of the status bar: the counts, and the servers ready
+// when the servers pane is not drawn.
 func (m *Model) statusRight() string {
-	return fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
+	counts := fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
+	if m.w >= narrowScreen {
+		return counts
+	}
+	// Narrow: the servers' states, and only the counts that are not zero.
+	counts = ""
+	if n := m.calls.inFlight(); n > 0 {
+		counts += fmt.Sprintf(" · %d in flight", n)
+	}
+	if n := len(m.inbox.items); n > 0 {
+		counts += fmt.Sprintf(" · %d pending", n)
+	}
+	if len(m.servers.rows) == 0 && m.servers.proxies != nil {
+		return fmt.Sprintf("%d prox.", len(m.servers.proxies)) + counts
+	}
+	ready, failed := 0, 0
+	for _, r := range m.servers.rows {
+		switch r.state {
+		case stateReady:
+			ready++
+		case stateFailed:
+			failed++
+		}
+	}
+	s := fmt.Sprintf("●%d", ready)
+	if failed > 0 {
+		s += fmt.Sprintf(" ✗%d", failed)
+	}
+	return s + counts
 }
 
 func (m *Model) helpBar() string {
