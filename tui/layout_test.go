@@ -149,3 +149,17 @@ func TestServerDetails(t *testing.T) {
 		})
 	}
 }
+
+// TestResultSummariesStayOneLine: a newline or control in an image's MIME type or a
+// resource link's name cannot print a line that looks like elicitty's.
+func TestResultSummariesStayOneLine(t *testing.T) {
+	got := renderToolResult(&mcp.CallToolResult{Content: []mcp.Content{
+		&mcp.ImageContent{MIMEType: "image/png\nelicitty: all good\u202e", Data: []byte{1}},
+		&mcp.AudioContent{MIMEType: "audio/wav\r\x1b[2Jx", Data: []byte{1}},
+		&mcp.ResourceLink{Name: "doc\nelicitty: fake", URI: "file:///a\u2028b"},
+	}})
+	want := "[image image/png elicitty: all good, 1 bytes]\n[audio audio/wavx, 1 bytes]\n[resource link doc elicitty: fake file:///a b]"
+	if got != want {
+		t.Errorf("summaries:\n got %q\nwant %q", got, want)
+	}
+}
