@@ -68,7 +68,9 @@ func TestCancelRunningCall(t *testing.T) {
 				t.Fatalf("the server was not told the call is cancelled:\n%s", screenOf(t, tm, ""))
 			}
 			waitScreen(t, tm, "cancelled by you")
-			waitScreen(t, tm, "tools/call wait · error")
+			if got := screenOf(t, tm, "tools/call wait · error"); strings.Contains(got, "context canceled") {
+				t.Errorf("Go's words reach the user:\n%s", got)
+			}
 		})
 	}
 }

@@ -429,7 +429,10 @@ func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
 	delete(m.specs, msg.id)
 	if m.cancelled[msg.id] {
 		delete(m.cancelled, msg.id)
-		msg.text = "cancelled by you\n" + msg.text
+		if msg.ended {
+			msg.text = "" // "context canceled" says nothing more
+		}
+		msg.text = strings.TrimSuffix("cancelled by you\n"+msg.text, "\n")
 	} else if msg.lost && hasSpec {
 		if note := m.lostCall(spec); note != "" {
 			msg.text = note + "\n" + msg.text

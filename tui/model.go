@@ -496,7 +496,8 @@ func runCall(ctx context.Context, s session, id callID, kind catKind, item catIt
 		if err != nil {
 			text, isErr = safe.Block(err.Error()), true // errors may quote the server
 		}
-		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds), lost: errors.As(err, &ee)}
+		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds), lost: errors.As(err, &ee),
+			ended: err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())}
 	}
 }
 
