@@ -75,7 +75,7 @@ func TestServersPaneSaysWhyThisEra(t *testing.T) {
 	h := newHarness(t, Options{Servers: demoServers(), dial: connector(sess)})
 	h.run(h.m.Init())
 	got := strings.Join(strings.Fields(h.screen()), " ")
-	for _, want := range []string{"ready 2025-11-25", "preferred", "elicitation/crea"} {
+	for _, want := range []string{"ready 2025-11-25", "preferred", "elicitation/ │ create"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("servers pane lacks %q:\n%s", want, h.screen())
 		}

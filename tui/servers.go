@@ -432,6 +432,9 @@ func wordWrap(s string, w int) []string {
 		}
 		for curW+ww > w && w-curW > 0 { // a word longer than a line
 			room := w - curW
+			if i := strings.LastIndexAny(ansi.Cut(word, 0, room), "/-:."); i > 0 && i+1 < room && ansi.StringWidth(word[:i+1]) == i+1 {
+				room = i + 1 // after a slash, hyphen, colon or dot rather than mid-word
+			}
 			out = append(out, cur+ansi.Cut(word, 0, room))
 			word = ansi.Cut(word, room, ww)
 			ww -= room
