@@ -502,8 +502,8 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 
 // onKey handles a key press: global keys first, then the open screen, then the tab.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
-	// quitting is set by a key that closed a screen (quitting): the key after it is
-	// never typed into the next screen when it is q or ctrl+c.
+	// m.quitting is set by a key that closed a screen (screenKey) or set it aside: the
+	// key after it, when it is q or ctrl+c, is never typed into the next screen.
 	quitting := m.quitting
 	m.quitting = false
 	if c := m.confirm; c != nil {
