@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/exp/teatest/v2"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/testkit"
 )
@@ -129,5 +130,40 @@ func TestQuitAlwaysQuits(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestProgramQuitWithThousandsQueued: the real program with 2,000 questions asked
+// through the Bridge at 60x15: ctrl+c twice ends it, and every asker gets its answer
+// (cancel) once the program closes.
+func TestProgramQuitWithThousandsQueued(t *testing.T) {
+	const n = 2000
+	b := NewBridge()
+	m := New(t.Context(), b, Options{Servers: demoServers()[:1], dial: connector(demoSession()), NoColor: true,
+		Now: func() time.Time { return epoch }})
+	tm := runProgramSized(t, m, b, 60, 15)
+	waitScreen(t, tm, "demo       deploy")
+	answers := make(chan elicit.Response, n)
+	for i := range n {
+		go func() {
+			r, _ := b.Answer(t.Context(), &elicit.Request{Server: "demo", Message: fmt.Sprintf("Question %d", i+1),
+				Schema: []byte(`{"type":"object","properties":{"name":{"type":"string"}}}`)})
+			answers <- r
+		}()
+	}
+	waitScreen(t, tm, fmt.Sprintf("%d pending", n))
+	tm.Send(testkit.Key("<ctrl+c>")) // cancels the open question; the next opens
+	tm.Send(testkit.Key("<ctrl+c>")) // cancel all and quit
+	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	m.closeAll()
+	for i := range n {
+		select {
+		case r := <-answers:
+			if r.Action != elicit.Cancel {
+				t.Fatalf("an asker got %+v, want cancel", r)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatalf("%d of %d askers never got an answer", n-i, n)
+		}
 	}
 }
