@@ -163,3 +163,22 @@ func TestResultSummariesStayOneLine(t *testing.T) {
 		t.Errorf("summaries:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestWordWrap: words move to the next line whole; a word longer than a line is cut
+// after a slash or the like, and starts where it falls when half a line is left.
+func TestWordWrap(t *testing.T) {
+	for _, tc := range []struct {
+		s    string
+		w    int
+		want []string
+	}{
+		{"rollback instructions are in docs/runbooks/rollback.md", 30, []string{"rollback instructions are in", "docs/runbooks/rollback.md"}},
+		{"can push elicitation/create", 16, []string{"can push", "elicitation/", "create"}},
+		{`accepted: {"name":"Grace","seats":5}`, 20, []string{`accepted: {"name":`, `"Grace","seats":5}`}},
+		{"  indented text wraps under its indent", 16, []string{"  indented text", "  wraps under", "  its indent"}},
+	} {
+		if got := wordWrap(tc.s, tc.w); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("wordWrap(%q, %d) = %q, want %q", tc.s, tc.w, got, tc.want)
+		}
+	}
+}

@@ -419,13 +419,16 @@ func wordWrap(s string, w int) []string {
 		indent = ""
 	}
 	var out []string
-	cur, curW := indent, ansi.StringWidth(indent)
+	indentW := ansi.StringWidth(indent)
+	cur, curW := indent, indentW
 	fresh := true // cur holds no word yet
 	for _, word := range strings.Fields(s) {
 		ww := ansi.StringWidth(word)
-		if !fresh && curW+1+ww > w {
+		// A word that does not fit goes to the next line, unless it is longer than a
+		// whole line and at least half a line is left: then it is cut where it falls.
+		if !fresh && curW+1+ww > w && (ww <= w-indentW || w-curW-1 < w/2) {
 			out = append(out, cur)
-			cur, curW, fresh = indent, ansi.StringWidth(indent), true
+			cur, curW, fresh = indent, indentW, true
 		}
 		if !fresh {
 			cur, curW = cur+" ", curW+1
@@ -438,7 +441,7 @@ func wordWrap(s string, w int) []string {
 			out = append(out, cur+ansi.Cut(word, 0, room))
 			word = ansi.Cut(word, room, ww)
 			ww -= room
-			cur, curW = indent, ansi.StringWidth(indent)
+			cur, curW = indent, indentW
 		}
 		cur, curW, fresh = cur+word, curW+ww, false
 	}
