@@ -317,6 +317,9 @@ func (m *Model) onProxies(ps []Proxy) {
 	case len(came) > 0:
 		m.status = "attached to proxy " + strings.Join(came, ", ")
 	case len(gone) > 0:
+		// Noted in the Inbox too: the withdrawals of its questions, which come at the
+		// same time, replace the status line.
 		m.status = "proxy gone: " + strings.Join(gone, ", ")
+		m.inbox.note(m.status, m.now)
 	}
 }

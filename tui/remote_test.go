@@ -129,3 +129,17 @@ func TestProxiedAskNeverTakesFocus(t *testing.T) {
 		})
 	}
 }
+
+// TestProxyGoneStaysInTheInbox: a proxy that leaves is noted in the Inbox, where the
+// withdrawals of its questions, arriving at the same moment, do not replace it.
+func TestProxyGoneStaysInTheInbox(t *testing.T) {
+	h := newHarness(t, Options{InboxOnly: true})
+	h.send(proxiesMsg{{Host: "Claude Desktop", Server: "github", PID: 42}})
+	h.request(1, proxyAsk())
+	h.send(proxiesMsg{})
+	h.send(elicitGoneMsg{id: 1, why: "withdrawn: the proxy left"})
+	h.keys("<ctrl+b>")
+	if got := h.screen(); !strings.Contains(got, "proxy gone: Claude Desktop › github") {
+		t.Errorf("the proxy's leaving is not on screen:\n%s", got)
+	}
+}
