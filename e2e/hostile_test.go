@@ -391,7 +391,8 @@ func TestTmuxHostileTUI(t *testing.T) {
 	tm.WaitFor("ready")
 	scanTerm(t, tm, "tools list")
 	selectTool(t, tm, "fail")
-	tm.Keys("Enter") // no arguments: called at once
+	tm.Keys("Enter") // no arguments, not marked read-only: it asks
+	tm.Keys("y")
 	tm.WaitFor("failed")
 	scanTerm(t, tm, "failed call")
 	tm.Keys("q")

@@ -267,12 +267,13 @@ func TestTUIQuitWithCallInFlight(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports", "--protocol", "2025-11-25", "--log", logFile)
 	tm.WaitFor("s00", "ready", "form_all_kinds")
 	selectTool(t, tm, "form_all_kinds")
-	tm.Keys("Enter") // no arguments: called at once
+	tm.Keys("Enter") // no arguments, not marked read-only: it asks
+	tm.Keys("y")
 	tm.WaitFocus("Full name *")
 	tm.Keys("C-b") // set the form aside
 	tm.WaitFor("set aside")
 	tm.Keys("q") // a request is pending: q asks first
-	tm.WaitFor("quit and cancel 1 pending request(s)?")
+	tm.WaitFor("quit and cancel 1 pending request(s), 1 call(s) in flight?")
 	start := time.Now()
 	tm.Keys("y")
 	code, _ := tm.Wait()

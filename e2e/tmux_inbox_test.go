@@ -259,7 +259,8 @@ func TestInboxFindsProxyOfStrippedHost(t *testing.T) {
 }
 
 // TestTmuxTUIAttachesToProxies: `elicitty demo`, beside its own server, attaches to a
-// running proxy and answers its ask in the Inbox like its own, named by host and server.
+// running proxy and answers its ask in the Inbox like its own, named by host and
+// server; the ask waits there (badge and bell) until opened.
 func TestTmuxTUIAttachesToProxies(t *testing.T) {
 	t.Parallel()
 	dir := inboxDir(t)
@@ -281,6 +282,11 @@ func TestTmuxTUIAttachesToProxies(t *testing.T) {
 		r, _ := b.Answer(context.Background(), req)
 		answered <- r
 	}()
+	// A proxy's question never takes the keyboard: the badge, then i and enter open it.
+	tm.WaitFor("1 new", "new request from Cursor › github")
+	tm.Keys("i")
+	tm.WaitFor("Cursor › github form")
+	tm.Keys("Enter")
 	tm.WaitFocus("Colour *")
 	tm.WaitFor(`Input requested by "Cursor › github" during tools/call mrtr_one`)
 	tm.Keys("Enter")

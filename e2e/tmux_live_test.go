@@ -18,7 +18,7 @@ func TestTmuxTUIRootsScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	tm.Keys("o")
-	tm.WaitFor("Roots of demo", wd, "a: add")
+	tm.WaitFor("Roots of demo", wd, "a add")
 	tm.Keys("a")
 	tm.WaitFor("directory:")
 	tm.TypeText("/srv/extra")
@@ -28,7 +28,8 @@ func TestTmuxTUIRootsScreen(t *testing.T) {
 	tm.Keys("o") // o again closes it (esc too)
 	tm.WaitFor("form_all_kinds")
 	selectTool(t, tm, "list_roots")
-	tm.Keys("Enter")
+	tm.Keys("Enter") // no arguments, not marked read-only: it asks
+	tm.Keys("y")
 	tm.WaitFor("tools/call list_roots · done", wd, "file:///srv/extra")
 	tm.Keys("q")
 	if code, _ := tm.Wait(); code != 0 {

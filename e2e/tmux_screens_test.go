@@ -66,7 +66,8 @@ func TestTmuxSmallTerminal(t *testing.T) {
 			tm := startTerm(t, termOptions{cols: size.cols, rows: size.rows}, "demo")
 			tm.WaitFor("demo ready")
 			filterTool(tm, "form_all_kinds")
-			tm.Keys("Enter") // no arguments: called at once
+			tm.Keys("Enter") // no arguments, not marked read-only: it asks
+			tm.Keys("y")
 			step := func(title string, want ...string) {
 				t.Helper()
 				tm.WaitFor(append([]string{"┃ " + title}, want...)...)
@@ -103,15 +104,25 @@ func TestTmuxSmallTerminal(t *testing.T) {
 			tm.Keys("Enter")
 			tm.WaitFor("Review: Accept sends this response", "[ Accept ]", "Cancel", "a accept")
 			tm.Keys("a")
-			tm.WaitFor("0 in flight · 0 pending")
+			waitIdle(tm)
 
 			filterTool(tm, "needs_link")
-			tm.Keys("Enter")
-			tm.WaitFor(`"demo" asks you to open a link`, "Link (shown in full):", "Open in browser", "Copy", "Decline", "Cancel")
+			tm.Keys("Enter") // no arguments, not marked read-only: it asks
+			tm.Keys("y")
+			tm.WaitFor(`"demo" asks you to open a link`, "Goes to: 127.0.0.1", "Open in browser", "Copy", "Decline", "Cancel")
 			tm.Keys("Escape")
-			tm.WaitFor("0 in flight · 0 pending")
+			waitIdle(tm)
 		})
 	}
+}
+
+// waitIdle waits until nothing is in flight or pending: the status bar says "0 in
+// flight · 0 pending", or under 72 columns leaves the zero counts out.
+func waitIdle(tm *tmuxTerm) {
+	tm.T().Helper()
+	tm.WaitUntil("nothing in flight or pending", false, func(s string) bool {
+		return strings.Contains(s, "0 in flight · 0 pending") || (strings.Contains(s, "●") && !strings.Contains(s, "in flight") && !strings.Contains(s, "pending"))
+	})
 }
 
 // filterTool narrows the demo's Tools list to name with the filter and keeps it, so
@@ -137,7 +148,8 @@ func TestTmuxTUITypeaheadAcrossPages(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo")
 	tm.WaitFor("demo ready")
 	filterTool(tm, "form_all_kinds")
-	tm.Keys("Enter") // no arguments: called at once
+	tm.Keys("Enter") // no arguments, not marked read-only: it asks
+	tm.Keys("y")
 	tm.WaitFocus("Full name *")
 	tm.TypeText("Bob\r5\ra@b.co" + strings.Repeat("\r", 11))
 	screen := tm.WaitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, `"email": "a@b.co"`)

@@ -296,23 +296,23 @@ func TestTmuxInlineURLConsent(t *testing.T) {
 // NO_COLOR the cursor is reverse video, so it reads the screen's attributes.
 func selectTool(t *testing.T, tm *tmuxTerm, name string) {
 	t.Helper()
-	onTool := func(raw string) bool {
-		for _, line := range strings.Split(raw, "\n") {
-			if _, main, ok := strings.Cut(line, "│"); ok && strings.Contains(main, "\x1b[7m") && strings.Contains(main, " "+name+"  ") {
-				return true
-			}
-		}
-		return false
-	}
-	// highlighted returns the Tools list's selected row (reverse video).
+	// highlighted returns the Tools list's selected row (reverse video): right of the
+	// servers pane, or (under 72 columns, where the pane is not drawn) the whole line
+	// below the tab bar.
 	highlighted := func(raw string) string {
-		for _, line := range strings.Split(raw, "\n") {
-			if _, main, ok := strings.Cut(line, "│"); ok && strings.Contains(main, "\x1b[7m") {
+		lines := strings.Split(raw, "\n")
+		for i, line := range lines {
+			main, ok := line, i > 0 && !strings.Contains(raw, "│")
+			if _, m, cut := strings.Cut(line, "│"); cut {
+				main, ok = m, true
+			}
+			if ok && strings.Contains(main, "\x1b[7m") {
 				return main
 			}
 		}
 		return ""
 	}
+	onTool := func(raw string) bool { return strings.Contains(highlighted(raw), " "+name+"  ") }
 	for range 30 {
 		// Start only from a screen with a selection: its first appearance is not a move.
 		before := tm.WaitUntil("a selected tool", true, func(s string) bool { return highlighted(s) != "" })
@@ -352,7 +352,8 @@ func TestTmuxTUIFormEveryKind(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo")
 	tm.WaitFor("demo ready", "form_all_kinds")
 	selectTool(t, tm, "form_all_kinds")
-	tm.Keys("Enter") // no arguments: called at once
+	tm.Keys("Enter") // no arguments, not marked read-only: it asks
+	tm.Keys("y")
 
 	first := tm.WaitFocus("Full name *")
 	for _, want := range []string{
@@ -368,7 +369,8 @@ func TestTmuxTUIFormEveryKind(t *testing.T) {
 	fillEveryKind(t, tm)
 
 	screen := tm.WaitFor("tools/call form_all_kinds done", "0 in flight · 0 pending", "accepted: ")
-	// The result text is wrapped at the pane's width: join its lines back.
+	// The result text is wrapped at the pane's width, at spaces where it has them: join
+	// its lines back and compare without spaces.
 	var text strings.Builder
 	in := false
 	for _, l := range mainPane(screen) {
@@ -386,7 +388,7 @@ func TestTmuxTUIFormEveryKind(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := text.String(); got != "accepted: "+string(want) {
+	if got, unwrapped := text.String(), "accepted: "+string(want); strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(unwrapped, " ", "") {
 		t.Errorf("result on screen:\n got %s\nwant accepted: %s\nscreen:\n%s", got, want, screen)
 	}
 }
@@ -424,7 +426,8 @@ func TestTmuxTUIMRTRRound(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo", "--protocol", "2026-07-28")
 	tm.WaitFor("ready 2026-07-28")
 	selectTool(t, tm, "mrtr_one")
-	tm.Keys("Enter") // no arguments: called at once
+	tm.Keys("Enter") // no arguments, not marked read-only: it asks
+	tm.Keys("y")
 
 	tm.WaitFocus("Colour *")
 	tm.WaitFor("Answering demo form (input-request) ← tools/call mrtr_one", "Pick a colour", "1 pending")
@@ -469,7 +472,8 @@ func TestTmuxTUIRecord(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo", "--record", "rec.yaml")
 	tm.WaitFor("ready ")
 	selectTool(t, tm, "confirm_only")
-	tm.Keys("Enter") // no arguments: called at once
+	tm.Keys("Enter") // no arguments, not marked read-only: it asks
+	tm.Keys("y")
 	tm.WaitFor("Proceed with the demo operation?", "[ Accept ]")
 	tm.Keys("d")
 	tm.WaitFor("tools/call confirm_only · done", "declined")

@@ -134,7 +134,8 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 			tm := startTerm(t, termOptions{env: env, cols: size.cols, rows: size.rows}, "demo", "--protocol", size.protocol)
 			tm.WaitFor("ready")
 			selectTool(t, tm, size.tool)
-			tm.Keys("Enter") // no arguments: called at once
+			tm.Keys("Enter") // no arguments, not marked read-only: it asks
+			tm.Keys("y")
 			tm.WaitFor("asks you to open a link", "Open in browser", "Decline", "Cancel")
 			tm.Keys("o")
 			screen := tm.WaitFor("Open this link yourself", "Could not open the browser", "I opened it", "Decline", "Cancel")
@@ -149,7 +150,7 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 			}
 			approve(t, link)
 			tm.WaitFor("linked")
-			if s := tm.Screen(); strings.Contains(s, "ctrl+b back") {
+			if s := tm.Screen(); strings.Contains(s, "esc back") {
 				t.Errorf("the waiting screen outlived the flow:\n%s", s)
 			}
 			tm.Keys("q")

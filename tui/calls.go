@@ -54,6 +54,30 @@ func (c *callsPane) start(server, what string) callID {
 	return c.nextID
 }
 
+// dropDone forgets the finished calls of server described as what; the selection
+// stays on the call it was on, or on the last one.
+func (c *callsPane) dropDone(server, what string) {
+	var selID callID
+	if c.sel >= 0 && c.sel < len(c.calls) {
+		selID = c.calls[c.sel].id
+	}
+	kept := c.calls[:0]
+	for _, cl := range c.calls {
+		if !(cl.done && cl.server == server && cl.what == what) {
+			kept = append(kept, cl)
+		}
+	}
+	clear(c.calls[len(kept):])
+	c.calls = kept
+	c.sel = len(c.calls) - 1
+	for i, cl := range c.calls {
+		if cl.id == selID {
+			c.sel = i
+		}
+	}
+	c.refresh()
+}
+
 // finish records a call's result, selects it and returns a status line for it.
 func (c *callsPane) finish(msg callDoneMsg) string {
 	status := ""
@@ -183,10 +207,20 @@ func (c callsPane) View() string {
 	return fitLines(append([]string{c.st.Title.Render(trunc(head, c.w))}, body...), c.h)
 }
 
-// wrapText hard-wraps every line of s to w columns.
+// wrapText wraps every line of s to w columns at word boundaries, keeping each line's
+// indentation; only a word longer than a line is cut.
 func wrapText(s string, w int) string {
 	if w <= 0 {
 		return s
 	}
-	return ansi.Hardwrap(s, w, true)
+	lines := strings.Split(s, "\n")
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if ansi.StringWidth(l) <= w {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, wordWrap(l, w)...)
+	}
+	return strings.Join(out, "\n")
 }

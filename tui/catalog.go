@@ -35,6 +35,10 @@ type catItem struct {
 	// resource's or template's MIME type.
 	template bool
 	mime     string
+	// readOnly is a tool whose annotations say readOnlyHint: true and not
+	// destructiveHint: true; any other tool may change things, and asks before it
+	// runs without a form.
+	readOnly bool
 	// vars are a prompt's arguments or a template's variables, in order; varsErr says
 	// why a template's could not be read.
 	vars    []argSpec
@@ -93,10 +97,12 @@ func (c *catalogPane) refilter() {
 	c.move(0)
 }
 
-// editKey applies a key typed while editing the filter.
+// editKey applies a key typed while editing the filter; a changed filter selects its
+// first match, so that enter never runs the row that was selected before.
 func (c *catalogPane) editKey(msg tea.KeyPressMsg) tea.Cmd {
 	cmd, changed := c.f.key(msg)
 	if changed {
+		c.cursor = 0
 		c.refilter()
 	}
 	return cmd
@@ -141,8 +147,9 @@ func catalogItems(msg catalogMsg) (tools, prompts, resources []catItem) {
 			raw, _ = json.Marshal(t.InputSchema)
 		}
 		it := catItem{server: msg.server, name: t.Name, desc: t.Description, schema: raw, title: t.Title}
-		if t.Annotations != nil {
-			it.annotations, _ = json.Marshal(t.Annotations)
+		if a := t.Annotations; a != nil {
+			it.annotations, _ = json.Marshal(a)
+			it.readOnly = a.ReadOnlyHint && (a.DestructiveHint == nil || !*a.DestructiveHint)
 		}
 		tools = append(tools, it)
 	}
@@ -227,7 +234,7 @@ func (c catalogPane) View() string {
 		if it.template {
 			desc = "template: " + desc
 		}
-		line := trunc(fmt.Sprintf("%-10s %s  %s", trunc(it.server, 10), name, desc), c.w)
+		line := trunc(fmt.Sprintf("%-10s %s  %s", label(it.server, 10), name, desc), c.w)
 		if i == c.cursor {
 			line = c.st.Selected.Render(line)
 		}

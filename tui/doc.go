@@ -20,7 +20,8 @@
 // stays open (consent.Model.OpenFailed) to say why and offer the link itself. A URL flow
 // the user consented to is shown on the waiting screen (consent.Waiting, see waiting.go)
 // and listed in the Inbox until the server completes it, its call retries or ends: r or
-// n is "retry now" (transport.Session.RetryNow) and c or x cancels the originating call.
+// n is "retry now" (transport.Session.RetryNow), c or x cancels the originating call
+// (the waiting screen asks first) and esc goes back, the flow still waiting.
 // A 2026-07-28 link that comes back in a later round (elicit.Request.Repeat) is not
 // reopened: the same waiting screen, as a request, offers retry, reopen and cancel.
 //

@@ -83,6 +83,7 @@ func TestProgramURLRequiredRetryNow(t *testing.T) {
 	tm := runProgram(t, m, b)
 	waitScreen(t, tm, "Needs a linked account")
 	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "Link your calendar.")
 	tm.Send(testkit.Key("o"))
 	if u := <-opened; u != "https://auth.example.com/link?s=abc" {
@@ -131,9 +132,11 @@ func TestProgramTimeoutPausedWhileFormOpen(t *testing.T) {
 	// Control: without a form open, the timeout does fire.
 	tm.Send(testkit.Key("<down>"))
 	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "timed out")
 	tm.Send(testkit.Key("<up>"))
 	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "Your name?")
 	// The human thinks for several times the call's timeout. The timer is the subject
 	// of the test, not a synchronisation.
@@ -149,7 +152,8 @@ func TestProgramTimeoutPausedWhileFormOpen(t *testing.T) {
 	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
 }
 
-// TestProgramURLRequiredCancel: c on the waiting screen of a -32042 flow cancels its call.
+// TestProgramURLRequiredCancel: c on the waiting screen of a -32042 flow asks, and c
+// again cancels its call.
 func TestProgramURLRequiredCancel(t *testing.T) {
 	var calls atomic.Int32
 	srv := mcp.NewServer(&mcp.Implementation{Name: "linker", Version: "1"}, nil)
@@ -169,11 +173,14 @@ func TestProgramURLRequiredCancel(t *testing.T) {
 	tm := runProgram(t, m, b)
 	waitScreen(t, tm, "Needs a linked account")
 	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "Link your calendar.")
 	tm.Send(testkit.Key("o"))
 	// The waiting screen replaces the consent screen where the user is.
 	waitScreen(t, tm, "Waiting for the step in your browser")
 	waitScreen(t, tm, "r retry now")
+	tm.Send(testkit.Key("c"))
+	waitScreen(t, tm, "Cancel the call?")
 	tm.Send(testkit.Key("c"))
 	waitScreen(t, tm, "cancelled by you")
 	if n := calls.Load(); n != 1 {

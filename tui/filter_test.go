@@ -58,6 +58,33 @@ func TestFilterEveryList(t *testing.T) {
 	}
 }
 
+// TestFilterSelectsFirstMatch: after the filter changes, the selection is its first
+// match, never the row that was selected before ("/simulate" then enter once ran
+// another tool, at the old row's index).
+func TestFilterSelectsFirstMatch(t *testing.T) {
+	for _, size := range []struct {
+		name string
+		w, h int
+	}{{"80x24", 80, 24}, {"60x15", 60, 15}} {
+		t.Run(size.name, func(t *testing.T) {
+			sess := bookSession() // book, deploy, echo
+			h := newHarness(t, Options{Servers: demoServers(), dial: connector(sess)})
+			h.run(h.m.Init())
+			h.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			h.keys("<down>", "<down>") // echo, the third row
+			h.keys("/")
+			h.typeText("s") // book ("seats") and deploy ("service")
+			h.keys("<enter>", "<enter>")
+			if h.m.args == nil || h.m.args.item.name != "book" {
+				t.Fatalf("enter after the filter did not open its first match, book:\n%s", h.screen())
+			}
+			if got := h.screen(); strings.Contains(got, "called") {
+				t.Errorf("a tool ran:\n%s", got)
+			}
+		})
+	}
+}
+
 // TestFilterInbox: the inbox is filtered by what each request says.
 func TestFilterInbox(t *testing.T) {
 	h := started(t, Options{})

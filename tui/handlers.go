@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -42,7 +43,7 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 		return nil
 	}
 	bell := notify("elicitty: " + msg.req.Asker() + " asks for input")
-	if m.active == nil && m.args == nil {
+	if m.active == nil && m.args == nil && m.opensByItself(p) {
 		if msg.req.Host != "" {
 			// A proxy's ask: its user may be looking at another window.
 			return tea.Batch(m.open(p), bell)
@@ -51,7 +52,18 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 	}
 	m.unseen++
 	m.status = "new request: " + describe(msg.req)
+	if msg.req.Host != "" && !m.opts.InboxOnly {
+		m.status = "new request from " + msg.req.Asker() + ": i, then enter opens it"
+	}
 	return bell
+}
+
+// opensByItself reports whether p may open without the user asking: a question of the
+// program's own calls may; a proxy's (Request.Host set) never takes the keyboard in
+// the full program, where the user is busy with something else: it waits in the Inbox
+// with a badge and the bell. In `elicitty inbox` answering proxies is all there is to do.
+func (m *Model) opensByItself(p *pending) bool {
+	return !p.aside && (p.req.Host == "" || m.opts.InboxOnly)
 }
 
 // onGone drops a request whose asker stopped waiting.
@@ -61,7 +73,7 @@ func (m *Model) onGone(msg elicitGoneMsg) tea.Cmd {
 		return nil // already answered
 	}
 	note := msg.why + ": " + describe(p.req)
-	m.inbox.note(note)
+	m.inbox.note(note, m.now)
 	m.status = note
 	if m.active == p {
 		m.active = nil
@@ -111,7 +123,7 @@ func (m *Model) openNext() tea.Cmd {
 		return nil
 	}
 	for i := len(m.inbox.items) - 1; i >= 0; i-- {
-		if p := m.inbox.items[i]; !p.aside {
+		if p := m.inbox.items[i]; m.opensByItself(p) {
 			m.unseen = 0
 			return m.open(p)
 		}
@@ -147,14 +159,46 @@ func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
 	return nil
 }
 
-// answered replies to the active request and moves on.
+// answered replies to the active request and moves on: to the next request, or,
+// when it was opened from the Inbox tab and nothing else opens, to the tab where its
+// call's result shows.
 func (m *Model) answered(r elicit.Response, then tea.Cmd) tea.Cmd {
 	p := m.active
 	m.active = nil
 	m.inbox.remove(p.id)
+	m.inbox.forgetNotes()
 	p.answer(r)
 	m.status = fmt.Sprintf("%s: %s", describe(p.req), r.Action)
-	return tea.Batch(then, m.openNext())
+	next := m.openNext()
+	if m.active == nil && m.tab == tabInbox && len(m.inbox.items) == 0 && m.showCall(p.call) {
+		m.status += " · the call's result is below"
+	}
+	return tea.Batch(then, next)
+}
+
+// showCall selects call id's result and shows the tab it belongs to; it reports false
+// for a call the Result pane does not hold.
+func (m *Model) showCall(id callID) bool {
+	if id == 0 {
+		return false
+	}
+	for i, c := range m.calls.calls {
+		if c.id != id {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(c.what, "prompts/"):
+			m.tab = tabPrompts
+		case strings.HasPrefix(c.what, "resources/"):
+			m.tab = tabResources
+		default:
+			m.tab = tabTools
+		}
+		m.calls.sel = i
+		m.calls.refresh()
+		return true
+	}
+	return false
 }
 
 // consented turns a consent choice into an answer and its side effect.
@@ -173,6 +217,12 @@ func (m *Model) consented(c consent.Choice) tea.Cmd {
 		return m.accept(p)
 	case consent.Decline:
 		return m.answered(elicit.Response{Action: elicit.Decline}, nil)
+	case consent.Back:
+		// A link that came back, on its waiting screen: esc keeps it pending.
+		if w, ok := p.cs.(*consent.Waiting); ok {
+			w.Reset("")
+		}
+		return m.setAside()
 	}
 	return m.answered(elicit.Response{Action: elicit.Cancel}, nil)
 }
@@ -289,7 +339,12 @@ func (m *Model) openArgs() tea.Cmd {
 	// A tool's inputSchema is not an elicitation schema: its lint findings would be noise.
 	f.Findings = nil
 	if len(f.Fields) == 0 && !f.Unvalidatable {
-		// Nothing to ask: call at once.
+		// Nothing to ask: call at once, unless the tool may change things.
+		if kind == catTools && !it.readOnly {
+			m.ask("run "+oneLine(it.name)+" now? not marked read-only", "",
+				func() tea.Cmd { return m.startCall(kind, it, map[string]any{}) })
+			return nil
+		}
 		return m.startCall(kind, it, map[string]any{})
 	}
 	so := m.screenSize()
@@ -374,7 +429,10 @@ func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
 	delete(m.specs, msg.id)
 	if m.cancelled[msg.id] {
 		delete(m.cancelled, msg.id)
-		msg.text = "cancelled by you\n" + msg.text
+		if msg.ended {
+			msg.text = "" // "context canceled" says nothing more
+		}
+		msg.text = strings.TrimSuffix("cancelled by you\n"+msg.text, "\n")
 	} else if msg.lost && hasSpec {
 		if note := m.lostCall(spec); note != "" {
 			msg.text = note + "\n" + msg.text
@@ -444,6 +502,10 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 
 // onKey handles a key press: global keys first, then the open screen, then the tab.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
+	// m.quitting is set by a key that closed a screen (screenKey) or set it aside: the
+	// key after it, when it is q or ctrl+c, is never typed into the next screen.
+	quitting := m.quitting
+	m.quitting = false
 	if c := m.confirm; c != nil {
 		m.confirm = nil
 		if msg.String() == "y" || msg.String() == c.again {
@@ -469,7 +531,16 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.active != nil || m.args != nil {
 		// An open screen gets every key but ctrl+b; its esc and ctrl+c cancel it.
 		if key.Matches(msg, m.keys.Aside) {
+			m.quitting = true
 			return m.setAside()
+		}
+		if quitting && key.Matches(msg, m.keys.Quit) {
+			// The screen opened after the user closed one (or set it aside): q or
+			// ctrl+c is meant for the program, not typed into this screen.
+			if msg.String() == "ctrl+c" {
+				return m.quitNow() // ctrl+c twice: cancel all and quit
+			}
+			return m.quit(msg.String())
 		}
 		if s := m.openForm(); s != nil && m.discards(s, msg) && isDirty(s) {
 			what := "cancel"
@@ -479,10 +550,10 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 			case msg.String() == "ctrl+x":
 				what = "decline"
 			}
-			m.ask(what+", losing what you typed?", msg.String(), func() tea.Cmd { return m.toScreen(msg) })
+			m.ask(what+", losing what you typed?", msg.String(), func() tea.Cmd { return m.screenKey(msg) })
 			return nil
 		}
-		return m.toScreen(msg)
+		return m.screenKey(msg)
 	}
 	if cmd, ok := m.watchKey(msg); ok {
 		return cmd
@@ -513,11 +584,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		_, m.describing = m.cats[m.tab].selected()
 		m.describeOff = 0
 	case key.Matches(msg, m.keys.Quit):
-		if n := m.inbox.local(); n > 0 { // a proxy's ask stays pending for another inbox
-			m.ask(fmt.Sprintf("quit and cancel %d pending request(s)?", n), msg.String(), func() tea.Cmd { return tea.Quit })
-			return nil
-		}
-		return tea.Quit
+		return m.quit(msg.String())
 	case key.Matches(msg, m.keys.NextTab):
 		m.tab = (m.tab + 1) % numTabs
 	case key.Matches(msg, m.keys.PrevTab):
@@ -573,6 +640,45 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.log.refilter()
 	}
 	return nil
+}
+
+// screenKey gives msg to the open screen; when the key closed it, the next key may be
+// for the program (quitting), whatever opens meanwhile.
+func (m *Model) screenKey(msg tea.KeyPressMsg) tea.Cmd {
+	active, args := m.active, m.args
+	cmd := m.toScreen(msg)
+	if m.active != active || m.args != args {
+		m.quitting = true
+	}
+	return cmd
+}
+
+// quit is the quit key (q or ctrl+c, pressed as again): it asks first when quitting
+// would throw away work in flight (requests pending, calls running, URL flows awaited),
+// and quits at once otherwise. A proxy's ask stays pending in its proxy for another
+// inbox: it does not count.
+func (m *Model) quit(again string) tea.Cmd {
+	var parts []string
+	if n := m.inbox.local(); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d pending request(s)", n))
+	}
+	if n := m.calls.inFlight(); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d call(s) in flight", n))
+	}
+	if n := len(m.inbox.flows); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d URL flow(s)", n))
+	}
+	if len(parts) == 0 {
+		return tea.Quit
+	}
+	m.ask("quit and cancel "+strings.Join(parts, ", ")+"?", again, m.quitNow)
+	return nil
+}
+
+// quitNow cancels everything and quits (closeAll answers and cancels, after the program).
+func (m *Model) quitNow() tea.Cmd {
+	m.status = "cancelling everything and quitting"
+	return tea.Quit
 }
 
 // filter returns the filter of the current tab.

@@ -90,13 +90,22 @@ func (k narrowHelp) ShortHelp() []key.Binding {
 	return []key.Binding{k.Help, k.Quit, k.NextTab, k.Enter, k.Filter, k.Inbox, k.Copy}
 }
 
-// shortHelp is the one-line help bar.
+// shortHelp is the one-line help bar. In a narrow terminal it keeps the keys that fit
+// whole, help and quit first, rather than cutting one.
 func (m *Model) shortHelp() string {
-	v := m.help.View(m.keys)
 	h := m.help
 	h.SetWidth(0)
-	if lipgloss.Width(h.View(m.keys)) > m.w {
-		v = m.help.View(narrowHelp{m.keys})
+	if v := h.View(m.keys); lipgloss.Width(v) <= m.w {
+		return v
+	}
+	all := narrowHelp{m.keys}.ShortHelp()
+	v := ""
+	for n := 1; n <= len(all); n++ {
+		try := h.ShortHelpView(all[:n])
+		if lipgloss.Width(try) > m.w {
+			break
+		}
+		v = try
 	}
 	return v
 }

@@ -50,7 +50,7 @@ type inbox struct {
 	items  []*pending
 	flows  []flow
 	cursor int
-	notes  []string // last removals ("deploy: cancelled by the server")
+	notes  []inboxNote // last removals ("deploy: cancelled by the server")
 	f      filterBox
 	only   string // the one server shown, or "" for all (key s)
 	w, h   int
@@ -123,6 +123,7 @@ func (in *inbox) shown() ([]*pending, []flow) {
 func (in *inbox) editKey(msg tea.KeyPressMsg) tea.Cmd {
 	cmd, changed := in.f.key(msg)
 	if changed {
+		in.cursor = 0 // the first match
 		in.clamp()
 	}
 	return cmd
@@ -153,12 +154,25 @@ func (in *inbox) selectedFlow() (flow, bool) {
 	return flows[i], true
 }
 
-func (in *inbox) note(s string) {
-	in.notes = append(in.notes, s)
+// inboxNote says why a request left the inbox without an answer of the user's.
+type inboxNote struct {
+	text string
+	at   time.Time
+}
+
+// noteFor is how long a note stays: it is about a request that is gone.
+const noteFor = 30 * time.Second
+
+// note records why a request went, at time at; the last three are kept.
+func (in *inbox) note(s string, at time.Time) {
+	in.notes = append(in.notes, inboxNote{text: s, at: at})
 	if len(in.notes) > 3 {
 		in.notes = in.notes[len(in.notes)-3:]
 	}
 }
+
+// forgetNotes drops the notes: the user moved on (answered a request).
+func (in *inbox) forgetNotes() { in.notes = nil }
 
 func (in *inbox) move(d int) { in.cursor += d; in.clamp() }
 
@@ -235,9 +249,15 @@ func (in inbox) View(now time.Time) string {
 	case len(items) == 0:
 		lines = append(lines, in.st.Dim.Render("nothing matches"))
 	}
-	if len(in.notes) > 0 {
+	var notes []string
+	for _, n := range in.notes {
+		if age := now.Sub(n.at); age < noteFor {
+			notes = append(notes, fmt.Sprintf("%s ago: %s", age.Truncate(time.Second), n.text))
+		}
+	}
+	if len(notes) > 0 {
 		lines = append(lines, "")
-		for _, n := range in.notes {
+		for _, n := range notes {
 			for _, l := range wrapWords(n, in.w) {
 				lines = append(lines, in.st.Warn.Render(l))
 			}
@@ -297,6 +317,9 @@ func (m *Model) onProxies(ps []Proxy) {
 	case len(came) > 0:
 		m.status = "attached to proxy " + strings.Join(came, ", ")
 	case len(gone) > 0:
+		// Noted in the Inbox too: the withdrawals of its questions, which come at the
+		// same time, replace the status line.
 		m.status = "proxy gone: " + strings.Join(gone, ", ")
+		m.inbox.note(m.status, m.now)
 	}
 }

@@ -11,8 +11,24 @@ func (m *Model) screenShown() bool {
 	return m.active != nil || m.args != nil || m.trust != nil || m.details || m.describing || m.helpAsScreen()
 }
 
+// narrowScreen is the terminal width under which the servers pane is not drawn at all:
+// its few columns would wrap every word, and the lists need the room. The status bar
+// then counts the servers (statusRight); e shows the selected one, s selects the next.
+const narrowScreen = 72
+
 // serversShown reports whether the servers pane is drawn.
-func (m *Model) serversShown() bool { return !m.screenShown() || m.w >= wideScreen }
+func (m *Model) serversShown() bool {
+	return m.w >= narrowScreen && (!m.screenShown() || m.w >= wideScreen)
+}
+
+// listWidth is the width of the tabs' lists: beside the servers pane, or the whole
+// width when the pane is not drawn.
+func (m *Model) listWidth() int {
+	if m.w < narrowScreen {
+		return m.w
+	}
+	return m.w - m.servers.w
+}
 
 // screenWidth is the width of a screen.
 func (m *Model) screenWidth() int {

@@ -129,10 +129,13 @@ func (m *Model) resourceUpdated(server, uri string) tea.Cmd {
 	return m.readResource(server, uri)
 }
 
-// readResource reads a resource (again), clearing its updated mark.
+// readResource reads a resource (again), clearing its updated mark. The new read
+// replaces the resource's earlier results: a subscription updated every second keeps
+// one entry in Result, not one per update.
 func (m *Model) readResource(server, uri string) tea.Cmd {
 	delete(m.live.updated, resKey(server, uri))
 	m.markResources()
+	m.calls.dropDone(server, callName(catResources, catItem{name: uri}))
 	return m.startCall(catResources, catItem{server: server, name: uri}, nil)
 }
 
@@ -362,9 +365,12 @@ func (rs *rootsScreen) View(st *styles, w, h int) string {
 	}
 	lines = append(lines, "")
 	if rs.adding {
-		lines = append(lines, trunc(rs.input.View(), w), st.Dim.Render(trunc("enter: add · esc: cancel · a directory or file:// URI", w)))
+		lines = append(lines, trunc(rs.input.View(), w), st.Dim.Render(trunc("enter add · esc cancel · a directory or file:// URI", w)))
 	} else {
-		lines = append(lines, st.Dim.Render(trunc("a: add · d: remove · esc: close · each change sends notifications/roots/list_changed", w)))
+		lines = append(lines, st.Dim.Render(trunc("a add · d remove · esc close", w)))
+		for _, l := range wrapWords("Each change sends notifications/roots/list_changed.", w) {
+			lines = append(lines, st.Dim.Render(l))
+		}
 	}
 	if rs.err != "" {
 		lines = append(lines, trunc(oneLine(rs.err), w))

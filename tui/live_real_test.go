@@ -81,6 +81,7 @@ func TestRealNotifications(t *testing.T) {
 	waitScreen(t, tm, "roots")
 	tm.Send(testkit.Key("<down>"))
 	tm.Send(testkit.Key("<enter>")) // roots
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "roots: file:///srv/first")
 
 	tm.Send(testkit.Key("o"))
@@ -93,6 +94,7 @@ func TestRealNotifications(t *testing.T) {
 	waitScreen(t, tm, "notifications/roots/list_changed sent")
 	tm.Send(testkit.Key("<esc>"))
 	tm.Send(testkit.Key("<enter>")) // roots again
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "roots: file:///srv/first file:///srv/second")
 
 	tm.Send(testkit.Key("<tab>"))
@@ -106,6 +108,7 @@ func TestRealNotifications(t *testing.T) {
 	tm.Send(testkit.Key("<shift+tab>")) // Tools
 	tm.Send(testkit.Key("<up>"))
 	tm.Send(testkit.Key("<enter>")) // bump: logs, updates the counter, adds a tool
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "zz_added")   // the list refreshed on list_changed
 	tm.Send(testkit.Key("<tab>"))
 	tm.Send(testkit.Key("<tab>"))

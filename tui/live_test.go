@@ -112,7 +112,7 @@ func TestRootsScreen(t *testing.T) {
 	h.keys("o")
 	got := h.screen()
 	testkit.Golden(t, "roots_screen", got)
-	for _, want := range []string{"Roots of demo", "proj", "file:///home/ada/proj", "a: add"} {
+	for _, want := range []string{"Roots of demo", "proj", "file:///home/ada/proj", "a add"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("roots screen lacks %q:\n%s", want, got)
 		}
@@ -179,6 +179,13 @@ func TestSubscribeMarkAndReread(t *testing.T) {
 	h.send(eventMsg(transport.Event{Server: "demo", Kind: transport.EventResourceUpdated, ID: "demo://ticker"}))
 	if got := h.screen(); !strings.Contains(got, "tick 2") {
 		t.Errorf("the open resource was not read again:\n%s", got)
+	}
+	// Every update replaces the result: one entry, not one per update.
+	for range 10 {
+		h.send(eventMsg(transport.Event{Server: "demo", Kind: transport.EventResourceUpdated, ID: "demo://ticker"}))
+	}
+	if got := h.screen(); !strings.Contains(got, "tick 12") || !strings.Contains(got, "Result 1/1") || len(h.m.calls.calls) != 1 {
+		t.Errorf("updates added Result entries (%d):\n%s", len(h.m.calls.calls), got)
 	}
 	h.keys("u")
 	if diff := cmp.Diff([]string{"+demo://ticker", "-demo://ticker"}, ls.subs); diff != "" {

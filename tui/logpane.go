@@ -3,6 +3,7 @@ package tui
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -261,3 +262,16 @@ func logMessage(raw json.RawMessage) string {
 
 // maxLogLine bounds a log message in a Log tab line (the line is cut to the pane too).
 const maxLogLine = 400
+
+// stderrTail returns the last n lines server wrote on stderr that the Log tab keeps,
+// oldest first.
+func (l *logPane) stderrTail(server string, n int) []string {
+	var out []string
+	for i := len(l.ring) - 1; i >= 0 && len(out) < n; i-- {
+		if e := l.ring[i]; e.Server == server && e.Dir == wire.Stderr {
+			out = append(out, e.Text)
+		}
+	}
+	slices.Reverse(out)
+	return out
+}

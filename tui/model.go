@@ -83,6 +83,10 @@ type Model struct {
 	// confirm asks before a key throws work away (a typed form, pending requests);
 	// nil when nothing is being asked.
 	confirm *confirmPrompt
+	// quitting is set when the last key closed a screen or set it aside: the next q
+	// or ctrl+c is the program's quit key, never typed into the screen that opened
+	// meanwhile (with many questions queued, each close opens the next).
+	quitting bool
 	// live is what the TUI keeps of change notifications: subscriptions, refreshes,
 	// log levels and the roots screen (live.go).
 	live liveState
@@ -213,9 +217,8 @@ func (m *Model) SetSize(w, h int) {
 	m.w, m.h = max(w, 20), max(h, 6)
 	m.help.SetWidth(m.w)
 	bodyH := m.bodyHeight()
-	sw := min(24, m.w/4)
-	mw := m.w - sw
-	m.servers.SetSize(sw, bodyH)
+	m.servers.SetSize(min(24, m.w/4), bodyH)
+	mw := m.listWidth()
 	listH := max(bodyH*2/5, 2)
 	for i := range m.cats {
 		m.cats[i].SetSize(mw, listH)
@@ -364,9 +367,13 @@ func (m *Model) connect(idx, gen int) tea.Cmd {
 			return connectedMsg{idx: idx, gen: gen, err: err}
 		}
 		caps := capNames(s.Capabilities())
+		var info string
+		if si, ok := s.(interface{ ServerInfo() *mcp.Implementation }); ok {
+			info = implName(si.ServerInfo())
+		}
 		// The listing starts at once; onConnected shows it if this attempt is current.
 		return connectedMsg{idx: idx, gen: gen, sess: s, protocol: s.Protocol(), era: s.Era().Reason, caps: caps,
-			catalog: begin(listCatalog(ctx, s, caps))}
+			info: info, catalog: begin(listCatalog(ctx, s, caps))}
 	}
 }
 
@@ -489,7 +496,8 @@ func runCall(ctx context.Context, s session, id callID, kind catKind, item catIt
 		if err != nil {
 			text, isErr = safe.Block(err.Error()), true // errors may quote the server
 		}
-		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds), lost: errors.As(err, &ee)}
+		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds), lost: errors.As(err, &ee),
+			ended: err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())}
 	}
 }
 

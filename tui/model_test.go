@@ -75,7 +75,7 @@ func TestServersPaneSaysWhyThisEra(t *testing.T) {
 	h := newHarness(t, Options{Servers: demoServers(), dial: connector(sess)})
 	h.run(h.m.Init())
 	got := strings.Join(strings.Fields(h.screen()), " ")
-	for _, want := range []string{"ready 2025-11-25", "preferred", "elicitation/crea"} {
+	for _, want := range []string{"ready 2025-11-25", "preferred", "elicitation/ │ create"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("servers pane lacks %q:\n%s", want, h.screen())
 		}
@@ -123,7 +123,7 @@ func TestToolCallError(t *testing.T) {
 	h.m.servers.rows[0].sess.(*fakeSession).call = func(context.Context, string, map[string]any) (*mcp.CallToolResult, error) {
 		return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: "replicas must be positive"}}}, nil
 	}
-	h.keys("<enter>", "<enter>") // deploy: no arguments, confirm
+	h.keys("<enter>", "y") // deploy: no arguments, not read-only: y runs it
 	got := h.screen()
 	if !strings.Contains(got, "tools/call deploy · error") || !strings.Contains(got, "replicas must be positive") {
 		t.Errorf("error result not shown:\n%s", got)

@@ -44,6 +44,7 @@ type connectedMsg struct {
 	protocol string
 	era      string // why this protocol (transport.Era.Reason)
 	caps     []string
+	info     string // the server's serverInfo: title or name, and version (unsanitized)
 	// catalog waits for the server's catalog, listed as soon as it connected.
 	catalog tea.Cmd
 }
@@ -69,6 +70,9 @@ type callDoneMsg struct {
 	isErr  bool
 	rounds int
 	lost   bool // the server process ended under the call (a crash)
+	// ended is set when the call's error is only that its context ended (the user
+	// cancelled it, or quit): its text is Go's, not the server's.
+	ended bool
 }
 
 // restartMsg restarts server row idx automatically, if its generation is still gen.

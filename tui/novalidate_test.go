@@ -49,6 +49,7 @@ func TestProgramNoValidate(t *testing.T) {
 
 	waitScreen(t, tm, "signup")
 	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once: the server asks
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "Your name?")
 	tm.Send(testkit.Key("<enter>")) // the required field left empty: on to the review step
 	waitScreen(t, tm, "Accept sends")

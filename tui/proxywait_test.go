@@ -21,7 +21,8 @@ func proxyWait() *elicit.Request {
 // TestProxyWaitShowsTheWaitingScreen: after consent to a proxy's -32042 link the
 // inbox shows the full-screen program's waiting screen (what is awaited, the time
 // since consent, the keys) without ringing again; r answers accept, which the proxy
-// takes as "retry now"; o reopens the link and keeps waiting; c stops waiting.
+// takes as "retry now"; o reopens the link and keeps waiting; c stops waiting (it asks
+// first).
 func TestProxyWaitShowsTheWaitingScreen(t *testing.T) {
 	op := &fakeOpener{}
 	h := newHarness(t, Options{InboxOnly: true, Opener: op})
@@ -59,8 +60,10 @@ func TestProxyWaitShowsTheWaitingScreen(t *testing.T) {
 	}
 
 	reply = h.request(2, proxyWait())
-	h.keys("c")
+	h.keys("c") // asks first
+	noReply(t, reply)
+	h.keys("y")
 	if r := replied(t, reply); r.Action != elicit.Cancel {
-		t.Errorf("c answered %+v, want cancel", r)
+		t.Errorf("c, y answered %+v, want cancel", r)
 	}
 }

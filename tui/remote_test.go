@@ -82,3 +82,64 @@ func TestBridgeWithdrawnShowsTheCause(t *testing.T) {
 		t.Error("Answer returned no error after its ask was withdrawn")
 	}
 }
+
+// TestProxiedAskNeverTakesFocus: in the full program a proxy's question never opens by
+// itself (the keys the user types next would land in it): it rings the bell, shows a
+// badge and waits in the Inbox until the user opens it; the program's own questions
+// still open, and answering one does not open the proxy's next.
+func TestProxiedAskNeverTakesFocus(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			h := started(t, Options{})
+			h.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			reply := h.request(1, proxyAsk())
+			if h.m.active != nil {
+				t.Fatalf("the proxy's question took the keyboard:\n%s", h.screen())
+			}
+			bell := false
+			for _, m := range h.side {
+				if r, ok := m.(tea.RawMsg); ok && r.Msg == "\a" {
+					bell = true
+				}
+			}
+			got := h.screen()
+			if !bell || !strings.Contains(got, "1 new") || !strings.Contains(got, "Inbox 1") {
+				t.Errorf("no bell (%v) or badge:\n%s", bell, got)
+			}
+			h.keys("j", "<enter>") // meant for the Tools list
+			noReply(t, reply)
+			if h.m.active != nil && h.m.active.id == 1 {
+				t.Fatal("keys reached the proxy's question")
+			}
+			h.keys("<esc>") // close the argument form enter opened, if any
+			// The program's own question opens; once answered, the proxy's stays put.
+			own := h.request(2, &elicit.Request{Server: "demo", Message: "Own?", Schema: []byte(`{"type":"object","properties":{}}`)})
+			if h.m.active == nil || h.m.active.id != 2 {
+				t.Fatalf("the program's own question did not open:\n%s", h.screen())
+			}
+			h.keys("<esc>")
+			replied(t, own)
+			if h.m.active != nil {
+				t.Fatalf("the proxy's question opened after the own one was answered:\n%s", h.screen())
+			}
+			h.keys("i", "<enter>")
+			if h.m.active == nil || h.m.active.id != 1 {
+				t.Fatalf("enter in the Inbox did not open the proxy's question:\n%s", h.screen())
+			}
+		})
+	}
+}
+
+// TestProxyGoneStaysInTheInbox: a proxy that leaves is noted in the Inbox, where the
+// withdrawals of its questions, arriving at the same moment, do not replace it.
+func TestProxyGoneStaysInTheInbox(t *testing.T) {
+	h := newHarness(t, Options{InboxOnly: true})
+	h.send(proxiesMsg{{Host: "Claude Desktop", Server: "github", PID: 42}})
+	h.request(1, proxyAsk())
+	h.send(proxiesMsg{})
+	h.send(elicitGoneMsg{id: 1, why: "withdrawn: the proxy left"})
+	h.keys("<ctrl+b>")
+	if got := h.screen(); !strings.Contains(got, "proxy gone: Claude Desktop › github") {
+		t.Errorf("the proxy's leaving is not on screen:\n%s", got)
+	}
+}

@@ -11,7 +11,8 @@ import (
 
 // renderToolResult turns a tool result into display text: text blocks as sent
 // (sanitized), structured content as indented JSON, and one-line summaries for
-// images, audio and resource links. It runs off the UI goroutine.
+// images, audio and resource links (their MIME types, names and URIs folded onto that
+// line: a newline in them cannot print a fake line). It runs off the UI goroutine.
 func renderToolResult(r *mcp.CallToolResult) string {
 	if r == nil {
 		return "(no result)"
@@ -43,7 +44,7 @@ func renderPromptResult(r *mcp.GetPromptResult) string {
 		b.WriteString(elicit.Sanitize(r.Description) + "\n\n")
 	}
 	for _, m := range r.Messages {
-		fmt.Fprintf(&b, "[%s]\n", m.Role)
+		fmt.Fprintf(&b, "[%s]\n", oneLine(string(m.Role)))
 		writeContent(&b, m.Content)
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -55,7 +56,7 @@ func renderResourceResult(r *mcp.ReadResourceResult) string {
 	}
 	var b strings.Builder
 	for _, c := range r.Contents {
-		fmt.Fprintf(&b, "%s (%s)\n", elicit.Sanitize(c.URI), c.MIMEType)
+		fmt.Fprintf(&b, "%s (%s)\n", oneLine(c.URI), oneLine(c.MIMEType))
 		switch {
 		case c.Text != "":
 			b.WriteString(elicit.Sanitize(c.Text) + "\n")
@@ -71,14 +72,14 @@ func writeContent(b *strings.Builder, c mcp.Content) {
 	case *mcp.TextContent:
 		b.WriteString(elicit.Sanitize(c.Text) + "\n")
 	case *mcp.ImageContent:
-		fmt.Fprintf(b, "[image %s, %d bytes]\n", c.MIMEType, len(c.Data))
+		fmt.Fprintf(b, "[image %s, %d bytes]\n", oneLine(c.MIMEType), len(c.Data))
 	case *mcp.AudioContent:
-		fmt.Fprintf(b, "[audio %s, %d bytes]\n", c.MIMEType, len(c.Data))
+		fmt.Fprintf(b, "[audio %s, %d bytes]\n", oneLine(c.MIMEType), len(c.Data))
 	case *mcp.ResourceLink:
-		fmt.Fprintf(b, "[resource link %s %s]\n", elicit.Sanitize(c.Name), elicit.Sanitize(c.URI))
+		fmt.Fprintf(b, "[resource link %s %s]\n", oneLine(c.Name), oneLine(c.URI))
 	case *mcp.EmbeddedResource:
 		if c.Resource != nil {
-			fmt.Fprintf(b, "[embedded resource %s]\n", elicit.Sanitize(c.Resource.URI))
+			fmt.Fprintf(b, "[embedded resource %s]\n", oneLine(c.Resource.URI))
 			if c.Resource.Text != "" {
 				b.WriteString(elicit.Sanitize(c.Resource.Text) + "\n")
 			}

@@ -32,6 +32,7 @@ type serverRow struct {
 	protocol  string
 	era       string // why this protocol was chosen
 	caps      []string
+	info      string // serverInfo, as the server sent it (sanitized when shown)
 	sess      session
 	signIn    bool       // the last attempt failed for want of an OAuth sign-in
 	signInWhy string     // why, when it is more than "no sign-in yet"
@@ -78,8 +79,47 @@ func (p *serversPane) connected(msg connectedMsg) bool {
 		return true
 	}
 	r.state, r.err, r.sess, r.signIn = stateReady, "", msg.sess, false
-	r.protocol, r.era, r.caps = msg.protocol, msg.era, msg.caps
+	r.protocol, r.era, r.caps, r.info = msg.protocol, msg.era, msg.caps, msg.info
 	return true
+}
+
+// implName is how a serverInfo reads: its title (or name) and version; "" for none.
+func implName(impl *mcp.Implementation) string {
+	if impl == nil {
+		return ""
+	}
+	name := impl.Title
+	if name == "" {
+		name = impl.Name
+	}
+	return strings.TrimSpace(name + " " + impl.Version)
+}
+
+// label cuts a server's name to w cells so that two names stay told apart: a port is
+// kept ("127.0.0.1:8080" and "127.0.0.1:8081" read "127…:8080" and "127…:8081"),
+// and other long names lose their middle, not their end.
+func label(name string, w int) string {
+	name = oneLine(name)
+	if ansi.StringWidth(name) <= w || w < 5 {
+		return trunc(name, w)
+	}
+	tail := ""
+	if i := strings.LastIndexByte(name, ':'); i > 0 && isDigits(name[i+1:]) && len(name)-i <= w-3 {
+		tail = name[i:]
+	} else {
+		tail = ansi.Cut(name, ansi.StringWidth(name)-(w-1)/2, ansi.StringWidth(name))
+	}
+	head := ansi.Truncate(name, w-1-ansi.StringWidth(tail), "")
+	return head + "…" + tail
+}
+
+func isDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // needsSignIn reports whether a connection failed for want of an OAuth sign-in.
@@ -169,7 +209,7 @@ func (p serversPane) block(i int, full bool) []string {
 	case r.restarts > 0:
 		state = fmt.Sprintf("restarting (%d)…", r.restarts)
 	}
-	name := trunc(fmt.Sprintf("%s %s", mark, oneLine(r.srv.Name)), inner)
+	name := mark + " " + label(r.srv.Name, inner-2)
 	if i == p.cursor {
 		name = p.st.Selected.Render(name)
 	}
@@ -304,14 +344,25 @@ func (p serversPane) View() string {
 	return p.st.Pane.Width(p.w).Height(p.h).MaxHeight(p.h).Render(fitLines(lines, p.h))
 }
 
-// detail is the selected server's full state, for the details screen (key e).
-func (p serversPane) detail() (title string, body string) {
+// detail is the selected server's full state, for the details screen (key e): how it
+// is reached (command or URL), what it says it is (serverInfo), its state, and the
+// last lines it wrote on stderr (stderr, oldest first; from the wire log).
+func (p serversPane) detail(stderr []string) (title string, body string) {
 	r := p.selected()
 	if r == nil {
 		return "", ""
 	}
 	title = "Server " + oneLine(r.srv.Name)
 	var b strings.Builder
+	if r.srv.EffectiveKind() == config.KindStdio {
+		b.WriteString("command: " + oneLine(strings.Join(append([]string{r.srv.Command}, r.srv.Args...), " ")) + "\n")
+	} else {
+		b.WriteString("url: " + oneLine(r.srv.URL) + "\n")
+	}
+	if r.info != "" && r.state == stateReady {
+		b.WriteString("server: " + oneLine(r.info) + "\n")
+	}
+	b.WriteString("\n")
 	switch {
 	case r.state == stateReady:
 		fmt.Fprintf(&b, "ready, protocol %s\ncapabilities: %s\n", oneLine(r.protocol), strings.Join(r.caps, " "))
@@ -324,6 +375,12 @@ func (p serversPane) detail() (title string, body string) {
 	}
 	if r.restarts > 0 {
 		fmt.Fprintf(&b, "\nreconnects and restarts so far: %d\n", r.restarts)
+	}
+	if len(stderr) > 0 {
+		fmt.Fprintf(&b, "\nlast %d stderr line(s):\n", len(stderr))
+		for _, l := range stderr {
+			b.WriteString("  " + oneLine(l) + "\n")
+		}
 	}
 	return title, b.String()
 }
@@ -351,7 +408,44 @@ func wrapWords(s string, w int) []string {
 	if s == "" {
 		return nil
 	}
-	return strings.Split(ansi.Wrap(s, w, ""), "\n")
+	return wordWrap(s, w)
+}
+
+// wordWrap wraps one line of text at spaces to lines of at most w cells, keeping its
+// indentation; only a word longer than a whole line is cut.
+func wordWrap(s string, w int) []string {
+	indent := s[:len(s)-len(strings.TrimLeft(s, " "))]
+	if ansi.StringWidth(indent) > w/2 {
+		indent = ""
+	}
+	var out []string
+	indentW := ansi.StringWidth(indent)
+	cur, curW := indent, indentW
+	fresh := true // cur holds no word yet
+	for _, word := range strings.Fields(s) {
+		ww := ansi.StringWidth(word)
+		// A word that does not fit goes to the next line, unless it is longer than a
+		// whole line and at least half a line is left: then it is cut where it falls.
+		if !fresh && curW+1+ww > w && (ww <= w-indentW || w-curW-1 < w/2) {
+			out = append(out, cur)
+			cur, curW, fresh = indent, indentW, true
+		}
+		if !fresh {
+			cur, curW = cur+" ", curW+1
+		}
+		for curW+ww > w && w-curW > 0 { // a word longer than a line
+			room := w - curW
+			if i := strings.LastIndexAny(ansi.Cut(word, 0, room), "/-:."); i > 0 && i+1 < room && ansi.StringWidth(word[:i+1]) == i+1 {
+				room = i + 1 // after a slash, hyphen, colon or dot rather than mid-word
+			}
+			out = append(out, cur+ansi.Cut(word, 0, room))
+			word = ansi.Cut(word, room, ww)
+			ww -= room
+			cur, curW = indent, indentW
+		}
+		cur, curW, fresh = cur+word, curW+ww, false
+	}
+	return append(out, cur)
 }
 
 // fitLines pads or cuts lines to exactly h lines.

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/elicitty/elicitty/config"
@@ -103,17 +105,66 @@ func typeInto(tm *teatest.TestModel, s string) {
 	}
 }
 
-// TestToolWithoutArgumentsCallsAtOnce: no form, no confirmation.
+// TestToolWithoutArgumentsCallsAtOnce: a read-only tool without arguments runs at once,
+// no form and no question.
 func TestToolWithoutArgumentsCallsAtOnce(t *testing.T) {
-	h := newHarness(t, Options{Servers: demoServers(), dial: connector(bookSession())})
+	sess := bookSession()
+	sess.tools[1].Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true} // deploy
+	h := newHarness(t, Options{Servers: demoServers(), dial: connector(sess)})
 	h.run(h.m.Init())
 	h.keys("<down>", "<enter>") // deploy: no arguments
-	if h.m.args != nil {
-		t.Fatalf("a form opened for a tool without arguments:\n%s", h.screen())
+	if h.m.args != nil || h.m.confirm != nil {
+		t.Fatalf("a form or a question for a read-only tool without arguments:\n%s", h.screen())
 	}
 	if got := h.screen(); !strings.Contains(got, "deploy called with 0 argument(s)") {
 		t.Errorf("deploy not called:\n%s", got)
 	}
+}
+
+// TestToolWithoutArgumentsAsksUnlessReadOnly: a tool without arguments whose
+// annotations do not say readOnlyHint: true, or say destructiveHint: true, asks before
+// it runs; y runs it, any other key does not.
+func TestToolWithoutArgumentsAsksUnlessReadOnly(t *testing.T) {
+	yes := true
+	for _, tc := range []struct {
+		name string
+		ann  *mcp.ToolAnnotations
+	}{
+		{"no annotations", nil},
+		{"not read-only", &mcp.ToolAnnotations{Title: "Deploy"}},
+		{"read-only but destructive", &mcp.ToolAnnotations{ReadOnlyHint: true, DestructiveHint: &yes}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			sess := bookSession()
+			sess.tools[1].Annotations = tc.ann // deploy
+			h := newHarness(t, Options{Servers: demoServers(), dial: connector(sess)})
+			h.run(h.m.Init())
+			h.send(tea.WindowSizeMsg{Width: 60, Height: 15})
+			h.keys("<down>", "<enter>")
+			got := h.screen()
+			if strings.Contains(got, "deploy called") {
+				t.Fatalf("deploy ran without asking:\n%s", got)
+			}
+			last := lastLine(got)
+			if !strings.Contains(last, "run deploy") || !strings.Contains(last, "y yes") {
+				t.Fatalf("no question on the key line:\n%s", got)
+			}
+			h.keys("<enter>") // not y: not run
+			if got := h.screen(); strings.Contains(got, "deploy called") {
+				t.Fatalf("enter ran the tool:\n%s", got)
+			}
+			h.keys("<enter>", "y")
+			if got := h.screen(); !strings.Contains(got, "deploy called with 0 argument(s)") {
+				t.Errorf("y did not run deploy:\n%s", got)
+			}
+		})
+	}
+}
+
+// lastLine is the last line of a screen.
+func lastLine(screen string) string {
+	lines := strings.Split(strings.TrimRight(screen, "\n"), "\n")
+	return lines[len(lines)-1]
 }
 
 // TestDescribeTool: d shows a tool's full description, annotations and schema, sanitized.

@@ -52,6 +52,7 @@ func TestRealTransport(t *testing.T) {
 	b.Attach(tm.GetProgram())
 	waitScreen(t, tm, "greet")
 	tm.Send(testkit.Key("<enter>")) // a tool without arguments is called at once: the server asks
+	tm.Send(testkit.Key("y"))       // not marked read-only: y runs it
 	waitScreen(t, tm, "Your name?")
 	for _, r := range "ada" {
 		tm.Send(testkit.Key(string(r)))

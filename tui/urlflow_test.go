@@ -114,7 +114,7 @@ func TestURLStillWaiting(t *testing.T) {
 	}{
 		{"r", elicit.Accept, 0},
 		{"o", elicit.Accept, 1},
-		{"<esc>", elicit.Cancel, 0},
+		{"c y", elicit.Cancel, 0},
 	} {
 		t.Run(tc.key, func(t *testing.T) {
 			op := &fakeOpener{}
@@ -137,7 +137,7 @@ func TestURLStillWaiting(t *testing.T) {
 			if len(h.m.inbox.flows) != 0 {
 				t.Errorf("the earlier round's flow is still listed: %+v", h.m.inbox.flows)
 			}
-			h.keys(tc.key)
+			h.keys(strings.Fields(tc.key)...)
 			if diff := cmp.Diff(elicit.Response{Action: tc.want}, replied(t, again)); diff != "" {
 				t.Errorf("response (-want +got):\n%s", diff)
 			}
@@ -205,5 +205,24 @@ func TestURLStillWaitingCopyOnly(t *testing.T) {
 	h.keys("r")
 	if diff := cmp.Diff(elicit.Response{Action: elicit.Accept}, replied(t, reply)); diff != "" {
 		t.Errorf("response (-want +got):\n%s", diff)
+	}
+}
+
+// TestURLStillWaitingEscSetsAside: esc on a link that came back keeps it pending (set
+// aside, in the Inbox); it no longer cancels the call.
+func TestURLStillWaitingEscSetsAside(t *testing.T) {
+	h := started(t, Options{Opener: &fakeOpener{}})
+	call, ctx := h.inFlight("demo", "tools/call link")
+	req := &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Origin: elicit.OriginInputRequest, Protocol: "2026-07-28",
+		Call: "tools/call link", Key: "link", URL: "https://auth.example.com/link?s=abc", Repeat: 1}
+	reply := h.requestIn(1, call, req)
+	h.keys("<esc>")
+	noReply(t, reply)
+	if ctx.Err() != nil || h.m.active != nil || len(h.m.inbox.items) != 1 || h.m.tab != tabInbox {
+		t.Fatalf("esc did not set the request aside:\n%s", h.screen())
+	}
+	h.keys("<enter>", "r")
+	if got := replied(t, reply).Action; got != elicit.Accept {
+		t.Errorf("r answered %s after esc, want accept", got)
 	}
 }

@@ -24,8 +24,8 @@ func (m *Model) View() tea.View {
 
 func (m *Model) render() string {
 	bodyH := m.bodyHeight()
-	mw := m.w - m.servers.w
-	if !m.serversShown() {
+	mw := m.listWidth()
+	if m.screenShown() {
 		mw = m.screenWidth()
 	}
 	var main string
@@ -63,25 +63,44 @@ func (m *Model) render() string {
 	return strings.Join([]string{m.tabBar(), body, m.statusBar(), m.helpBar()}, "\n")
 }
 
+// tabBar is the top line: the tabs and the badge of questions not seen yet. In a
+// narrow terminal the program's name goes, then the tab names shorten, so that the
+// badge stays in view.
 func (m *Model) tabBar() string {
-	var parts []string
-	for t := range numTabs {
-		name := tabNames[t]
-		if t == tabInbox && len(m.inbox.items) > 0 {
-			name = fmt.Sprintf("Inbox %d", len(m.inbox.items))
-		}
-		if t == m.tab && m.active == nil && m.args == nil {
-			parts = append(parts, m.st.ActiveTab.Render(name))
-		} else {
-			parts = append(parts, m.st.Tab.Render(name))
-		}
-	}
-	bar := "elicitty " + strings.Join(parts, "|")
+	badge := ""
 	if m.unseen > 0 {
-		bar += " " + m.st.Badge.Render(fmt.Sprintf(" %d new ", m.unseen))
+		badge = " " + m.st.Badge.Render(fmt.Sprintf(" %d new ", m.unseen))
+	}
+	var bar string
+	for _, short := range []bool{false, true} {
+		var parts []string
+		for t := range numTabs {
+			name := tabNames[t]
+			if short {
+				name = shortTabNames[t]
+			}
+			if t == tabInbox && len(m.inbox.items) > 0 {
+				name = fmt.Sprintf("%s %d", name, len(m.inbox.items))
+			}
+			if t == m.tab && m.active == nil && m.args == nil {
+				parts = append(parts, m.st.ActiveTab.Render(name))
+			} else {
+				parts = append(parts, m.st.Tab.Render(name))
+			}
+		}
+		tabs := strings.Join(parts, "|")
+		if bar = "elicitty " + tabs + badge; lipgloss.Width(bar) <= m.w {
+			break
+		}
+		if bar = tabs + badge; lipgloss.Width(bar) <= m.w {
+			break
+		}
 	}
 	return lipgloss.NewStyle().MaxWidth(m.w).Render(bar)
 }
+
+// shortTabNames are the tab names of a narrow terminal.
+var shortTabNames = [numTabs]string{"Tools", "Prompts", "Res.", "Log", "Inbox"}
 
 func (m *Model) screenView(w, h int) string {
 	var head, body string
@@ -116,18 +135,37 @@ func (m *Model) screenView(w, h int) string {
 
 // detailsView shows the selected server's full state and failure text, wrapped.
 func (m *Model) detailsView(w, h int) string {
-	title, body := m.servers.detail()
+	var stderr []string
+	if r := m.servers.selected(); r != nil {
+		stderr = m.log.stderrTail(r.srv.Name, detailStderr)
+	}
+	title, body := m.servers.detail(stderr)
 	lines := []string{m.st.Title.Render(trunc(oneLine(title), w))}
 	for _, para := range strings.Split(body, "\n") {
 		if strings.TrimSpace(para) == "" {
 			lines = append(lines, "")
 			continue
 		}
-		lines = append(lines, wrapWords(oneLine(para), max(w-1, 1))...)
+		indent := para[:len(para)-len(strings.TrimLeft(para, " "))]
+		for _, l := range wrapWords(oneLine(para), max(w-1-len(indent), 1)) {
+			lines = append(lines, indent+l)
+		}
 	}
-	lines = append(lines, "", m.st.Dim.Render(trunc("r: restart/reconnect · s: next server · any other key: close", w)))
+	for len(lines) > 1 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	keys := "r restart · s next server · any other key: close"
+	if room := h - 1; len(lines) > room {
+		// The end matters most (the failure, the stderr tail): the title, then the
+		// last lines that fit.
+		lines = append(lines[:1:1], lines[len(lines)-room+1:]...)
+	}
+	lines = append(lines, m.st.Dim.Render(trunc(keys, w)))
 	return fitLines(lines, h)
 }
+
+// detailStderr is how many stderr lines the server details show.
+const detailStderr = 10
 
 // describeView shows the selected tool, prompt or resource in full: its description,
 // annotations and input schema (in the server's order), sanitized and wrapped.
@@ -209,14 +247,46 @@ func (m *Model) statusBar() string {
 	return m.st.Status.Render(left + strings.Repeat(" ", gap) + right)
 }
 
-// statusRight is the right end of the status bar: the counts.
+// statusRight is the right end of the status bar: the counts, and the servers ready
+// when the servers pane is not drawn.
 func (m *Model) statusRight() string {
-	return fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
+	counts := fmt.Sprintf("%d in flight · %d pending", m.calls.inFlight(), len(m.inbox.items))
+	if m.w >= narrowScreen {
+		return counts
+	}
+	// Narrow: the servers' states, and only the counts that are not zero.
+	counts = ""
+	if n := m.calls.inFlight(); n > 0 {
+		counts += fmt.Sprintf(" · %d in flight", n)
+	}
+	if n := len(m.inbox.items); n > 0 {
+		counts += fmt.Sprintf(" · %d pending", n)
+	}
+	if len(m.servers.rows) == 0 && m.servers.proxies != nil {
+		return fmt.Sprintf("%d prox.", len(m.servers.proxies)) + counts
+	}
+	ready, failed := 0, 0
+	for _, r := range m.servers.rows {
+		switch r.state {
+		case stateReady:
+			ready++
+		case stateFailed:
+			failed++
+		}
+	}
+	s := fmt.Sprintf("●%d", ready)
+	if failed > 0 {
+		s += fmt.Sprintf(" ✗%d", failed)
+	}
+	return s + counts
 }
 
 func (m *Model) helpBar() string {
 	if m.confirm != nil {
-		return fitLines([]string{m.st.Warn.Render(trunc(m.confirm.question+" y yes · other key no", m.w))}, m.helpHeight())
+		// The keys stay in view: the question is cut first.
+		keys := " y yes · other key no"
+		q := trunc(m.confirm.question, max(m.w-lipgloss.Width(keys), 10))
+		return fitLines([]string{m.st.Warn.Render(trunc(q+keys, m.w))}, m.helpHeight())
 	}
 	if m.active != nil || m.args != nil {
 		return fitLines([]string{m.st.Dim.Render(trunc("ctrl+b set aside (then q quits)", m.w))}, m.helpHeight())

@@ -24,8 +24,9 @@ import (
 //   - every other flow the user consented to (pushed elicitation/create with an
 //     elicitationId, -32042, an input request) is watched (Model.watch) until the
 //     server completes it, its call retries or ends, or the user cancels it: r is
-//     Session.RetryNow for a -32042 wait, o reopens, c cancels the call, ctrl+b goes
-//     back to the lists (the flow stays in the Inbox, where enter shows it again).
+//     Session.RetryNow for a -32042 wait, o reopens, c cancels the call (it asks
+//     first), esc or ctrl+b goes back to the lists (the flow stays in the Inbox, where
+//     enter shows it again).
 
 // waitsFor reports whether call waits for a URL flow the user consented to.
 func (in *inbox) waitsFor(call callID) bool {
@@ -97,8 +98,7 @@ func (m *Model) watchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return nil, false
 	}
 	if k.String() == "ctrl+b" {
-		m.watch = nil
-		m.status = "still waiting for " + oneLine(w.f.server) + "'s link: Inbox, enter shows it again"
+		m.leaveWatch()
 		return nil, true
 	}
 	if !w.s.Handles(k.String()) {
@@ -116,10 +116,20 @@ func (m *Model) watchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 		return tea.Batch(cmd, m.retryFlowOf(w.f)), true
 	case consent.Reopen:
 		return tea.Batch(cmd, m.openLink(0, w.f.url)), true
+	case consent.Back:
+		m.leaveWatch()
+		return cmd, true
 	}
 	m.watch = nil
 	m.cancelFlowOf(w.f)
 	return cmd, true
+}
+
+// leaveWatch goes back from the waiting screen to the lists; the flow keeps waiting.
+func (m *Model) leaveWatch() {
+	w := m.watch
+	m.watch = nil
+	m.status = "still waiting for " + oneLine(w.f.server) + "'s link: Inbox, enter shows it again"
 }
 
 // watchView renders the waiting screen in w×h cells.

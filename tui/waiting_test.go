@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/tui/consent"
 	"github.com/google/go-cmp/cmp"
@@ -183,7 +184,8 @@ func TestURLWaitingScreen(t *testing.T) {
 }
 
 // TestURLWaitingKeys: r retries a -32042 wait now, o reopens, y copies, ctrl+b goes
-// back to the lists and enter in the Inbox shows the screen again, c cancels the call.
+// back to the lists and enter in the Inbox shows the screen again, c asks and c again
+// cancels the call.
 func TestURLWaitingKeys(t *testing.T) {
 	sess := demoSession()
 	op := &fakeOpener{}
@@ -217,8 +219,13 @@ func TestURLWaitingKeys(t *testing.T) {
 	h.keys("i", "<enter>")
 	visible(t, h.screen(), "Waiting for the step in your browser")
 	h.keys("c")
+	visible(t, h.screen(), "Cancel the call?")
+	if ctx.Err() != nil {
+		t.Fatal("c cancelled the call without asking")
+	}
+	h.keys("c")
 	if ctx.Err() == nil {
-		t.Error("c did not cancel the call")
+		t.Error("c, c did not cancel the call")
 	}
 	if h.m.watched() != nil || len(h.m.inbox.flows) != 0 {
 		t.Errorf("flows after cancel: %+v", h.m.inbox.flows)
@@ -279,4 +286,73 @@ func TestURLWaitingKeepsFirstConsentTime(t *testing.T) {
 	h.keys("r")
 	replied(t, again)
 	visible(t, h.screen(), "Waiting for the step in your browser", "since 40s")
+}
+
+// TestURLWaitingEscGoesBack: esc on the waiting screen closes the QR code, then goes
+// back to the lists; the flow and its call go on waiting (esc once cancelled the call
+// unasked).
+func TestURLWaitingEscGoesBack(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			h := realWith(t, demoSession(), Options{Opener: &fakeOpener{}})
+			h.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			call, ctx := h.inFlight("demo", "tools/call link")
+			reply := h.requestIn(1, call, urlRequired("e-7"))
+			h.keys("o")
+			replied(t, reply)
+			visible(t, h.screen(), "Waiting for the step in your browser", "esc back", "c cancel")
+			h.keys("v", "<esc>")
+			visible(t, h.screen(), "Waiting for the step in your browser", "v QR code")
+			h.keys("<esc>")
+			if ctx.Err() != nil || len(h.m.inbox.flows) != 1 {
+				t.Fatalf("esc cancelled the call (flows %+v)", h.m.inbox.flows)
+			}
+			if h.m.watched() != nil {
+				t.Fatalf("esc did not go back:\n%s", h.screen())
+			}
+			visible(t, h.screen(), "Waiting for the step in your browser: i")
+		})
+	}
+}
+
+// TestURLConsentWarningsScroll: in a window too short for the consent screen's
+// warnings (60x15), none is hidden: they scroll with pgdn, while the link in full, its
+// host with its ASCII form and port, and the choices stay in view.
+func TestURLConsentWarningsScroll(t *testing.T) {
+	for _, size := range sizes {
+		t.Run(size.name, func(t *testing.T) {
+			h := realWith(t, demoSession(), Options{Opener: &fakeOpener{}})
+			h.send(tea.WindowSizeMsg{Width: size.w, Height: size.h})
+			const link = "https://user@xn--pple-43d.com:8443/signin?next=%2Fpay"
+			reply := h.request(1, &elicit.Request{Server: "shop", Mode: elicit.ModeURL, Call: "tools/call pay",
+				Message: "Sign in to pay for your order; the session expires in ten minutes.", URL: link, ElicitationID: "e-1"})
+			got := h.screen()
+			testkit.Golden(t, "url_consent_warnings_"+size.name, got)
+			a := urlsafe.Analyze(link, urlsafe.Policy{AllowHTTPRemote: true})
+			if len(a.Warnings) < 4 {
+				t.Fatalf("the link has %d warnings; the test wants a screenful", len(a.Warnings))
+			}
+			seen := strings.Join(strings.Fields(mainArea(got)), " ")
+			for range 10 {
+				s := h.screen()
+				flat := strings.Join(strings.Fields(strings.ReplaceAll(mainArea(s), "│", "")), "")
+				if !strings.Contains(flat, strings.ReplaceAll(link, " ", "")) {
+					t.Fatalf("the link is not in view in full:\n%s", s)
+				}
+				visible(t, s, "ASCII xn--pple-43d.com", "port 8443", "Open in browser", "Decline", "Cancel")
+				h.keys("<pgdown>")
+				seen += " " + strings.Join(strings.Fields(mainArea(h.screen())), " ")
+			}
+			for _, w := range a.Warnings {
+				// The warning's words, wrapped over lines, all come into view.
+				for _, word := range strings.Fields(w.Message) {
+					if !strings.Contains(seen, word) {
+						t.Errorf("warning %q never came into view (%q):\n%s", w.Message, word, got)
+						break
+					}
+				}
+			}
+			noReply(t, reply)
+		})
+	}
 }

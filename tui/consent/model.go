@@ -34,6 +34,9 @@ const (
 	// Opened accepts after opening the browser failed: the user opened the link
 	// themselves (from the printed or copied URL, or the QR code).
 	Opened
+	// Back leaves the waiting screen and keeps the flow waiting (esc): nothing is
+	// answered or cancelled.
+	Back
 )
 
 // String returns the choice's name.
@@ -53,6 +56,8 @@ func (c Choice) String() string {
 		return "reopen"
 	case Opened:
 		return "opened"
+	case Back:
+		return "back"
 	}
 	return "none"
 }
@@ -143,6 +148,9 @@ type Model struct {
 	qr     string
 	qrErr  error
 	choice Choice
+	// off is the first line shown of the warnings and message of a short window, and
+	// page how many of them it shows (pgup and pgdn move by a page).
+	off, page int
 	// failed is why the browser could not be opened after Open; the screen then
 	// stays (OpenFailed) with the link, the QR code and "I opened it myself".
 	failed error
@@ -237,6 +245,12 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(msg, m.keys.Select):
 		return m.activate(m.cursor)
+	case msg.String() == "pgdown":
+		m.off += max(m.page, 1) // viewShort clamps it
+		return nil
+	case msg.String() == "pgup":
+		m.off = max(m.off-max(m.page, 1), 0)
+		return nil
 	}
 	for i, it := range m.items {
 		if key.Matches(msg, it.keys) {
@@ -470,58 +484,59 @@ func (m *Model) View() string {
 	return b.String()
 }
 
-// viewShort renders the consent screen in a window too short for all of it: the link
-// in full, its host, a refusal and the choices (two to a row) always show; the warnings
-// show in full when they fit, else as a count; the server's message takes what is left.
+// viewShort renders the consent screen in a window too short for all of it: the
+// title, the link in full, its host (with its ASCII form and port) and the choices
+// (two to a row) always show; the refusal, the warnings and then the server's message
+// scroll between them (pgup/pgdn), a line saying how many warnings there are and where
+// the view is. No warning is ever left out.
 func (m *Model) viewShort() string {
 	w, h := m.opts.Width, m.opts.Height
 	title := strings.Split(ansi.Wrap(m.header(), w, ""), "\n")
 	for i, l := range title {
 		title[i] = m.st.title.Render(l)
 	}
-	must := []string{m.st.label.Render("Link (shown in full):")}
+	var must []string
 	for _, l := range renderURL(m.a, w-2, m.st.url) {
 		must = append(must, "  "+l)
 	}
-	if hl := hostLine(m.a, m.st.host, m.st.registrable); hl != "" {
-		must = append(must, "Goes to: "+hl)
+	if hl := m.hostDetails(); hl != "" {
+		must = append(must, strings.Split(ansi.Wrap("Goes to: "+hl, w, ""), "\n")...)
 	}
+	var region []string
 	if m.a.Refused {
 		for _, l := range strings.Split(ansi.Wrap("Refused: "+m.a.Reason+".", w, ""), "\n") {
-			must = append(must, m.st.refused.Render(l))
+			region = append(region, m.st.refused.Render(l))
 		}
 	}
-	var warn []string
-	for _, wn := range m.a.Warnings {
-		mark, st := "! ", m.st.warn
-		if wn.Code.Info() {
-			mark, st = "i ", m.st.info
-		}
-		for i, l := range strings.Split(ansi.Wrap(wn.Message, w-2, ""), "\n") {
-			if i > 0 {
-				mark = "  "
-			}
-			warn = append(warn, st.Render(mark+l))
+	region = append(region, m.warningLines()...)
+	if text := safeText(m.req.Message); text != "" {
+		for _, l := range strings.Split(ansi.Wrap(text, w-2, ""), "\n") {
+			region = append(region, "  "+l)
 		}
 	}
 	room := h - len(title) - len(must) - (len(m.items)+1)/2
-	if len(warn) > room && len(m.a.Warnings) > 0 {
-		warn = []string{m.st.warn.Render(ansi.Truncate(fmt.Sprintf("! %d warning(s): a taller window shows them", len(m.a.Warnings)), w, "…"))}
+	if len(region) < room {
+		must = append([]string{m.st.label.Render("Link (shown in full):")}, must...)
+		room--
 	}
-	room -= len(warn)
-	var msg []string
-	if text := safeText(m.req.Message); text != "" && room > 0 {
-		msg = strings.Split(ansi.Wrap(text, w-2, ""), "\n")
-		if len(msg) > room {
-			msg = msg[:room]
-			msg[room-1] = ansi.Truncate(msg[room-1], w-3, "") + "…"
+	var shown []string
+	switch {
+	case len(region) <= room:
+		shown = region
+	case room >= 2:
+		view := room - 1 // the line that says where the view is
+		m.off, m.page = max(0, min(m.off, len(region)-view)), view
+		shown = append(shown, region[m.off:m.off+view]...)
+		where := fmt.Sprintf("lines %d-%d of %d · pgup/pgdn scroll", m.off+1, m.off+view, len(region))
+		if n := len(m.a.Warnings); n > 0 {
+			where = fmt.Sprintf("%d warning(s) · ", n) + where
 		}
-		for i, l := range msg {
-			msg[i] = "  " + l
-		}
+		shown = append(shown, m.st.warn.Render(ansi.Truncate("! "+where, w, "…")))
+	case room == 1 && len(m.a.Warnings) > 0:
+		shown = []string{m.st.warn.Render(ansi.Truncate(fmt.Sprintf("! %d warning(s): a taller window shows them", len(m.a.Warnings)), w, "…"))}
 	}
 	var b strings.Builder
-	for _, block := range [][]string{title, msg, must, warn} {
+	for _, block := range [][]string{title, shown, must} {
 		for _, l := range block {
 			b.WriteString(l)
 			b.WriteByte('\n')
@@ -529,6 +544,40 @@ func (m *Model) viewShort() string {
 	}
 	m.viewItemsCompact(&b)
 	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// hostDetails is the host line's text: the real host with its registrable part
+// styled, its ASCII form when that differs (punycode) and a port; "" without a host.
+func (m *Model) hostDetails() string {
+	hl := hostLine(m.a, m.st.host, m.st.registrable)
+	if hl == "" {
+		return ""
+	}
+	if !m.a.IP && m.a.ASCIIHost != "" && m.a.ASCIIHost != m.a.Host {
+		hl += "  ASCII " + m.a.ASCIIHost
+	}
+	if m.a.Port != "" {
+		hl += "  port " + m.a.Port
+	}
+	return hl
+}
+
+// warningLines are the URL's warnings, wrapped, each marked ! (or i for information).
+func (m *Model) warningLines() []string {
+	var out []string
+	for _, wn := range m.a.Warnings {
+		mark, st := "! ", m.st.warn
+		if wn.Code.Info() {
+			mark, st = "i ", m.st.info
+		}
+		for i, l := range strings.Split(ansi.Wrap(wn.Message, m.opts.Width-2, ""), "\n") {
+			if i > 0 {
+				mark = "  "
+			}
+			out = append(out, st.Render(mark+l))
+		}
+	}
+	return out
 }
 
 // viewItemsCompact writes the choices two to a row with short labels.

@@ -37,9 +37,10 @@ type WaitingOptions struct {
 // input request (the call was retried; the server answers in its next round, or asks
 // for the same link again, Req.Repeat > 0). It shows the link in full, since when the
 // flow waits and what completes it; its keys are r retry now, o reopen, y copy, v QR
-// code, c or esc cancel. Like Model it performs no I/O: Done reports the choice (Retry,
-// Reopen or Cancel) and the embedding program acts on it, then calls Reset to keep
-// waiting. Not safe for concurrent use.
+// code, esc back (it closes the QR code first) and c cancel, which asks first (c or y
+// again cancels, any other key keeps waiting). Like Model it performs no I/O: Done
+// reports the choice (Retry, Reopen, Back or Cancel) and the embedding program acts on
+// it, then calls Reset to keep waiting. Not safe for concurrent use.
 type Waiting struct {
 	o      WaitingOptions
 	st     styles
@@ -48,6 +49,8 @@ type Waiting struct {
 	qr     string
 	qrErr  error
 	choice Choice
+	// asking is set while "cancel the call?" waits for its answer.
+	asking bool
 }
 
 // NewWaiting returns the waiting screen for o.
@@ -82,7 +85,7 @@ func (w *Waiting) Done() (Choice, bool) { return w.choice, w.choice != 0 }
 
 // Reset clears the choice so that the screen keeps waiting; note (may be "") says what
 // happened, e.g. that the browser could not be opened.
-func (w *Waiting) Reset(note string) { w.choice, w.note = 0, note }
+func (w *Waiting) Reset(note string) { w.choice, w.note, w.asking = 0, note, false }
 
 // Request returns the request the screen shows.
 func (w *Waiting) Request() *elicit.Request { return w.o.Req }
@@ -95,6 +98,16 @@ func (w *Waiting) Update(msg tea.Msg) tea.Cmd {
 		w.SetSize(msg.Width, msg.Height)
 	case tea.KeyPressMsg:
 		if w.choice != 0 {
+			return nil
+		}
+		if w.asking {
+			w.asking = false
+			switch msg.String() {
+			case "c", "x", "y", "ctrl+c":
+				w.choice = Cancel
+			default:
+				w.note = "Not cancelled: still waiting."
+			}
 			return nil
 		}
 		switch msg.String() {
@@ -118,8 +131,15 @@ func (w *Waiting) Update(msg tea.Msg) tea.Cmd {
 			if w.showQR && w.qr == "" && w.qrErr == nil {
 				w.qr, w.qrErr = QR(w.o.Analysis.URL)
 			}
-		case "c", "x", "esc", "ctrl+c":
-			w.choice = Cancel
+		case "esc":
+			if w.showQR {
+				w.showQR = false
+				break
+			}
+			w.choice = Back
+		case "c", "x", "ctrl+c":
+			w.asking = true
+			w.note = cancelQuestion
 		}
 	}
 	return nil
@@ -128,6 +148,9 @@ func (w *Waiting) Update(msg tea.Msg) tea.Cmd {
 // Handles reports whether the screen acts on key k; the embedding program may use other
 // keys for itself.
 func (w *Waiting) Handles(k string) bool {
+	if w.asking {
+		return true // the answer to "cancel the call?"
+	}
 	switch k {
 	case "r", "enter", "o", "y", "v", "c", "x", "esc", "ctrl+c":
 		return true
@@ -185,8 +208,15 @@ func (w *Waiting) keyHints() []string {
 	if w.showQR {
 		qr = "v hide QR"
 	}
-	return append(k, "y copy", qr, "c cancel", "ctrl+b back")
+	back := "esc back"
+	if w.showQR {
+		back = "esc hide QR"
+	}
+	return append(k, "y copy", qr, back, "c cancel")
 }
+
+// cancelQuestion is asked before c cancels: the call and its flow end for good.
+const cancelQuestion = "Cancel the call? c or y: yes, cancel · any other key: no, keep waiting."
 
 // View renders the screen in at most its height: the title, the link in full, its
 // host and the time since consent, and the keys always show; the explanation of what

@@ -103,7 +103,50 @@ func TestWaitingElapsedAndKeys(t *testing.T) {
 		t.Errorf("v did not show the QR code:\n%s", v)
 	}
 	w.Update(testkit.Key("c"))
+	w.Update(testkit.Key("c"))
 	if c, _ := w.Done(); c != Cancel {
-		t.Errorf("c chose %v", c)
+		t.Errorf("c, c chose %v", c)
+	}
+}
+
+// TestWaitingEscGoesBackCancelAsks: esc closes the QR code, then goes back (the flow
+// keeps waiting); c asks before it cancels, and any other key keeps waiting. The key
+// line lists both.
+func TestWaitingEscGoesBackCancelAsks(t *testing.T) {
+	for _, size := range [][2]int{{80, 22}, {60, 11}} {
+		req := urlReq("demo", "Link it.", "https://auth.example.com/link?s=abc")
+		req.Origin, req.ElicitationID = elicit.OriginURLRequired, "e-1"
+		w := NewWaiting(WaitingOptions{Req: req, Analysis: urlsafe.Analyze(req.URL, urlsafe.Policy{}), CanOpen: true, CanRetry: true,
+			Width: size[0], Height: size[1], NoColor: true})
+		v := ansi.Strip(w.View())
+		if !strings.Contains(v, "esc back") || !strings.Contains(v, "c cancel") {
+			t.Errorf("%v: the key line lacks esc back and c cancel:\n%s", size, v)
+		}
+		w.Update(testkit.Key("v"))
+		w.Update(testkit.Key("<esc>"))
+		if c, done := w.Done(); done || strings.Contains(ansi.Strip(w.View()), "hide QR") {
+			t.Fatalf("%v: esc on the QR code chose %v instead of hiding it", size, c)
+		}
+		w.Update(testkit.Key("<esc>"))
+		if c, _ := w.Done(); c != Back {
+			t.Fatalf("%v: esc chose %v, want back", size, c)
+		}
+		w.Reset("")
+		w.Update(testkit.Key("c"))
+		if _, done := w.Done(); done {
+			t.Fatalf("%v: c cancelled without asking", size)
+		}
+		if v := ansi.Strip(w.View()); !strings.Contains(strings.Join(strings.Fields(v), " "), "Cancel the call?") {
+			t.Errorf("%v: c does not ask:\n%s", size, v)
+		}
+		w.Update(testkit.Key("<esc>"))
+		if _, done := w.Done(); done {
+			t.Fatalf("%v: esc answered the question with yes", size)
+		}
+		w.Update(testkit.Key("c"))
+		w.Update(testkit.Key("y"))
+		if c, _ := w.Done(); c != Cancel {
+			t.Errorf("%v: c, y chose %v, want cancel", size, c)
+		}
 	}
 }

@@ -138,6 +138,9 @@ func (a *answers) fields(o buildOptions) []huh.Field {
 	return out
 }
 
+// confirmHint is the help line of a yes/no field with a default.
+const confirmHint = "y or n answers and moves on to the next field"
+
 // field builds the huh control for one answer.
 func (a *answer) field(o buildOptions) huh.Field {
 	title, desc := a.title(), a.description()
@@ -184,6 +187,11 @@ func (a *answer) field(o buildOptions) huh.Field {
 	case widgetConfirm:
 		c := huh.NewConfirm()
 		c.WithTheme(o.theme)
+		if !o.accessible {
+			// y and n answer and move on at once: a second y or n meant for this
+			// field would land in the next one.
+			desc = strings.TrimSpace(desc + "\n" + confirmHint)
+		}
 		return c.Key(a.fld.Name).Title(title).Description(desc).Affirmative("yes").Negative("no").Value(&a.yes)
 	case widgetMulti:
 		opts := make([]huh.Option[int], 0, len(a.fld.Options))

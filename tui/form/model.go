@@ -14,6 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/safe"
 )
 
 // Default size of a FormModel that was given none.
@@ -806,17 +807,13 @@ func orderedJSON(f *elicit.Form, content map[string]any, response bool) ([]byte,
 			if i > 0 {
 				buf.WriteByte(',')
 			}
-			kb, err := json.Marshal(k)
-			if err != nil {
+			if err := encodeJSON(&buf, k); err != nil {
 				return nil, err
 			}
-			vb, err := json.Marshal(content[k])
-			if err != nil {
-				return nil, err
-			}
-			buf.Write(kb)
 			buf.WriteByte(':')
-			buf.Write(vb)
+			if err := encodeJSON(&buf, content[k]); err != nil {
+				return nil, err
+			}
 		}
 		buf.WriteByte('}')
 	}
@@ -827,7 +824,21 @@ func orderedJSON(f *elicit.Form, content map[string]any, response bool) ([]byte,
 	if err := json.Indent(&out, buf.Bytes(), "", "  "); err != nil {
 		return nil, err
 	}
-	return out.Bytes(), nil
+	// Field names and defaults come from the server: what a terminal would act on or
+	// hide (C1, bidi, zero-width characters) shows as \u escapes, as in every output.
+	return safe.JSON(out.Bytes()), nil
+}
+
+// encodeJSON appends v's JSON to buf as it will be sent: & < > stay as they are (not
+// \u0026), so that the review shows what the person typed.
+func encodeJSON(buf *bytes.Buffer, v any) error {
+	e := json.NewEncoder(buf)
+	e.SetEscapeHTML(false)
+	if err := e.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // Encode's newline
+	return nil
 }
 
 // isMulti reports whether f is a multiple choice, whose toggle key the footer names

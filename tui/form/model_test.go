@@ -365,3 +365,72 @@ func TestFormModelEscWhileFiltering(t *testing.T) {
 		}
 	})
 }
+
+// TestFormModelReviewShowsWhatIsSent: the review shows & as & (not \u0026), and a
+// server's field name and default cannot carry C1 controls, bidi overrides or
+// isolates, zero-width characters, CR or BS onto it: they show as \u escapes, the
+// JSON still meaning what is sent.
+func TestFormModelReviewShowsWhatIsSent(t *testing.T) {
+	const name = "a\u202eb\u0085c\u200bd\ufeffe\rf\bg\u2066h"
+	synctest.Test(t, func(t *testing.T) {
+		f := &elicit.Form{Fields: []elicit.Field{
+			{Name: name, Title: "Who", Kind: elicit.KindText, Default: "Tom & Jerry <3\u009b31m\u200f\u2069"},
+		}}
+		m := newModel(t, request("Names"), f, 100, 24)
+		press(t, m, testkit.Key("<enter>")) // review
+		v := m.View()
+		if !strings.Contains(v, "Review: Accept sends this response") {
+			t.Fatalf("not at the review:\n%s", screen(m))
+		}
+		for _, want := range []string{`"Tom & Jerry <3\u009b31m\u200f\u2069"`, `"a\u202eb\u0085c\u200bd\ufeffe\rf\bg\u2066h"`} {
+			if !strings.Contains(v, want) {
+				t.Errorf("review lacks %s:\n%s", want, screen(m))
+			}
+		}
+		for _, r := range []rune{0x202e, 0x0085, 0x200b, 0xfeff, '\r', '\b', 0x2066, 0x009b, 0x200f, 0x2069} {
+			if strings.ContainsRune(v, r) {
+				t.Errorf("the review carries raw %U", r)
+			}
+		}
+		if strings.Contains(v, `\u0026`) || strings.Contains(v, `\u003c`) {
+			t.Errorf("the review shows HTML escapes:\n%s", screen(m))
+		}
+	})
+}
+
+// TestAccessibleReviewShowsWhatIsSent: the line-mode review (--accessible, the inline
+// prompt) encodes the same way.
+func TestAccessibleReviewShowsWhatIsSent(t *testing.T) {
+	f := &elicit.Form{Fields: []elicit.Field{{Name: "a\u202eb", Title: "Who", Kind: elicit.KindText, Default: "Tom & Jerry\u200b"}}}
+	b, err := reviewJSON(f, map[string]any{"a\u202eb": "Tom & Jerry\u200b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"action\": \"accept\",\n  \"content\": {\n    \"a\\u202eb\": \"Tom & Jerry\\u200b\"\n  }\n}"
+	if diff := cmp.Diff(want, string(b)); diff != "" {
+		t.Errorf("review JSON (-want +got):\n%s", diff)
+	}
+}
+
+// TestFormModelConfirmSaysYNMovesOn: a yes/no field with a default answers with y or n
+// and moves on at once; the field says so, so that a second n is not typed into the
+// next field unawares.
+func TestFormModelConfirmSaysYNMovesOn(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {60, 15}} {
+		synctest.Test(t, func(t *testing.T) {
+			f := &elicit.Form{Fields: []elicit.Field{
+				{Name: "notify", Title: "Notify", Kind: elicit.KindBool, Default: true},
+				{Name: "env", Title: "Environment", Kind: elicit.KindSelect,
+					Options: []elicit.Option{{Value: "dev", Label: "dev"}, {Value: "prod", Label: "prod"}}},
+			}}
+			m := newModel(t, request("Settings"), f, size[0], size[1])
+			if got := strings.Join(strings.Fields(screen(m)), " "); !strings.Contains(got, "y or n answers and moves on") {
+				t.Fatalf("%dx%d: the yes/no field does not say that y/n moves on:\n%s", size[0], size[1], screen(m))
+			}
+			press(t, m, testkit.Key("n"))
+			if got := screen(m); !strings.Contains(got, "┃ Environment") {
+				t.Errorf("%dx%d: n did not move on:\n%s", size[0], size[1], got)
+			}
+		})
+	}
+}

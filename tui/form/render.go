@@ -1,6 +1,7 @@
 package form
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -8,6 +9,7 @@ import (
 	"io"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/elicit/safe"
 )
 
 // Render previews a requestedSchema as the form it becomes (`elicitty render`): it writes
@@ -76,11 +78,15 @@ func writeFindings(diag io.Writer, findings []elicit.Finding) {
 }
 
 func writeResponse(out io.Writer, resp elicit.Response) error {
-	b, err := json.MarshalIndent(resp, "", "  ")
-	if err != nil {
+	var buf bytes.Buffer
+	e := json.NewEncoder(&buf)
+	e.SetEscapeHTML(false)
+	e.SetIndent("", "  ")
+	if err := e.Encode(resp); err != nil {
 		return fmt.Errorf("ui: encode response: %w", err)
 	}
-	if _, err := fmt.Fprintf(out, "%s\n", b); err != nil {
+	// The content holds the server's defaults: no raw C1, bidi or zero-width character.
+	if _, err := out.Write(safe.JSON(buf.Bytes())); err != nil {
 		return fmt.Errorf("ui: write response: %w", err)
 	}
 	return nil

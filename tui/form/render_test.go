@@ -112,3 +112,21 @@ func TestPreview(t *testing.T) {
 		t.Errorf("cancel prose shown for a decline:\n%s", diag.String())
 	}
 }
+
+// TestRenderPrintsWhatIsSent: render's JSON shows & as &, and a default's bidi
+// override and zero-width character as \u escapes, never raw.
+func TestRenderPrintsWhatIsSent(t *testing.T) {
+	schema := `{"type":"object","properties":{"who":{"type":"string","default":"Tom & Jerry\u202e\u200b\u0085"}}}`
+	s, err := elicit.ParseScript([]byte("- match: {}\n  action: accept\n"), "answers.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out, diag bytes.Buffer
+	if err := Render(t.Context(), []byte(schema), "2025-11-25", elicit.NewEngine(s, nil), &out, &diag); err != nil {
+		t.Fatal(err)
+	}
+	want := "{\n  \"action\": \"accept\",\n  \"content\": {\n    \"who\": \"Tom & Jerry\\u202e\\u200b\\u0085\"\n  }\n}\n"
+	if diff := cmp.Diff(want, out.String()); diff != "" {
+		t.Errorf("render output (-want +got):\n%s", diff)
+	}
+}
