@@ -18,8 +18,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/elicitty/elicitty/elicit/safe"
 	"github.com/elicitty/elicitty/internal/cli"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // The hostile suite runs elicitty against testdata/hostile, a server that puts an

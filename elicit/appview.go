@@ -3,6 +3,8 @@ package elicit
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // AppView returns the MCP App a form request offers to render it (SEP-3118, draft:
@@ -27,7 +29,7 @@ func (r *Request) AppView() string {
 	if !ok {
 		return ""
 	}
-	s = strings.TrimSpace(Sanitize(s))
+	s = strings.TrimSpace(safe.Block(s))
 	if len(s) > 120 {
 		s = s[:117] + "..."
 	}

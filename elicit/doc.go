@@ -2,9 +2,10 @@
 // (Request, Response, the Answerer interface), the parse of a requestedSchema into a
 // typed Form in server property order with lint findings for the negotiated protocol
 // version (Parse), the defaults preflight and merge (Form.Merge), validation of accepted
-// content (Form.Check, Field.CheckValue, Field.ParseText), sanitising of server text
-// (Sanitize, whose rules and types live in elicit/safe), the Engine that checks requests and runs merge and validation around any
-// Answerer, the answers-file Script, the Recorder that writes one, and AutoAccept.
+// content (Form.Check, Field.CheckValue, Field.ParseText), the Engine that checks
+// requests and runs merge and validation around any Answerer, the answers-file Script,
+// the Recorder that writes one, and AutoAccept. Server text is cleaned with package
+// internal/safe.
 // Sampling requests a person answers (sampling/createMessage) travel the same way, as
 // Requests of ModeSampling: their model (Sampling, ParseSampling, SampleReply), their
 // answers-file entries (kind: sampling) and the Drafter that asks a configured command

@@ -9,6 +9,8 @@ import (
 	"os/exec"
 	"strings"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Draft command bounds.
@@ -86,7 +88,7 @@ func (d *Drafter) draft(ctx context.Context, params []byte) (string, error) {
 	case out.over:
 		return "", fmt.Errorf("sampling command %q printed more than %d bytes", name, maxDraft)
 	}
-	draft := strings.TrimRight(Sanitize(out.String()), "\n")
+	draft := strings.TrimRight(safe.Block(out.String()), "\n")
 	if strings.TrimSpace(draft) == "" {
 		return "", fmt.Errorf("sampling command %q printed nothing", name)
 	}

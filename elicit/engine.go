@@ -8,6 +8,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/protocol"
 )
 
@@ -67,7 +69,7 @@ func (e *Engine) answerForm(ctx context.Context, req *Request) (Response, error)
 	form := req.ParsedForm() // the caller's parse, when it made one
 	if e.opts.Log != nil {
 		for _, f := range form.Findings {
-			fmt.Fprintf(e.opts.Log, "elicitty: %s: schema %s: %s\n", Sanitize(req.Server), f.Code, Sanitize(f.Message))
+			fmt.Fprintf(e.opts.Log, "elicitty: %s: schema %s: %s\n", safe.Block(req.Server), f.Code, safe.Block(f.Message))
 		}
 	}
 	// The inner Answerer gets a copy that carries the parse and the validation switch:

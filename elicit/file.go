@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // File inputs (SEP-2356, draft; docs/protocol.md, "File inputs (SEP-2356, draft)"): a
@@ -145,7 +147,7 @@ type FileInfo struct {
 
 // String is "name (type, size)", sanitized, for reviews and logs.
 func (fi FileInfo) String() string {
-	return fmt.Sprintf("%s (%s, %s)", Sanitize(fi.Name), Sanitize(fi.Type), FormatSize(fi.Size))
+	return fmt.Sprintf("%s (%s, %s)", safe.Block(fi.Name), safe.Block(fi.Type), FormatSize(fi.Size))
 }
 
 // FormatSize is a byte count for people: "512 B", "1.5 KiB", "3.0 MiB".
@@ -386,7 +388,7 @@ func (fld Field) checkFile(v any) []Violation {
 			out = append(out, Violation{Path: ip, Keyword: "x-mcp-file", Message: fmt.Sprintf("file is %s, over the maxSize of %s", FormatSize(fi.Size), FormatSize(spec.MaxSize))})
 		}
 		if !Accepts(spec.Accept, fi.Name, fi.Type) {
-			out = append(out, Violation{Path: ip, Keyword: "x-mcp-file", Message: fmt.Sprintf("type %s is not one of %s", Sanitize(fi.Type), strings.Join(spec.Accept, ", "))})
+			out = append(out, Violation{Path: ip, Keyword: "x-mcp-file", Message: fmt.Sprintf("type %s is not one of %s", safe.Block(fi.Type), strings.Join(spec.Accept, ", "))})
 		}
 		return out
 	}

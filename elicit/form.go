@@ -3,6 +3,8 @@ package elicit
 import (
 	"encoding/json"
 	"fmt"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Kind is the kind of one form field.
@@ -86,7 +88,7 @@ func (f Finding) String() string {
 	if f.Severity == SevError {
 		sev = "error"
 	}
-	return fmt.Sprintf("%s: %s: %s [%s]", sev, Sanitize(f.Path), Sanitize(f.Message), f.Code)
+	return fmt.Sprintf("%s: %s: %s [%s]", sev, safe.Block(f.Path), safe.Block(f.Message), f.Code)
 }
 
 // Finding is one lint finding about a requestedSchema.

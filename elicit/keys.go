@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // unknownKeys returns a violation for each key of an answers-file entry's content
@@ -30,11 +32,11 @@ func unknownKeys(content map[string]any, form *Form, entry string) []Violation {
 	sort.Strings(keys)
 	var out []Violation
 	for _, k := range keys {
-		msg := fmt.Sprintf("%s: the schema has no field %q", entry, Sanitize(k))
+		msg := fmt.Sprintf("%s: the schema has no field %q", entry, safe.Block(k))
 		if near := nearestName(k, names); near != "" {
-			msg += fmt.Sprintf("; did you mean %q?", Sanitize(near))
+			msg += fmt.Sprintf("; did you mean %q?", safe.Block(near))
 		} else if len(names) > 0 {
-			msg += fmt.Sprintf(" (fields: %s)", Sanitize(strings.Join(names, ", ")))
+			msg += fmt.Sprintf(" (fields: %s)", safe.Block(strings.Join(names, ", ")))
 		} else {
 			msg += " (it asks for no fields)"
 		}

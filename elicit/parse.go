@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/tree"
 )
 
@@ -20,7 +22,7 @@ import (
 // schema it cannot understand (missing, not JSON, not an object schema, a keyword of the
 // wrong JSON type) sets Unvalidatable.
 //
-// Titles, descriptions and option labels are sanitized (Sanitize); names and option
+// Titles, descriptions and option labels are sanitized (safe.Block); names and option
 // values are kept as sent, since they go back on the wire.
 //
 // The empty schema {} and an object schema without properties are confirm forms: no
@@ -201,8 +203,8 @@ func (b *builder) field(name string, n *tree.Node, path string) Field {
 		b.malformed(path, "property schema is a JSON %s, not an object", n.Kind)
 		return fld
 	}
-	fld.Title = Sanitize(b.str(n, "title", path))
-	fld.Description = Sanitize(b.str(n, "description", path))
+	fld.Title = safe.Block(b.str(n, "title", path))
+	fld.Description = safe.Block(b.str(n, "description", path))
 	t := n.At("type")
 	typ := ""
 	switch {
@@ -327,7 +329,7 @@ func (b *builder) labelFromNames(fld *Field, enum, names *tree.Node, path string
 			continue
 		}
 		if nm != "" {
-			fld.Options[k-1].Label = Sanitize(nm)
+			fld.Options[k-1].Label = safe.Block(nm)
 		}
 	}
 }
@@ -343,7 +345,7 @@ func (b *builder) enumOptions(enum *tree.Node, path string) []Option {
 				b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", s)
 				continue
 			}
-			opts = append(opts, Option{Value: s, Label: Sanitize(s)})
+			opts = append(opts, Option{Value: s, Label: safe.Block(s)})
 		}
 		return opts
 	}
@@ -359,7 +361,7 @@ func (b *builder) enumOptions(enum *tree.Node, path string) []Option {
 			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", s)
 			continue
 		}
-		opts = append(opts, Option{Value: s, Label: Sanitize(s)})
+		opts = append(opts, Option{Value: s, Label: safe.Block(s)})
 	}
 	return opts
 }
@@ -416,7 +418,7 @@ func (b *builder) constOptions(list *tree.Node, path string) ([]Option, bool) {
 			b.warn(itemPath(path, i), CodeDuplicateChoice, "choice %q is listed twice", c.value)
 			continue
 		}
-		opts = append(opts, Option{Value: c.value, Label: Sanitize(label)})
+		opts = append(opts, Option{Value: c.value, Label: safe.Block(label)})
 	}
 	return opts, true
 }

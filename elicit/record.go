@@ -11,7 +11,7 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"go.yaml.in/yaml/v3"
 )

@@ -4,10 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"github.com/google/go-cmp/cmp"
 )

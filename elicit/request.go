@@ -6,7 +6,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Action is the user's answer to an elicitation: accept, decline or cancel.
@@ -216,9 +216,9 @@ func (e *ProtocolError) Error() string { return "invalid elicitation request: " 
 // ServerLabel is how a request's server is shown: its configured name, followed by its
 // own name in parentheses when that differs ("node (mcp-servers/everything)"). Sanitized.
 func (r *Request) ServerLabel() string {
-	name := Sanitize(r.Server)
+	name := safe.Block(r.Server)
 	if r.ServerInfo != "" && r.ServerInfo != r.Server {
-		name += " (" + Sanitize(r.ServerInfo) + ")"
+		name += " (" + safe.Block(r.ServerInfo) + ")"
 	}
 	return name
 }

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // ModeSampling marks a Request that is not an elicitation but a sampling/createMessage
@@ -283,7 +285,7 @@ func (s *Sampling) Prompt() string {
 func (c SamplingContent) Describe() string {
 	switch c.Type {
 	case ContentText:
-		return Sanitize(c.Text)
+		return safe.Block(c.Text)
 	case ContentImage, ContentAudio:
 		return fmt.Sprintf("[%s: %s, %s]", c.Type, oneLine(cmpOr(c.MIMEType, "unknown type"), 60), byteSize(c.Size))
 	case ContentToolUse:
@@ -293,7 +295,7 @@ func (c SamplingContent) Describe() string {
 		if c.IsError {
 			what = "tool error"
 		}
-		return fmt.Sprintf("[%s for %s] %s", what, oneLine(c.ToolUseID, 40), Sanitize(c.Text))
+		return fmt.Sprintf("[%s for %s] %s", what, oneLine(c.ToolUseID, 40), safe.Block(c.Text))
 	}
 	return fmt.Sprintf("[%s content, not shown]", oneLine(c.Type, 40))
 }
@@ -355,7 +357,7 @@ func (s *Sampling) Limits() string {
 			if r := []rune(q); len(r) > 40 {
 				q = string(r[:39]) + "…"
 			}
-			qs[i] = fmt.Sprintf("%q", Sanitize(q))
+			qs[i] = fmt.Sprintf("%q", safe.Block(q))
 		}
 		parts = append(parts, "stop at "+strings.Join(qs, ", "))
 	}

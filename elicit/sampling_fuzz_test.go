@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // FuzzParseSampling: any params either fail with a ProtocolError or parse into a

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/internal/boundedfile"
 	"github.com/elicitty/elicitty/tree"
 )
@@ -513,7 +515,7 @@ func (s *Script) Answer(ctx context.Context, req *Request) (Response, error) {
 	if opts.Log != nil {
 		line := fmt.Sprintf("elicitty: %s asked %q -> %s (%s entry %d)", oneLine(req.ServerLabel(), 80), oneLine(req.Message, 120), resp.Action, s.name, idx+1)
 		if note != "" {
-			line += ": " + Sanitize(note)
+			line += ": " + safe.Block(note)
 		}
 		fmt.Fprintln(opts.Log, line)
 	}
@@ -625,7 +627,7 @@ func Describe(req *Request) string {
 
 // oneLine sanitizes s, folds whitespace runs to one space and cuts it to max runes.
 func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(Sanitize(s)), " ")
+	s = strings.Join(strings.Fields(safe.Block(s)), " ")
 	if r := []rune(s); len(r) > max {
 		return string(r[:max-1]) + "…"
 	}

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -84,10 +86,10 @@ func (p *Proxy) answerBounded(ctx context.Context, c *call, req *elicit.Request)
 func what(req *elicit.Request) string {
 	s := fmt.Sprintf("%s %s question from %s", req.Origin, modeName(req.Mode), req.ServerLabel())
 	if req.Call != "" {
-		s += " during " + elicit.Sanitize(req.Call)
+		s += " during " + safe.Block(req.Call)
 	}
 	if req.Key != "" {
-		s += fmt.Sprintf(" (input %q)", elicit.Sanitize(req.Key))
+		s += fmt.Sprintf(" (input %q)", safe.Block(req.Key))
 	}
 	return s
 }
@@ -215,7 +217,7 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 			p.logf("%s: the answer does not match the schema; the server gets the violations", what(req))
 			p.answerServer(idRaw, nil, transport.ViolationsRPCError(ve))
 		case errors.As(err, &pe):
-			p.logf("%s: refused: %s", what(req), elicit.Sanitize(pe.Reason))
+			p.logf("%s: refused: %s", what(req), safe.Block(pe.Reason))
 			p.answerServer(idRaw, nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: pe.Reason})
 		default:
 			if !errors.Is(err, errWait) {
@@ -295,7 +297,7 @@ func (p *Proxy) completed(env *transport.Envelope) bool {
 	ours := p.answeredURL[n.ElicitationID]
 	delete(p.answeredURL, n.ElicitationID)
 	if waiting || ours {
-		p.logf("URL elicitation %q completed", elicit.Sanitize(n.ElicitationID))
+		p.logf("URL elicitation %q completed", safe.Block(n.ElicitationID))
 	}
 	return waiting || ours
 }
@@ -331,7 +333,7 @@ func (p *Proxy) finish(ctx context.Context, c *call, original, retry []byte) {
 		return
 	}
 	if err := p.toServer(retry); err != nil {
-		p.logf("retrying %s %s: %v", c.method, elicit.Sanitize(c.name), err)
+		p.logf("retrying %s %s: %v", c.method, safe.Block(c.name), err)
 		p.failCall(c, fmt.Sprintf("elicitty proxy: the retry could not be sent: %v", err))
 	}
 }
@@ -356,7 +358,7 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 	if c.meta {
 		// 2026-07-28 has no -32042 and no completion notice to wait for (its changelog,
 		// minor change 11): the error is the server's mistake, and the host's to see.
-		p.logf("%s %s: a 2026-07-28 server answered -32042, which that protocol does not have; passing the error to the host", c.method, elicit.Sanitize(c.name))
+		p.logf("%s %s: a 2026-07-28 server answered -32042, which that protocol does not have; passing the error to the host", c.method, safe.Block(c.name))
 		return false
 	}
 	p.mu.Lock()
@@ -369,12 +371,12 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 		return false
 	}
 	if len(e.Data.Elicitations) > maxKept {
-		p.logf("%s %s: a -32042 with %d URL elicitations; passing the error to the host", c.method, elicit.Sanitize(c.name), len(e.Data.Elicitations))
+		p.logf("%s %s: a -32042 with %d URL elicitations; passing the error to the host", c.method, safe.Block(c.name), len(e.Data.Elicitations))
 		return false
 	}
 	c.urlRounds++
 	if c.urlRounds > maxURLRounds {
-		p.logf("%s %s: -32042 after %d retries; passing the error to the host", c.method, elicit.Sanitize(c.name), maxURLRounds)
+		p.logf("%s %s: -32042 after %d retries; passing the error to the host", c.method, safe.Block(c.name), maxURLRounds)
 		return false
 	}
 	ctx, ok := p.start(c)
@@ -419,7 +421,7 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 	for i, raw := range entries {
 		var ep mcp.ElicitParams
 		if err := json.Unmarshal(raw, &ep); err != nil || ep.URL == "" || (ep.Mode != "" && ep.Mode != "url") {
-			p.logf("%s %s: -32042 entry %d is no URL elicitation; passing the error on", c.method, elicit.Sanitize(c.name), i+1)
+			p.logf("%s %s: -32042 entry %d is no URL elicitation; passing the error on", c.method, safe.Block(c.name), i+1)
 			return false
 		}
 		req := transport.NewRequest(p.source(c.proto), elicit.OriginURLRequired, &ep, append(json.RawMessage(nil), raw...))
@@ -454,7 +456,7 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 		}
 	}
 	if len(waits) > 0 {
-		p.logf("%s %s: waiting up to %s for %d URL elicitation(s) to complete", c.method, elicit.Sanitize(c.name), p.opts.Wait, len(waits))
+		p.logf("%s %s: waiting up to %s for %d URL elicitation(s) to complete", c.method, safe.Block(c.name), p.opts.Wait, len(waits))
 	}
 	t := time.NewTimer(p.opts.Wait)
 	defer t.Stop()
@@ -468,14 +470,14 @@ func (p *Proxy) urlRequired(ctx context.Context, c *call, entries []json.RawMess
 		case <-w:
 		case <-t.C:
 			ended = errNoCompletion
-			p.logf("%s %s: the URL elicitation did not complete within %s; passing the error to the host", c.method, elicit.Sanitize(c.name), p.opts.Wait)
+			p.logf("%s %s: the URL elicitation did not complete within %s; passing the error to the host", c.method, safe.Block(c.name), p.opts.Wait)
 			return false
 		case <-ctx.Done():
 			ended = context.Cause(ctx)
 			return false
 		}
 	}
-	p.logf("%s %s: retrying after the URL elicitation", c.method, elicit.Sanitize(c.name))
+	p.logf("%s %s: retrying after the URL elicitation", c.method, safe.Block(c.name))
 	return true
 }
 
@@ -506,7 +508,7 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 		return false // load shedding and the like: the host retries
 	}
 	if len(r.InputRequests) > maxKept {
-		p.logf("%s %s: an input_required round with %d input requests; passing the result to the host", c.method, elicit.Sanitize(c.name), len(r.InputRequests))
+		p.logf("%s %s: an input_required round with %d input requests; passing the result to the host", c.method, safe.Block(c.name), len(r.InputRequests))
 		return false
 	}
 	keys := make([]string, 0, len(r.InputRequests))
@@ -537,7 +539,7 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 	}
 	c.rounds++
 	if c.rounds > maxRounds {
-		p.logf("%s %s: more than %d input_required rounds; passing the result to the host", c.method, elicit.Sanitize(c.name), maxRounds)
+		p.logf("%s %s: more than %d input_required rounds; passing the result to the host", c.method, safe.Block(c.name), maxRounds)
 		return false
 	}
 	slices.Sort(keys)
@@ -570,11 +572,11 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 		}
 		retry, ok := withInputs(c.line, answers, state)
 		if !ok {
-			p.logf("%s %s: could not build the retry; passing the result to the host", c.method, elicit.Sanitize(c.name))
+			p.logf("%s %s: could not build the retry; passing the result to the host", c.method, safe.Block(c.name))
 			p.finish(ctx, c, original, nil)
 			return
 		}
-		p.logf("%s %s: round %d answered; retrying", c.method, elicit.Sanitize(c.name), c.rounds)
+		p.logf("%s %s: round %d answered; retrying", c.method, safe.Block(c.name), c.rounds)
 		p.finish(ctx, c, original, retry)
 	})
 	return true

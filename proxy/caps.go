@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
@@ -79,7 +81,7 @@ func (p *Proxy) hostInitialize(env *transport.Envelope, msg []byte) []byte {
 	p.namedHost(params.ClientInfo.Name)
 	want := modes{form: true, url: !legacy}
 	if declared == want || (declared.form && declared.url) {
-		p.logf("host %q declares elicitation %s: passing its questions through%s", elicit.Sanitize(params.ClientInfo.Name), declared, p.hereNote())
+		p.logf("host %q declares elicitation %s: passing its questions through%s", safe.Block(params.ClientInfo.Name), declared, p.hereNote())
 		return msg
 	}
 	edited, ok := editParams(env, msg, []string{"capabilities"}, legacy, params.Capabilities.Elicitation)
@@ -87,7 +89,7 @@ func (p *Proxy) hostInitialize(env *transport.Envelope, msg []byte) []byte {
 		p.logf("could not add elicitation to the host's initialize; passing it unchanged")
 		return msg
 	}
-	p.logf("host %q declares elicitation %s; elicitty answers the rest", elicit.Sanitize(params.ClientInfo.Name), declared)
+	p.logf("host %q declares elicitation %s; elicitty answers the rest", safe.Block(params.ClientInfo.Name), declared)
 	return edited
 }
 
@@ -255,7 +257,7 @@ func (p *Proxy) noteInitialized(result []byte) {
 	if sp, ok := p.up.(interface{ SetProtocol(string) }); ok && r.ProtocolVersion != "" {
 		sp.SetProtocol(r.ProtocolVersion)
 	}
-	p.logf("server %q speaks %s", elicit.Sanitize(r.ServerInfo.Name), elicit.Sanitize(r.ProtocolVersion))
+	p.logf("server %q speaks %s", safe.Block(r.ServerInfo.Name), safe.Block(r.ProtocolVersion))
 }
 
 // marshal encodes v without escaping <, > and &, so the raw members it carries (a

@@ -9,7 +9,8 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/transport"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -220,11 +221,11 @@ func (p *Proxy) expire(c *call) {
 	}
 	if !running {
 		if len(c.sentTo) == 0 {
-			p.logf("dropped the kept response of %s %s: the host did not call it again", c.method, elicit.Sanitize(c.name))
+			p.logf("dropped the kept response of %s %s: the host did not call it again", c.method, safe.Block(c.name))
 		}
 		return
 	}
-	p.logf("the host did not call %s %s again in time; cancelling it at the server", c.method, elicit.Sanitize(c.name))
+	p.logf("the host did not call %s %s again in time; cancelling it at the server", c.method, safe.Block(c.name))
 	b := fmt.Appendf(nil, `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%s,"reason":"the host gave up on it"}}`, c.idRaw)
 	if err := p.toServer(b); err != nil {
 		p.logf("sending to the server: %v", err)
@@ -263,7 +264,7 @@ func (p *Proxy) hostCancelled(env *transport.Envelope, msg []byte) []byte {
 			// stays kept for the host's next identical call.
 			c.sentTo = slices.DeleteFunc(c.sentTo, func(k string) bool { return k == key })
 			p.mu.Unlock()
-			p.logf("the host gave up on %s %s as its response went out; the response is kept for its next identical call", c.method, elicit.Sanitize(c.name))
+			p.logf("the host gave up on %s %s as its response went out; the response is kept for its next identical call", c.method, safe.Block(c.name))
 			return nil
 		}
 		for i, h := range c.joined {
@@ -277,7 +278,7 @@ func (p *Proxy) hostCancelled(env *transport.Envelope, msg []byte) []byte {
 		}
 		until := c.keepUntil
 		p.mu.Unlock()
-		p.logf("the host gave up on %s %s again; still keeping it (until %s)", c.method, elicit.Sanitize(c.name), until.Format(time.TimeOnly))
+		p.logf("the host gave up on %s %s again; still keeping it (until %s)", c.method, safe.Block(c.name), until.Format(time.TimeOnly))
 		return nil
 	}
 	c := p.pending[key]
@@ -293,7 +294,7 @@ func (p *Proxy) hostCancelled(env *transport.Envelope, msg []byte) []byte {
 		until := c.keepUntil
 		p.mu.Unlock()
 		p.logf("the host gave up on %s %s while a person is asked; keeping the call and its question for its next identical call (until %s)",
-			c.method, elicit.Sanitize(c.name), until.Format(time.TimeOnly))
+			c.method, safe.Block(c.name), until.Format(time.TimeOnly))
 		return nil
 	}
 	if c.gone {
@@ -305,7 +306,7 @@ func (p *Proxy) hostCancelled(env *transport.Envelope, msg []byte) []byte {
 	cancel := c.cancel
 	p.mu.Unlock()
 	if cancel != nil {
-		p.logf("the host cancelled %s %s; stopped answering for it", c.method, elicit.Sanitize(c.name))
+		p.logf("the host cancelled %s %s; stopped answering for it", c.method, safe.Block(c.name))
 		cancel(errHostCancelled)
 	}
 	return msg
@@ -336,7 +337,7 @@ func (p *Proxy) join(c *call, line []byte) bool {
 			return false // the host has its response: this is a new call
 		}
 		p.mu.Unlock()
-		p.logf("the host called %s %s again: it gets the response kept for it (the tool ran once)", k.method, elicit.Sanitize(k.name))
+		p.logf("the host called %s %s again: it gets the response kept for it (the tool ran once)", k.method, safe.Block(k.name))
 		p.toHost(withID(held, h.raw))
 		return true
 	}
@@ -348,7 +349,7 @@ func (p *Proxy) join(c *call, line []byte) bool {
 		p.joinedIDs[key] = k
 	}
 	p.mu.Unlock()
-	p.logf("the host called %s %s again while a person is asked: joined to the call still running (the tool runs once)", k.method, elicit.Sanitize(k.name))
+	p.logf("the host called %s %s again while a person is asked: joined to the call still running (the tool runs once)", k.method, safe.Block(k.name))
 	return true
 }
 
@@ -383,7 +384,7 @@ func (p *Proxy) deliver(c *call, msg []byte) {
 		c.cancelled = true
 		p.forgetLocked(c)
 		p.mu.Unlock()
-		p.logf("dropped the response of %s %s, which ended while the host was away: too much is kept already", c.method, elicit.Sanitize(c.name))
+		p.logf("dropped the response of %s %s, which ended while the host was away: too much is kept already", c.method, safe.Block(c.name))
 		return
 	}
 	c.keepUntil = later(c.keepUntil, time.Now().Add(p.opts.Keep))
@@ -396,7 +397,7 @@ func (p *Proxy) deliver(c *call, msg []byte) {
 		for _, stop := range stops {
 			stop(errCallEnded)
 		}
-		p.logf("%s %s ended while the host was away; its response is kept for the host's next identical call (until %s)", c.method, elicit.Sanitize(c.name), until.Format(time.TimeOnly))
+		p.logf("%s %s ended while the host was away; its response is kept for the host's next identical call (until %s)", c.method, safe.Block(c.name), until.Format(time.TimeOnly))
 		return
 	}
 	original := !c.gone

@@ -16,7 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
@@ -509,7 +509,7 @@ func (p *Proxy) fromHost(msg []byte) {
 	if !env.IsRequest() {
 		if p.ownsServerRequest(env.ID()) {
 			// The person answers the questions the proxy took on, never the host.
-			p.logf("refused a response of the host to server request %s, which elicitty answers: not passed on", elicit.Sanitize(string(env.IDRaw())))
+			p.logf("refused a response of the host to server request %s, which elicitty answers: not passed on", safe.Block(string(env.IDRaw())))
 			return
 		}
 		p.sendOrFail(msg, nil) // the host's answer to a server request (sampling, roots, ping)
@@ -579,7 +579,7 @@ func (p *Proxy) sendOrFail(msg []byte, c *call) {
 // failCall answers the host's request c (and those joined to it) with an internal
 // error.
 func (p *Proxy) failCall(c *call, text string) {
-	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: elicit.Sanitize(text)}})
+	b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: c.id, Error: &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: safe.Block(text)}})
 	p.deliver(c, b)
 }
 
@@ -661,7 +661,7 @@ func (p *Proxy) fromServer(msg []byte) {
 	if busy {
 		// The proxy is answering this request's previous response; the host gets one
 		// response for its id, the retry's (or that previous one).
-		p.logf("dropped another response of the server to %s %s while answering for it", c.method, elicit.Sanitize(c.name))
+		p.logf("dropped another response of the server to %s %s while answering for it", c.method, safe.Block(c.name))
 		return
 	}
 	if c.method == "initialize" && !env.IsError() {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/elicit"
 )
 
@@ -47,9 +49,9 @@ func (p *Proxy) askWait(ctx context.Context, req *elicit.Request) (decided <-cha
 // false passes the -32042 error to the host. It reports whether c is retried.
 func (p *Proxy) waitDecided(c *call, now bool) bool {
 	if now {
-		p.logf("%s %s: retrying now, as the user asked", c.method, elicit.Sanitize(c.name))
+		p.logf("%s %s: retrying now, as the user asked", c.method, safe.Block(c.name))
 		return true
 	}
-	p.logf("%s %s: the user stopped waiting for the URL elicitation; passing the error to the host", c.method, elicit.Sanitize(c.name))
+	p.logf("%s %s: the user stopped waiting for the URL elicitation; passing the error to the host", c.method, safe.Block(c.name))
 	return false
 }

@@ -5,14 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -182,7 +182,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	if opts.Protocol != "" && s.Protocol() != opts.Protocol {
 		// A pin is what the session speaks or an error: never a silent fallback (a
 		// refused server/discover) nor a counter-offer accepted.
-		got := elicit.Sanitize(truncate(s.Protocol(), 40))
+		got := safe.Block(truncate(s.Protocol(), 40))
 		_ = s.Close()
 		return nil, &ConnError{Server: srv.Name, Err: &ProtocolMismatchError{Pinned: opts.Protocol, Offered: got}}
 	}
@@ -272,7 +272,7 @@ func handshakeError(err error) error {
 	if !errors.As(err, &rpc) {
 		return err
 	}
-	clean := &jsonrpc.Error{Code: rpc.Code, Message: elicit.Sanitize(truncate(rpc.Message, 500))}
+	clean := &jsonrpc.Error{Code: rpc.Code, Message: safe.Block(truncate(rpc.Message, 500))}
 	if strings.HasPrefix(rpc.Message, "elicitty ") {
 		return fmt.Errorf("initialize: %w", clean)
 	}

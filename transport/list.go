@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Bounds of one listing (tools, prompts, resources, resource templates, tasks): a

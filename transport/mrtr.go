@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -294,7 +295,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 			// -32042 carries URL-mode elicitations only; asking a form here would be
 			// answered into the void (there is no response to carry its content).
 			return round, fmt.Errorf("%s: protocol error: -32042 entry %d is not a URL-mode elicitation (mode %q, url %q): %w",
-				what, i+1, elicit.Sanitize(p.Mode), elicit.Sanitize(truncate(p.URL, 200)), rpc)
+				what, i+1, safe.Block(p.Mode), safe.Block(truncate(p.URL, 200)), rpc)
 		}
 		seen[p.URL]++
 		if seen[p.URL] > maxURLRepeats {
@@ -369,7 +370,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 
 // urlWaitText says what a -32042 wait waits for and how to go on.
 func urlWaitText(n int, keys []string, limit time.Duration) string {
-	ids := elicit.Sanitize(truncate(strings.Join(keys, ", "), 200))
+	ids := safe.Block(truncate(strings.Join(keys, ", "), 200))
 	bound := ""
 	if limit > 0 {
 		bound = " up to " + limit.String()

@@ -8,7 +8,7 @@ import (
 	"fmt"
 
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

@@ -9,7 +9,7 @@ import (
 	"fmt"
 
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )

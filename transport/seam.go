@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/protocol"
@@ -427,7 +428,7 @@ func (s *Session) boundedContext(ctx context.Context, d time.Duration, token str
 // serverInfoName is a server's own name as elicitty shows and matches it: sanitized,
 // on one line, at most 100 runes.
 func serverInfoName(name string) string {
-	name = strings.Join(strings.Fields(elicit.Sanitize(name)), " ")
+	name = strings.Join(strings.Fields(safe.Block(name)), " ")
 	if r := []rune(name); len(r) > 100 {
 		name = string(r[:100])
 	}

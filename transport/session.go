@@ -5,13 +5,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"maps"
 	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"

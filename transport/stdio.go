@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"os"
 	"os/exec"
@@ -16,6 +15,8 @@ import (
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/transport/wire"

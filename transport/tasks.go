@@ -9,7 +9,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"

@@ -5,10 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"strings"
 	"sync"
+
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
@@ -119,7 +120,7 @@ func (lm *lineMode) do(line string) (quit bool) {
 				items = prompts
 			}
 			for _, it := range items {
-				lm.printf("%s %s: %s\n", it.server, safe.Line(it.name), firstLine(elicit.Sanitize(it.desc)))
+				lm.printf("%s %s: %s\n", it.server, safe.Line(it.name), firstLine(safe.Block(it.desc)))
 			}
 		}
 	case "call", "get", "read":

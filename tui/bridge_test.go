@@ -1,16 +1,17 @@
 package tui
 
 import (
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/testkit"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"

@@ -4,6 +4,8 @@ import (
 	"net/url"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/tui/consent"
@@ -53,10 +55,10 @@ func (c *localConsent) Update(msg tea.Msg) tea.Cmd {
 // View implements ConsentScreen.
 func (c *localConsent) View() string {
 	var lines []string
-	lines = append(lines, c.st.Title.Render(trunc(elicit.Sanitize(c.req.Server)+" asks you to open a URL", c.w)))
-	lines = append(lines, wrapWords(elicit.Sanitize(c.req.Message), c.w)...)
+	lines = append(lines, c.st.Title.Render(trunc(safe.Block(c.req.Server)+" asks you to open a URL", c.w)))
+	lines = append(lines, wrapWords(safe.Block(c.req.Message), c.w)...)
 	lines = append(lines, "")
-	raw := elicit.Sanitize(c.req.URL)
+	raw := safe.Block(c.req.URL)
 	u, err := url.Parse(c.req.URL)
 	switch {
 	case err != nil || u.Host == "":

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/elicit"
 )
@@ -206,8 +208,8 @@ func (f *localForm) submit() {
 // View implements FormScreen.
 func (f *localForm) View() string {
 	var lines []string
-	lines = append(lines, f.st.Title.Render(trunc(elicit.Sanitize(f.req.Server)+" asks", f.w)))
-	lines = append(lines, wrapWords(elicit.Sanitize(f.req.Message), f.w)...)
+	lines = append(lines, f.st.Title.Render(trunc(safe.Block(f.req.Server)+" asks", f.w)))
+	lines = append(lines, wrapWords(safe.Block(f.req.Message), f.w)...)
 	for _, fd := range f.form.Findings {
 		lines = append(lines, f.st.Warn.Render(trunc("⚠ "+fd.Message, f.w)))
 	}
@@ -227,7 +229,7 @@ func (f *localForm) View() string {
 		if i == f.focus {
 			cur = "> "
 		}
-		line := cur + elicit.Sanitize(label) + ": " + f.valueText(i)
+		line := cur + safe.Block(label) + ": " + f.valueText(i)
 		if i == f.focus {
 			line = f.st.Selected.Render(trunc(line, f.w))
 		} else {
@@ -261,7 +263,7 @@ func (f *localForm) valueText(i int) string {
 		if v.pick < 0 {
 			return "(none) ←/→"
 		}
-		return "‹ " + elicit.Sanitize(fld.Options[v.pick].Label) + " ›"
+		return "‹ " + safe.Block(fld.Options[v.pick].Label) + " ›"
 	case elicit.KindMulti:
 		var parts []string
 		for j, op := range fld.Options {
@@ -269,7 +271,7 @@ func (f *localForm) valueText(i int) string {
 			if v.picks[j] {
 				box = "[x]"
 			}
-			s := box + elicit.Sanitize(op.Label)
+			s := box + safe.Block(op.Label)
 			if j == v.pick && i == f.focus {
 				s = "›" + s
 			}

@@ -9,6 +9,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -306,10 +308,10 @@ func (e *jsonEditor) submit() {
 	if err != nil {
 		var te *tree.Error
 		if errors.As(err, &te) && te.Loc.Line > 0 {
-			e.errs = []string{oneLine(elicit.Sanitize(fmt.Sprintf("line %d, column %d: %s", te.Loc.Line, te.Loc.Column, strings.TrimPrefix(te.Msg, "invalid JSON: "))))}
+			e.errs = []string{oneLine(safe.Block(fmt.Sprintf("line %d, column %d: %s", te.Loc.Line, te.Loc.Column, strings.TrimPrefix(te.Msg, "invalid JSON: "))))}
 			e.moveTo(te.Loc.Line, te.Loc.Column)
 		} else {
-			e.errs = []string{elicit.Sanitize(err.Error())}
+			e.errs = []string{safe.Block(err.Error())}
 		}
 		return
 	}
@@ -331,7 +333,7 @@ func (e *jsonEditor) submit() {
 	d.UseNumber()
 	var content map[string]any
 	if err := d.Decode(&content); err != nil {
-		e.errs = []string{elicit.Sanitize(err.Error())}
+		e.errs = []string{safe.Block(err.Error())}
 		return
 	}
 	e.resp, e.done = elicit.Response{Action: elicit.Accept, Content: content}, true
@@ -342,7 +344,7 @@ func (e *jsonEditor) submit() {
 func schemaProblems(err error) []string {
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return []string{elicit.Sanitize(err.Error())}
+		return []string{safe.Block(err.Error())}
 	}
 	var out []string
 	seen := map[string]bool{}
@@ -354,14 +356,14 @@ func schemaProblems(err error) []string {
 		if at == "" {
 			at = "/"
 		}
-		p := oneLine(elicit.Sanitize(at + ": " + u.Error.String()))
+		p := oneLine(safe.Block(at + ": " + u.Error.String()))
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}
 	}
 	if len(out) == 0 {
-		out = []string{oneLine(elicit.Sanitize(ve.Error()))}
+		out = []string{oneLine(safe.Block(ve.Error()))}
 	}
 	return out
 }
@@ -379,7 +381,7 @@ func (e *jsonEditor) moveTo(line, col int) {
 
 // headerLines is the message and the label above the editor.
 func (e *jsonEditor) headerLines() []string {
-	lines := wrapWords(elicit.Sanitize(e.req.Message), e.w)
+	lines := wrapWords(safe.Block(e.req.Message), e.w)
 	if len(lines) > 2 {
 		lines = append(lines[:1], trunc(lines[1], e.w-1)+"…")
 	}

@@ -7,8 +7,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	tea "charm.land/bubbletea/v2"
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -136,7 +137,7 @@ func (l *logPane) toggleOpen() {
 	case len(e.Raw) > 0:
 		l.pretty = prettyJSON(e.Raw)
 	default:
-		l.pretty = elicit.Sanitize(e.Text)
+		l.pretty = safe.Block(e.Text)
 	}
 }
 

@@ -5,11 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"runtime"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"

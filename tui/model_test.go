@@ -4,13 +4,14 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/internal/testkit"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"

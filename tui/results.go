@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -41,7 +42,7 @@ func renderPromptResult(r *mcp.GetPromptResult) string {
 	}
 	var b strings.Builder
 	if r.Description != "" {
-		b.WriteString(elicit.Sanitize(r.Description) + "\n\n")
+		b.WriteString(safe.Block(r.Description) + "\n\n")
 	}
 	for _, m := range r.Messages {
 		fmt.Fprintf(&b, "[%s]\n", oneLine(string(m.Role)))
@@ -59,7 +60,7 @@ func renderResourceResult(r *mcp.ReadResourceResult) string {
 		fmt.Fprintf(&b, "%s (%s)\n", oneLine(c.URI), oneLine(c.MIMEType))
 		switch {
 		case c.Text != "":
-			b.WriteString(elicit.Sanitize(c.Text) + "\n")
+			b.WriteString(safe.Block(c.Text) + "\n")
 		case c.Blob != nil:
 			fmt.Fprintf(&b, "[binary, %d bytes]\n", len(c.Blob))
 		}
@@ -70,7 +71,7 @@ func renderResourceResult(r *mcp.ReadResourceResult) string {
 func writeContent(b *strings.Builder, c mcp.Content) {
 	switch c := c.(type) {
 	case *mcp.TextContent:
-		b.WriteString(elicit.Sanitize(c.Text) + "\n")
+		b.WriteString(safe.Block(c.Text) + "\n")
 	case *mcp.ImageContent:
 		fmt.Fprintf(b, "[image %s, %d bytes]\n", oneLine(c.MIMEType), len(c.Data))
 	case *mcp.AudioContent:
@@ -81,7 +82,7 @@ func writeContent(b *strings.Builder, c mcp.Content) {
 		if c.Resource != nil {
 			fmt.Fprintf(b, "[embedded resource %s]\n", oneLine(c.Resource.URI))
 			if c.Resource.Text != "" {
-				b.WriteString(elicit.Sanitize(c.Resource.Text) + "\n")
+				b.WriteString(safe.Block(c.Resource.Text) + "\n")
 			}
 		}
 	case nil:
@@ -95,7 +96,7 @@ func prettyJSON(v any) string {
 	if raw, ok := v.(json.RawMessage); ok {
 		var out strings.Builder
 		if err := indentTo(&out, raw); err != nil {
-			return elicit.Sanitize(string(raw))
+			return safe.Block(string(raw))
 		}
 		return out.String()
 	}
@@ -103,7 +104,7 @@ func prettyJSON(v any) string {
 	if err != nil {
 		return fmt.Sprintf("(unprintable: %v)", err)
 	}
-	return elicit.Sanitize(string(bs))
+	return safe.Block(string(bs))
 }
 
 func indentTo(b *strings.Builder, raw []byte) error {
@@ -115,6 +116,6 @@ func indentTo(b *strings.Builder, raw []byte) error {
 	if err != nil {
 		return err
 	}
-	b.WriteString(elicit.Sanitize(string(bs)))
+	b.WriteString(safe.Block(string(bs)))
 	return nil
 }

@@ -3,13 +3,13 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"strconv"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/charmbracelet/x/ansi"
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -282,8 +282,8 @@ func (p serversPane) View() string {
 			if host == "" {
 				host = "(no host name yet)"
 			}
-			lines = append(lines, trunc(oneLine(elicit.Sanitize(host)), inner),
-				trunc("› "+oneLine(elicit.Sanitize(px.Server)), inner),
+			lines = append(lines, trunc(oneLine(safe.Block(host)), inner),
+				trunc("› "+oneLine(safe.Block(px.Server)), inner),
 				p.st.Dim.Render(trunc(fmt.Sprintf("  pid %d", px.PID), inner)))
 		}
 		if len(p.proxies) == 0 {

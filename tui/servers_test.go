@@ -1,7 +1,7 @@
 package tui
 
 import (
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"github.com/elicitty/elicitty/internal/testkit"
 

@@ -5,10 +5,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
 )
 
 // TrustAsk is a project folder whose servers wait for the user's trust (Options.Trust):
@@ -67,7 +68,7 @@ func (m *Model) trustKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 		}
 		ts.asking = true
 		grant := ts.ask.Grant
-		m.status = "trusting " + oneLine(elicit.Sanitize(ts.ask.Dir))
+		m.status = "trusting " + oneLine(safe.Block(ts.ask.Dir))
 		return func() tea.Msg {
 			servers, err := grant()
 			return trustedMsg{servers: servers, err: err}
@@ -92,7 +93,7 @@ func (m *Model) onTrusted(msg trustedMsg) tea.Cmd {
 		return nil
 	}
 	if msg.err != nil {
-		m.status = "trust failed: " + oneLine(elicit.Sanitize(msg.err.Error()))
+		m.status = "trust failed: " + oneLine(safe.Block(msg.err.Error()))
 		return nil
 	}
 	byName := map[string]config.Server{}
@@ -115,7 +116,7 @@ func (m *Model) onTrusted(msg trustedMsg) tea.Cmd {
 		}
 		cmds = append(cmds, m.restartRow(i, ""))
 	}
-	m.status = fmt.Sprintf("trusted %s: starting %d server(s)", oneLine(elicit.Sanitize(ts.ask.Dir)), len(cmds))
+	m.status = fmt.Sprintf("trusted %s: starting %d server(s)", oneLine(safe.Block(ts.ask.Dir)), len(cmds))
 	return tea.Batch(cmds...)
 }
 
@@ -125,7 +126,7 @@ func (m *Model) trustView(w, h int) string {
 	ts := m.trust
 	lines := []string{m.st.Title.Render(trunc("Trust this project folder?", w)), ""}
 	wrap := func(s string) {
-		lines = append(lines, wrapWords(oneLine(elicit.Sanitize(s)), max(w-1, 1))...)
+		lines = append(lines, wrapWords(oneLine(safe.Block(s)), max(w-1, 1))...)
 	}
 	wrap(ts.ask.Dir + " has MCP servers in " + strings.Join(ts.ask.Files, ", ") +
 		". Trusting it starts them with your environment; they do not start until you do.")

@@ -7,10 +7,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/elicitty/elicitty/elicit"
 )
 
 // View renders the whole screen: tab bar, servers pane beside the main area, status
@@ -175,7 +176,7 @@ func (m *Model) describeView(w, h int) string {
 	if it.template {
 		what = "Resource template"
 	}
-	title := what + " " + oneLine(elicit.Sanitize(it.name)) + " on " + oneLine(elicit.Sanitize(it.server))
+	title := what + " " + oneLine(safe.Block(it.name)) + " on " + oneLine(safe.Block(it.server))
 	lines := []string{m.st.Title.Render(trunc(title, w))}
 	// quoted marks the lines of a server's free text with a bar, so that none of
 	// them can pass for a line of ours.
@@ -196,11 +197,11 @@ func (m *Model) describeView(w, h int) string {
 		}
 	}
 	if it.title != "" {
-		para("Title", oneLine(elicit.Sanitize(it.title)))
+		para("Title", oneLine(safe.Block(it.title)))
 	}
-	para("Description", elicit.Sanitize(it.desc))
+	para("Description", safe.Block(it.desc))
 	if it.template {
-		para("URI template", elicit.Sanitize(it.name))
+		para("URI template", safe.Block(it.name))
 		para("Variables", varsText(it))
 	}
 	para("MIME type", oneLine(it.mime))
@@ -230,9 +231,9 @@ func indentRaw(raw json.RawMessage) string {
 	}
 	var b bytes.Buffer
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		return elicit.Sanitize(string(raw))
+		return safe.Block(string(raw))
 	}
-	return elicit.Sanitize(b.String())
+	return safe.Block(b.String())
 }
 
 // wrapHard cuts s into lines of at most w cells, keeping its indentation.

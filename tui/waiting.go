@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
@@ -189,7 +191,7 @@ func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 	}
 	if msg.err == nil {
 		cmd := m.accept(p)
-		m.status = "opened " + oneLine(elicit.Sanitize(msg.url))
+		m.status = "opened " + oneLine(safe.Block(msg.url))
 		return cmd
 	}
 	m.status = "no browser: open the link yourself"

@@ -8,6 +8,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
@@ -99,10 +101,10 @@ func (a *app) reportProtocolErrors(next elicit.Answerer) elicit.Answerer {
 		if errors.As(err, &pe) {
 			url := ""
 			if req.Mode == elicit.ModeURL {
-				url = fmt.Sprintf(" (url %q)", elicit.Sanitize(req.URL))
+				url = fmt.Sprintf(" (url %q)", safe.Block(req.URL))
 			}
 			fmt.Fprintf(a.stderr, "elicitty: %s sent an invalid %s-mode request%s, refused without asking: %s\n",
-				elicit.Sanitize(req.Server), req.ModeOrForm(), url, elicit.Sanitize(pe.Reason))
+				safe.Block(req.Server), req.ModeOrForm(), url, safe.Block(pe.Reason))
 		}
 		return resp, err
 	})
@@ -114,16 +116,16 @@ func (a *app) unanswered() elicit.Answerer {
 	return elicit.AnswererFunc(func(_ context.Context, req *elicit.Request) (elicit.Response, error) {
 		switch a.onUnanswered {
 		case "decline":
-			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: declined (--on-unanswered)\n", req.ServerLabel(), elicit.Sanitize(req.Message))
+			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: declined (--on-unanswered)\n", req.ServerLabel(), safe.Block(req.Message))
 			return elicit.Response{Action: elicit.Decline}, nil
 		case "cancel":
-			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: cancelled (--on-unanswered)\n", req.ServerLabel(), elicit.Sanitize(req.Message))
+			fmt.Fprintf(a.stderr, "elicitty: %s asks %q: cancelled (--on-unanswered)\n", req.ServerLabel(), safe.Block(req.Message))
 			return elicit.Response{Action: elicit.Cancel}, nil
 		}
 		fmt.Fprintf(a.stderr, "elicitty: %s asks %q (%s mode) but there is no terminal and no --answers file.\n",
-			req.ServerLabel(), elicit.Sanitize(req.Message), req.ModeOrForm())
+			req.ServerLabel(), safe.Block(req.Message), req.ModeOrForm())
 		fmt.Fprintf(a.stderr, "An answers-file entry that would answer it:\n%s", elicit.UnansweredEntry(req))
-		return elicit.Response{}, fmt.Errorf("%s: %w", elicit.Sanitize(req.Server), elicit.ErrUnanswered)
+		return elicit.Response{}, fmt.Errorf("%s: %w", safe.Block(req.Server), elicit.ErrUnanswered)
 	})
 }
 

@@ -14,7 +14,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
@@ -171,9 +173,9 @@ func (a *app) readCommand() *cobra.Command {
 				}
 				for _, c := range res.Contents {
 					if c.Text != "" {
-						fmt.Fprintln(a.stdout, elicit.Sanitize(c.Text))
+						fmt.Fprintln(a.stdout, safe.Block(c.Text))
 					} else {
-						fmt.Fprintf(a.stdout, "[blob %s, %d bytes, %s]\n", elicit.Sanitize(c.URI), len(c.Blob), elicit.Sanitize(c.MIMEType))
+						fmt.Fprintf(a.stdout, "[blob %s, %d bytes, %s]\n", safe.Block(c.URI), len(c.Blob), safe.Block(c.MIMEType))
 					}
 				}
 				return nil
@@ -194,27 +196,27 @@ func (a *app) printContent(content []mcp.Content, structured any) {
 	for _, c := range content {
 		switch c := c.(type) {
 		case *mcp.TextContent:
-			fmt.Fprintln(a.stdout, elicit.Sanitize(c.Text))
+			fmt.Fprintln(a.stdout, safe.Block(c.Text))
 		case *mcp.ImageContent:
-			fmt.Fprintf(a.stdout, "[image %s, %d bytes]\n", elicit.Sanitize(c.MIMEType), len(c.Data))
+			fmt.Fprintf(a.stdout, "[image %s, %d bytes]\n", safe.Block(c.MIMEType), len(c.Data))
 		case *mcp.AudioContent:
-			fmt.Fprintf(a.stdout, "[audio %s, %d bytes]\n", elicit.Sanitize(c.MIMEType), len(c.Data))
+			fmt.Fprintf(a.stdout, "[audio %s, %d bytes]\n", safe.Block(c.MIMEType), len(c.Data))
 		case *mcp.ResourceLink:
-			fmt.Fprintf(a.stdout, "[resource link %s %s]\n", elicit.Sanitize(c.URI), elicit.Sanitize(c.Name))
+			fmt.Fprintf(a.stdout, "[resource link %s %s]\n", safe.Block(c.URI), safe.Block(c.Name))
 		case *mcp.EmbeddedResource:
 			if c.Resource != nil && c.Resource.Text != "" {
-				fmt.Fprintln(a.stdout, elicit.Sanitize(c.Resource.Text))
+				fmt.Fprintln(a.stdout, safe.Block(c.Resource.Text))
 			} else if c.Resource != nil {
-				fmt.Fprintf(a.stdout, "[resource %s, %d bytes]\n", elicit.Sanitize(c.Resource.URI), len(c.Resource.Blob))
+				fmt.Fprintf(a.stdout, "[resource %s, %d bytes]\n", safe.Block(c.Resource.URI), len(c.Resource.Blob))
 			}
 		default:
 			b, _ := json.Marshal(c)
-			fmt.Fprintln(a.stdout, elicit.Sanitize(string(b)))
+			fmt.Fprintln(a.stdout, safe.Block(string(b)))
 		}
 	}
 	if structured != nil && len(content) == 0 {
 		b, _ := json.MarshalIndent(structured, "", "  ")
-		fmt.Fprintln(a.stdout, elicit.Sanitize(string(b)))
+		fmt.Fprintln(a.stdout, safe.Block(string(b)))
 	}
 }
 
@@ -269,12 +271,12 @@ func unknownArgs(tool string, argv map[string]any, schema any) []string {
 	sort.Strings(keys)
 	var out []string
 	for _, k := range keys {
-		msg := fmt.Sprintf("tool %q has no argument %q, sent anyway", elicit.Sanitize(tool), elicit.Sanitize(k))
+		msg := fmt.Sprintf("tool %q has no argument %q, sent anyway", safe.Block(tool), safe.Block(k))
 		switch near := elicit.NearestName(k, names); {
 		case near != "":
-			msg += fmt.Sprintf("; did you mean %q?", elicit.Sanitize(near))
+			msg += fmt.Sprintf("; did you mean %q?", safe.Block(near))
 		case len(names) > 0:
-			msg += " (its arguments: " + elicit.Sanitize(strings.Join(names, ", ")) + ")"
+			msg += " (its arguments: " + safe.Block(strings.Join(names, ", ")) + ")"
 		default:
 			msg += " (it takes no arguments)"
 		}

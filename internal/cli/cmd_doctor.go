@@ -12,6 +12,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
@@ -213,7 +215,7 @@ func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) ([]string, in
 		if err := runCheck(cctx, s, chk); err != nil {
 			failed++
 			cells[i] = "FAIL"
-			fmt.Fprintf(a.stderr, "doctor: %s: %s: %v\n", c.label, chk.name, elicit.Sanitize(err.Error()))
+			fmt.Fprintf(a.stderr, "doctor: %s: %s: %v\n", c.label, chk.name, safe.Block(err.Error()))
 		} else {
 			cells[i] = "ok"
 		}

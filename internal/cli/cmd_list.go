@@ -5,9 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/elicitty/elicitty/elicit/safe"
 	"io"
 	"strings"
+
+	"github.com/elicitty/elicitty/internal/safe"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // proxyInstall is `elicitty proxy --install HOST SERVER [--write]`: it prints the entry

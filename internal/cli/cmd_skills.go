@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/elicit"
@@ -87,7 +89,7 @@ func findSkill(ctx context.Context, s *transport.Session, name string) (skills.S
 	}
 	uris := make([]string, len(found))
 	for i, sk := range found {
-		uris[i] = elicit.Sanitize(sk.URI)
+		uris[i] = safe.Block(sk.URI)
 	}
 	return skills.Skill{}, usagef("%d skills are named %q; name one by its URI: %s", len(found), name, strings.Join(uris, ", "))
 }
@@ -107,13 +109,13 @@ type skillJSON struct {
 func skillOut(sk skills.Skill) skillJSON {
 	fm, _ := sanitizeJSON(sk.Frontmatter).(map[string]any)
 	return skillJSON{
-		Name:        elicit.Sanitize(sk.Name()),
-		Description: elicit.Sanitize(sk.Description()),
-		URI:         elicit.Sanitize(sk.URI),
+		Name:        safe.Block(sk.Name()),
+		Description: safe.Block(sk.Description()),
+		URI:         safe.Block(sk.URI),
 		Size:        sk.Size(),
 		Files:       len(sk.Files),
 		Dynamic:     sk.Dynamic,
-		Problem:     elicit.Sanitize(sk.Problem),
+		Problem:     safe.Block(sk.Problem),
 		Frontmatter: fm,
 	}
 }
@@ -124,7 +126,7 @@ func sanitizeJSON(v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			out[elicit.Sanitize(k)] = sanitizeJSON(e)
+			out[safe.Block(k)] = sanitizeJSON(e)
 		}
 		return out
 	case []any:
@@ -134,7 +136,7 @@ func sanitizeJSON(v any) any {
 		}
 		return out
 	case string:
-		return elicit.Sanitize(x)
+		return safe.Block(x)
 	}
 	return v
 }
@@ -195,11 +197,11 @@ type fileJSON struct {
 }
 
 func fileOut(f skills.File, b []byte) fileJSON {
-	out := fileJSON{URI: elicit.Sanitize(f.URI), Size: f.Size, Digest: elicit.Sanitize(f.Digest)}
+	out := fileJSON{URI: safe.Block(f.URI), Size: f.Size, Digest: safe.Block(f.Digest)}
 	switch {
 	case b == nil:
 	case isText(b):
-		s := elicit.Sanitize(string(b))
+		s := safe.Block(string(b))
 		out.Content = &s
 	default:
 		out.ContentBase64 = base64.StdEncoding.EncodeToString(b)
@@ -217,7 +219,7 @@ func (a *app) loadSkill(ctx context.Context, s *transport.Session, sk skills.Ski
 		var ve *skills.VerifyError
 		if a.jsonOut && errors.As(err, &ve) {
 			out["verified"] = false
-			out["error"] = map[string]string{"check": ve.Check, "uri": elicit.Sanitize(ve.URI), "detail": elicit.Sanitize(ve.Detail)}
+			out["error"] = map[string]string{"check": ve.Check, "uri": safe.Block(ve.URI), "detail": safe.Block(ve.Detail)}
 			_ = a.printJSON(out)
 			return &jsonPrinted{err: err}
 		}
@@ -237,9 +239,9 @@ func (a *app) loadSkill(ctx context.Context, s *transport.Session, sk skills.Ski
 		}
 		read = append(read, fileOut(f, b))
 		if isText(b) {
-			texts = append(texts, elicit.Sanitize(string(b)))
+			texts = append(texts, safe.Block(string(b)))
 		} else {
-			texts = append(texts, fmt.Sprintf("[binary %s, %d bytes]", elicit.Sanitize(f.URI), len(b)))
+			texts = append(texts, fmt.Sprintf("[binary %s, %d bytes]", safe.Block(f.URI), len(b)))
 		}
 	}
 	sup := l.Supporting()
@@ -271,7 +273,7 @@ func (a *app) loadSkill(ctx context.Context, s *transport.Session, sk skills.Ski
 	case len(paths) > 0:
 		printText(a.stdout, strings.Join(texts, "\n"))
 	default:
-		printText(a.stdout, elicit.Sanitize(string(l.Content)))
+		printText(a.stdout, safe.Block(string(l.Content)))
 	}
 	what := "size, digest and front matter"
 	if sk.Dynamic {

@@ -8,7 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 )
 

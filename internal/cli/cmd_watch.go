@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
 )
 
@@ -40,11 +41,11 @@ the config; --no-roots (or noRoots: true) declares none. Nothing is connected.`,
 				return a.printJSON(map[string]any{"server": srv.Name, "declared": !srv.NoRoots, "roots": roots})
 			}
 			if srv.NoRoots {
-				fmt.Fprintf(a.stderr, "elicitty: no roots are declared to %s\n", elicit.Sanitize(srv.Name))
+				fmt.Fprintf(a.stderr, "elicitty: no roots are declared to %s\n", safe.Block(srv.Name))
 				return nil
 			}
 			for _, r := range roots {
-				fmt.Fprintf(a.stdout, "%s\t%s\n", elicit.Sanitize(r.URI), elicit.Sanitize(r.Name))
+				fmt.Fprintf(a.stdout, "%s\t%s\n", safe.Block(r.URI), safe.Block(r.Name))
 			}
 			return nil
 		},
@@ -98,9 +99,9 @@ func (a *app) watch(ctx context.Context, srv config.Server, uris []string, limit
 			default: // a burst: the pending re-reads show the latest content anyway
 			}
 		case transport.EventLog:
-			fmt.Fprintf(a.stderr, "elicitty: %s: log %s\n", elicit.Sanitize(ev.Server), ev.Text.Line())
+			fmt.Fprintf(a.stderr, "elicitty: %s: log %s\n", safe.Block(ev.Server), ev.Text.Line())
 		case transport.EventReconnected:
-			fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", elicit.Sanitize(ev.Server), ev.Text.Line())
+			fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", safe.Block(ev.Server), ev.Text.Line())
 		}
 	}
 	p, err := a.plan(srv, frontEnd{onEvent: onEvent}, log)
@@ -118,7 +119,7 @@ func (a *app) watch(ctx context.Context, srv config.Server, uris []string, limit
 	}
 	defer s.Close()
 	if !s.CanSubscribe() {
-		return fmt.Errorf("%s does not offer resource subscriptions (its resources capability lacks subscribe)", elicit.Sanitize(srv.Name))
+		return fmt.Errorf("%s does not offer resource subscriptions (its resources capability lacks subscribe)", safe.Block(srv.Name))
 	}
 	watched := map[string]bool{}
 	for _, u := range uris {
@@ -146,7 +147,7 @@ loop:
 		case <-stop:
 			break loop
 		case err := <-done:
-			return fmt.Errorf("%s ended the session: %w", elicit.Sanitize(srv.Name), err)
+			return fmt.Errorf("%s ended the session: %w", safe.Block(srv.Name), err)
 		case u := <-updated:
 			if !watched[u] {
 				continue
@@ -177,16 +178,16 @@ func (a *app) printResource(ctx context.Context, s *transport.Session, uri strin
 		}
 		return a.printJSON(out)
 	}
-	head := "== " + elicit.Sanitize(uri)
+	head := "== " + safe.Block(uri)
 	if !at.IsZero() {
 		head += " updated " + at.Format("15:04:05")
 	}
 	fmt.Fprintln(a.stdout, head)
 	for _, c := range res.Contents {
 		if c.Text != "" {
-			fmt.Fprintln(a.stdout, elicit.Sanitize(c.Text))
+			fmt.Fprintln(a.stdout, safe.Block(c.Text))
 		} else {
-			fmt.Fprintf(a.stdout, "[blob %s, %d bytes, %s]\n", elicit.Sanitize(c.URI), len(c.Blob), elicit.Sanitize(c.MIMEType))
+			fmt.Fprintf(a.stdout, "[blob %s, %d bytes, %s]\n", safe.Block(c.URI), len(c.Blob), safe.Block(c.MIMEType))
 		}
 	}
 	return nil

@@ -6,10 +6,11 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
 )
 
 // runDoctorTarget checks one server the way the other commands would use it (config,
@@ -22,10 +23,10 @@ func (a *app) runDoctorTarget(ctx context.Context, srv config.Server) error {
 		return err
 	}
 	defer closeLog()
-	name := elicit.Sanitize(srv.Name)
+	name := safe.Block(srv.Name)
 	s, err := a.connect(ctx, srv, log)
 	if err != nil {
-		fmt.Fprintf(a.stdout, "connect %s: FAIL %s\n", name, elicit.Sanitize(err.Error()))
+		fmt.Fprintf(a.stdout, "connect %s: FAIL %s\n", name, safe.Block(err.Error()))
 		return &silentError{code: ExitConn}
 	}
 	defer s.Close()
@@ -35,7 +36,7 @@ func (a *app) runDoctorTarget(ctx context.Context, srv config.Server) error {
 		fmt.Fprintf(a.stdout, "server: %s %s\n", serverInfoLine(info.Name), serverInfoLine(info.Version))
 	}
 	era := s.Era()
-	fmt.Fprintf(a.stdout, "protocol: %s (%s)\n", era.Version, elicit.Sanitize(era.Reason))
+	fmt.Fprintf(a.stdout, "protocol: %s (%s)\n", era.Version, safe.Block(era.Reason))
 	caps := s.Capabilities()
 	fmt.Fprintf(a.stdout, "capabilities: %s\n", capabilityNames(caps))
 
@@ -48,7 +49,7 @@ func (a *app) runDoctorTarget(ctx context.Context, srv config.Server) error {
 		n, err := list()
 		if err != nil {
 			failed++
-			fmt.Fprintf(a.stdout, "%s: FAIL %s\n", what, elicit.Sanitize(err.Error()))
+			fmt.Fprintf(a.stdout, "%s: FAIL %s\n", what, safe.Block(err.Error()))
 			return
 		}
 		fmt.Fprintf(a.stdout, "%s: ok (%d)\n", what, n)
@@ -75,7 +76,7 @@ func (a *app) runDoctorTarget(ctx context.Context, srv config.Server) error {
 
 // serverInfoLine is a server-controlled name or version, sanitized, on one line and cut.
 func serverInfoLine(s string) string {
-	s = strings.Join(strings.Fields(elicit.Sanitize(s)), " ")
+	s = strings.Join(strings.Fields(safe.Block(s)), " ")
 	if r := []rune(s); len(r) > 80 {
 		s = string(r[:79]) + "…"
 	}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
 )
@@ -16,7 +18,7 @@ import (
 // what they mean for the user's action, and a hint naming the flag that bounds a wait
 // that ran out. It is the one place where those words are translated.
 func userMessage(err error) string {
-	msg := elicit.Sanitize(err.Error())
+	msg := safe.Block(err.Error())
 	if errors.Is(err, elicit.ErrUnanswered) {
 		// What the server said is its answer to our not answering: it only repeats it.
 		if i := strings.LastIndex(msg, " (server said: "); i >= 0 && strings.HasSuffix(msg, ")") {

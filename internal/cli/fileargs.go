@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
 )
@@ -40,7 +42,7 @@ func fileArgs(s *transport.Session, tool string, schema any, argv map[string]any
 		}
 		argv[fld.Name] = val
 		for _, fi := range infos {
-			fmt.Fprintf(log, "elicitty: argument %s: file %s\n", elicit.Sanitize(fld.Name), fi)
+			fmt.Fprintf(log, "elicitty: argument %s: file %s\n", safe.Block(fld.Name), fi)
 		}
 	}
 	return nil

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/wire"
 )
@@ -30,7 +32,7 @@ func (a *app) reportDroppedDefaults(inner elicit.Answerer, log *wire.Log) elicit
 					continue
 				}
 				line := f.String()
-				fmt.Fprintf(a.stderr, "elicitty: %s asks %q: %s\n", req.ServerLabel(), elicit.Sanitize(req.Message), line)
+				fmt.Fprintf(a.stderr, "elicitty: %s asks %q: %s\n", req.ServerLabel(), safe.Block(req.Message), line)
 				if log != nil {
 					log.Notef(req.Server, "schema %s", line)
 				}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
@@ -99,7 +101,7 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 		}
 		if opts.OnEvent == nil {
 			opts.OnEvent = func(ev transport.Event) {
-				server := elicit.Sanitize(ev.Server)
+				server := safe.Block(ev.Server)
 				if ev.Kind == transport.EventProgress {
 					a.progress.show(progressText(server, ev.Text.Line()))
 					return

@@ -4,8 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
 )
 
@@ -69,7 +70,7 @@ func (a *app) showStarting(srv config.Server) (stop func()) {
 // bound; terse keeps it within an 80-column terminal line (the flag is named by the
 // timeout's error and --help).
 func startingText(server, runner string, elapsed, bound time.Duration, terse bool) string {
-	text := fmt.Sprintf("elicitty: starting %q: %s (", elicit.Sanitize(server), elapsed.Round(time.Second))
+	text := fmt.Sprintf("elicitty: starting %q: %s (", safe.Block(server), elapsed.Round(time.Second))
 	if runner != "" {
 		text += runner + " may be downloading it; "
 	}

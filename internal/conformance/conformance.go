@@ -15,6 +15,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
@@ -136,7 +138,7 @@ func (r *scenarioRun) connect(ctx context.Context, url string) error {
 	}
 	auto := elicit.AnswererFunc(func(_ context.Context, req *elicit.Request) (elicit.Response, error) {
 		resp := elicit.AutoAccept(req)
-		fmt.Fprintf(r.opts.Stderr, "conformance: %s: %s elicitation %q: %s\n", r.scenario, req.ModeOrForm(), elicit.Sanitize(req.Message), resp.Action)
+		fmt.Fprintf(r.opts.Stderr, "conformance: %s: %s elicitation %q: %s\n", r.scenario, req.ModeOrForm(), safe.Block(req.Message), resp.Action)
 		return resp, nil
 	})
 	// The suite's authorization servers redirect at once: a client that follows

@@ -7,7 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/skills"
 	"github.com/elicitty/elicitty/transport"
 )
@@ -41,13 +42,13 @@ func playSkills(ctx context.Context, stderr io.Writer, scenario string, s *trans
 			}
 		}
 	}
-	fmt.Fprintf(stderr, "conformance: %s: skill %s loaded and verified\n", scenario, elicit.Sanitize(l.Skill.Name()))
+	fmt.Fprintf(stderr, "conformance: %s: skill %s loaded and verified\n", scenario, safe.Block(l.Skill.Name()))
 	return nil
 }
 
 // lost prints err and returns it only when the connection is lost.
 func lost(stderr io.Writer, what string, err error) error {
-	fmt.Fprintf(stderr, "conformance: %s: %s\n", what, elicit.Sanitize(err.Error()))
+	fmt.Fprintf(stderr, "conformance: %s: %s\n", what, safe.Block(err.Error()))
 	var conn *transport.ConnError
 	if errors.As(err, &conn) {
 		return err

@@ -16,7 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // ErrClosed is returned by Broker.Answer once the broker is closed.

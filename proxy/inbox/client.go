@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Proxy describes one running proxy an inbox is attached to.

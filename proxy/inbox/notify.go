@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Notifier raises a desktop notification with a title and a body; it must not block.

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Version is the protocol version a Broker announces in its hello; a client refuses

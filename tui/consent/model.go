@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -660,10 +662,10 @@ func (m *Model) doneLine() string {
 	return "Cancelled."
 }
 
-// safeText sanitizes server text for display and, whatever elicit.Sanitize leaves,
+// safeText sanitizes server text for display and, whatever safe.Block leaves,
 // shows remaining control and invisible characters as escapes (newlines are kept).
 func safeText(s string) string {
-	lines := strings.Split(elicit.Sanitize(s), "\n")
+	lines := strings.Split(safe.Block(s), "\n")
 	for i, l := range lines {
 		parts := strings.Split(strings.ReplaceAll(l, "\t", "    "), `\`)
 		for j, p := range parts {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/term"
 
@@ -146,7 +148,7 @@ func reviewContent(f *elicit.Form, a *answers, noValidate bool) (map[string]any,
 	var problems []string
 	content, err := a.content()
 	if err != nil {
-		problems = append(problems, "✗ "+elicit.Sanitize(err.Error()))
+		problems = append(problems, "✗ "+safe.Block(err.Error()))
 	}
 	if len(content) == 0 {
 		content = nil // an accept without answers carries no content
@@ -154,7 +156,7 @@ func reviewContent(f *elicit.Form, a *answers, noValidate bool) (map[string]any,
 	merged := f.Merge(content)
 	if !noValidate {
 		for _, v := range f.Check(merged) {
-			problems = append(problems, "✗ "+elicit.Sanitize(v.Path+": "+v.Message))
+			problems = append(problems, "✗ "+safe.Block(v.Path+": "+v.Message))
 		}
 	}
 	return merged, problems

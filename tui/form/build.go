@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
@@ -238,9 +240,9 @@ func (a *answer) field(o buildOptions) huh.Field {
 
 // title is the sanitized field title, marked when required.
 func (a *answer) title() string {
-	t := oneLine(elicit.Sanitize(a.fld.Title))
+	t := oneLine(safe.Block(a.fld.Title))
 	if t == "" {
-		t = oneLine(elicit.Sanitize(a.fld.Name))
+		t = oneLine(safe.Block(a.fld.Name))
 	}
 	if a.fld.Required {
 		t += " *"
@@ -252,7 +254,7 @@ func (a *answer) title() string {
 // field accepts and, for secrets, the warning.
 func (a *answer) description() string {
 	var lines []string
-	if d := strings.TrimSpace(elicit.Sanitize(a.fld.Description)); d != "" {
+	if d := strings.TrimSpace(safe.Block(a.fld.Description)); d != "" {
 		lines = append(lines, d)
 	}
 	if h := hints(a.fld); h != "" {
@@ -296,7 +298,7 @@ func hints(fld elicit.Field) string {
 		h = append(h, fileHint(fld))
 	}
 	if fld.Format != "" {
-		f := "format " + oneLine(elicit.Sanitize(fld.Format))
+		f := "format " + oneLine(safe.Block(fld.Format))
 		switch fld.Format {
 		case "date":
 			f += " (YYYY-MM-DD)"
@@ -317,7 +319,7 @@ func hints(fld elicit.Field) string {
 		}
 	}
 	if fld.Pattern != "" {
-		h = append(h, "pattern "+oneLine(elicit.Sanitize(fld.Pattern)))
+		h = append(h, "pattern "+oneLine(safe.Block(fld.Pattern)))
 	}
 	return strings.Join(h, ", ")
 }
@@ -347,9 +349,9 @@ func countHint(lo, hi *int, unit string) string {
 }
 
 func optionLabel(o elicit.Option) string {
-	l := oneLine(elicit.Sanitize(o.Label))
+	l := oneLine(safe.Block(o.Label))
 	if l == "" {
-		l = oneLine(elicit.Sanitize(o.Value))
+		l = oneLine(safe.Block(o.Value))
 	}
 	return l
 }
@@ -360,7 +362,7 @@ func formatDefault(d any) string {
 	case nil:
 		return ""
 	case string:
-		return oneLine(elicit.Sanitize(v))
+		return oneLine(safe.Block(v))
 	case float64:
 		return formatFloat(v)
 	case int64:
@@ -372,7 +374,7 @@ func formatDefault(d any) string {
 	if err != nil {
 		return ""
 	}
-	return oneLine(elicit.Sanitize(string(b)))
+	return oneLine(safe.Block(string(b)))
 }
 
 func formatFloat(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
@@ -413,7 +415,7 @@ func (a *answer) validateText(s string) error {
 	}
 	v, err := a.fld.ParseText(s)
 	if err != nil {
-		return errors.New(elicit.Sanitize(err.Error()))
+		return errors.New(safe.Block(err.Error()))
 	}
 	return violationErr(a.fld.CheckValue(v))
 }
@@ -425,7 +427,7 @@ func (a *answer) parseText(s string) error {
 		return nil
 	}
 	if _, err := a.fld.ParseText(s); err != nil {
-		return errors.New(elicit.Sanitize(err.Error()))
+		return errors.New(safe.Block(err.Error()))
 	}
 	return nil
 }
@@ -451,7 +453,7 @@ func violationErr(vs []elicit.Violation) error {
 	if len(vs) == 0 {
 		return nil
 	}
-	return errors.New(elicit.Sanitize(vs[0].Message))
+	return errors.New(safe.Block(vs[0].Message))
 }
 
 func (a *answer) pickValues(picks []int) []string {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
@@ -91,7 +93,7 @@ func fileHint(fld elicit.Field) string {
 		return h
 	}
 	if len(fld.File.Accept) > 0 {
-		h += ": " + oneLine(elicit.Sanitize(strings.Join(fld.File.Accept, ", ")))
+		h += ": " + oneLine(safe.Block(strings.Join(fld.File.Accept, ", ")))
 	}
 	if fld.File.MaxSize > 0 {
 		h += ", at most " + elicit.FormatSize(fld.File.MaxSize)

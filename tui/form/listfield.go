@@ -10,6 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -519,7 +521,7 @@ func (l *listField) statusLine(s *huh.FieldStyles, inner int) string {
 			line = l.filter.View() + s.Description.Render(fmt.Sprintf("  %s of %s", count(len(l.matches)), count(total)))
 		}
 	case l.query != "":
-		line = s.Description.Render(fmt.Sprintf("/%s · %s of %s · / to change", oneLine(elicit.Sanitize(l.filter.Value())), count(len(l.matches)), count(total)))
+		line = s.Description.Render(fmt.Sprintf("/%s · %s of %s · / to change", oneLine(safe.Block(l.filter.Value())), count(len(l.matches)), count(total)))
 	default:
 		line = s.Description.Render(fmt.Sprintf("%s options · / to filter", count(total)))
 	}
@@ -699,7 +701,7 @@ func (l *listField) RunAccessible(w io.Writer, r io.Reader) error {
 				continue
 			}
 			if e := l.check(); e != nil {
-				fmt.Fprintln(w, elicit.Sanitize(e.Error()))
+				fmt.Fprintln(w, safe.Block(e.Error()))
 				continue
 			}
 			return nil

@@ -14,7 +14,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Default size of a FormModel that was given none.
@@ -475,16 +475,16 @@ func (m *FormModel) headerText() string {
 // description and the lint findings.
 func callHeader(call string, req *elicit.Request, f *elicit.Form) string {
 	var b strings.Builder
-	b.WriteString("Arguments for " + oneLine(elicit.Sanitize(call)))
+	b.WriteString("Arguments for " + oneLine(safe.Block(call)))
 	if req.Server != "" {
-		b.WriteString(" on " + oneLine(elicit.Sanitize(req.Server)))
+		b.WriteString(" on " + oneLine(safe.Block(req.Server)))
 	}
 	b.WriteString(" (* required)\n")
-	if msg := strings.TrimSpace(elicit.Sanitize(req.Message)); msg != "" {
+	if msg := strings.TrimSpace(safe.Block(req.Message)); msg != "" {
 		b.WriteString(msg + "\n")
 	}
 	for _, fd := range f.Findings {
-		b.WriteString("⚠ " + oneLine(elicit.Sanitize(fd.Message)) + "\n")
+		b.WriteString("⚠ " + oneLine(safe.Block(fd.Message)) + "\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
 }
@@ -677,14 +677,14 @@ func headerText(req *elicit.Request, f *elicit.Form) string {
 	}
 	b.WriteString("Input requested by " + server)
 	if req != nil && req.Call != "" {
-		b.WriteString(" during " + oneLine(elicit.Sanitize(req.Call)))
+		b.WriteString(" during " + oneLine(safe.Block(req.Call)))
 	}
 	if req != nil && req.Total > 1 {
 		fmt.Fprintf(&b, " (%d of %d)", req.Index, req.Total)
 	}
 	b.WriteString("\n")
 	if req != nil {
-		if msg := strings.TrimSpace(elicit.Sanitize(req.Message)); msg != "" {
+		if msg := strings.TrimSpace(safe.Block(req.Message)); msg != "" {
 			b.WriteString(msg + "\n")
 		}
 		if line := appViewLine(req); line != "" {
@@ -692,9 +692,9 @@ func headerText(req *elicit.Request, f *elicit.Form) string {
 		}
 	}
 	for _, fd := range f.Findings {
-		line := "⚠ " + oneLine(elicit.Sanitize(fd.Message))
+		line := "⚠ " + oneLine(safe.Block(fd.Message))
 		if fd.Path != "" {
-			line += " (" + oneLine(elicit.Sanitize(fd.Path)) + ")"
+			line += " (" + oneLine(safe.Block(fd.Path)) + ")"
 		}
 		b.WriteString(line + "\n")
 	}
@@ -708,7 +708,7 @@ func headerText(req *elicit.Request, f *elicit.Form) string {
 		// Parse reports secret fields itself; hand-built forms may not.
 		if fld.Secret && !warned["/properties/"+escapePointer(fld.Name)] {
 			fmt.Fprintf(&b, "⚠ field %q looks like a secret: form mode must not collect secrets; decline unless you trust this server\n",
-				oneLine(elicit.Sanitize(fld.Name)))
+				oneLine(safe.Block(fld.Name)))
 		}
 	}
 	return strings.TrimRight(b.String(), "\n")

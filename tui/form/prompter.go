@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
@@ -132,5 +134,5 @@ func headerServer(req *elicit.Request) string {
 	if req == nil || req.Server == "" {
 		return "the server"
 	}
-	return fmt.Sprintf("%q", oneLine(elicit.Sanitize(req.Server)))
+	return fmt.Sprintf("%q", oneLine(safe.Block(req.Server)))
 }

@@ -9,7 +9,7 @@ import (
 	"io"
 
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/elicit/safe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Render previews a requestedSchema as the form it becomes (`elicitty render`): it writes
@@ -51,7 +51,7 @@ func Preview(ctx context.Context, req *elicit.Request, text PreviewText, a elici
 		writeFindings(diag, req.ParsedForm().Findings)
 	}
 	if diag != nil && text.When != "" {
-		fmt.Fprintf(diag, "asked when: %s\n", elicit.Sanitize(text.When))
+		fmt.Fprintf(diag, "asked when: %s\n", safe.Block(text.When))
 	}
 	resp, err := a.Answer(ctx, req)
 	if err != nil {
@@ -60,9 +60,9 @@ func Preview(ctx context.Context, req *elicit.Request, text PreviewText, a elici
 	if diag != nil {
 		switch {
 		case resp.Action == elicit.Decline && text.OnDecline != "":
-			fmt.Fprintf(diag, "on decline: %s\n", elicit.Sanitize(text.OnDecline))
+			fmt.Fprintf(diag, "on decline: %s\n", safe.Block(text.OnDecline))
 		case resp.Action == elicit.Cancel && text.OnCancel != "":
-			fmt.Fprintf(diag, "on cancel: %s\n", elicit.Sanitize(text.OnCancel))
+			fmt.Fprintf(diag, "on cancel: %s\n", safe.Block(text.OnCancel))
 		}
 	}
 	return writeResponse(out, resp)

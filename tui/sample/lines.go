@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"github.com/elicitty/elicitty/elicit"
 )
 
@@ -62,7 +64,7 @@ func AnswerLines(ctx context.Context, in io.Reader, out io.Writer, req *elicit.R
 		reply := elicit.SampleReply{Text: text, Model: strings.TrimSpace(model)}.Complete()
 		fmt.Fprintf(out, "Reply to send to %s as model %q (stop reason %s):\n", oneLine(req.ServerLabel()), oneLine(reply.Model), reply.StopReason)
 		for _, l := range strings.Split(reply.Text, "\n") {
-			fmt.Fprintln(out, "  "+elicit.Sanitize(l))
+			fmt.Fprintln(out, "  "+safe.Block(l))
 		}
 		fmt.Fprint(out, "Send it? [y]es, [e]dit, [d]ecline, [c]ancel: ")
 		choice, err := lr.line()

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/safe"
+
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
@@ -344,7 +346,7 @@ func RequestLines(s *elicit.Sampling, w int, heading func(...string) string) []s
 		}
 	}
 	if s.SystemPrompt != "" {
-		add("System prompt", []string{elicit.Sanitize(s.SystemPrompt)})
+		add("System prompt", []string{safe.Block(s.SystemPrompt)})
 	}
 	for i, msg := range s.Messages {
 		var parts []string
@@ -374,7 +376,7 @@ func RequestLines(s *elicit.Sampling, w int, heading func(...string) string) []s
 		add(fmt.Sprintf("Tools offered (%d)", len(s.Tools)), tools)
 	}
 	if s.DraftErr != "" {
-		add("Sampling command", []string{"no draft: " + elicit.Sanitize(s.DraftErr)})
+		add("Sampling command", []string{"no draft: " + safe.Block(s.DraftErr)})
 	} else if s.Draft != "" {
 		add("Sampling command", []string{"its draft is in the reply below: edit it or send it as it is"})
 	}
@@ -396,4 +398,4 @@ func indent(s string, w int) []string {
 }
 
 // oneLine sanitizes s onto one line.
-func oneLine(s string) string { return strings.Join(strings.Fields(elicit.Sanitize(s)), " ") }
+func oneLine(s string) string { return strings.Join(strings.Fields(safe.Block(s)), " ") }
