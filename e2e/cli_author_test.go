@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitty/elicitty/internal/cli"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/internal/cli"
 )
 
 // TestDescLintExitCodes runs `desc lint` on a valid, an invalid and a missing file.

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitty/elicitty/internal/cli"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/internal/cli"
 )
 
 // TestRootsCommand: the roots declared are the working directory, --root flags and

@@ -5,7 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // TestProxyHostileServer: a stdio server that writes log lines and terminal escapes on

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/elicitty/elicitty/internal/cli"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"io"
 	"os"
 	"os/exec"
@@ -17,6 +15,9 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/cli"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // The end-to-end tests of `elicitty proxy` (issue 19): a small scripted MCP host that

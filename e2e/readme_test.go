@@ -18,8 +18,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/cli"
 	"github.com/spf13/cobra"
+
+	"github.com/elicitty/elicitty/internal/cli"
 )
 
 // docCommand is one command line a user reads in the README or in --help.

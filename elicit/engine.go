@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/protocol"
 )
 

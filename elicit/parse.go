@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/tree"
 )
 

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"go.yaml.in/yaml/v3"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Recorder is an Answerer that records every answer its inner Answerer gives, for

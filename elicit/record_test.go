@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 func TestRecorderReplays(t *testing.T) {

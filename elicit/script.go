@@ -10,9 +10,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/internal/boundedfile"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/tree"
 )
 

@@ -9,12 +9,12 @@ import (
 	"slices"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
-	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/transport"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/transport"
 )
 
 // errWait reports a question nobody answered within Options.Wait.

@@ -4,9 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
 )

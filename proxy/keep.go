@@ -9,10 +9,10 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
-	"github.com/elicitty/elicitty/transport"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/transport"
 )
 
 // This file keeps a person's answer alive past the host's patience. A host gives up on

@@ -15,10 +15,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // DefaultWait bounds each question the proxy asks (Options.Wait).

@@ -10,10 +10,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
-	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // Upstream is the proxy's connection to the server.

@@ -5,9 +5,8 @@ import (
 	"errors"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Why a wait shown in the inbox is withdrawn (the inbox says it).

@@ -10,12 +10,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
-	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // defaultDiscoverTimeout bounds server/discover (docs/protocol.md, "Negotiation").

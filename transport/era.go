@@ -5,8 +5,9 @@ import (
 	"errors"
 	"strconv"
 
-	"github.com/elicitty/elicitty/config"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/elicitty/elicitty/config"
 )
 
 // Protocol versions the era choice offers.

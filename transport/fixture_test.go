@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/wire"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 const legacy = "2025-11-25"

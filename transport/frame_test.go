@@ -15,8 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+
+	"github.com/elicitty/elicitty/transport/wire"
 )
 
 func TestFrameReaderCapsLines(t *testing.T) {

@@ -8,8 +8,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // paramHeaders mirrors x-mcp-header tool arguments into Mcp-Param-NAME headers

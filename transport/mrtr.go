@@ -10,11 +10,11 @@ import (
 	"sync"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Limits of the drivers.

@@ -1,8 +1,6 @@
 package transport
 
 import (
-	"github.com/elicitty/elicitty/config"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -12,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport/wire"
-	"github.com/google/go-cmp/cmp"
 )
 
 // stateToken is a requestState whose bytes go-sdk would not reproduce: escaped slash,

@@ -7,9 +7,10 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/internal/safe"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // maxLogText bounds the text of one server log message passed on as an Event.

@@ -3,10 +3,10 @@ package transport
 import (
 	"errors"
 
-	"github.com/elicitty/elicitty/config"
-
-	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/transport/oauth"
 )
 
 // newAuth sets up the sign-in of an HTTP session when Options.OAuth asks for it.

@@ -9,9 +9,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/transport/wire"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // rawMsg is one message a rawServer received, with its bytes.

@@ -8,10 +8,11 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // methodSampling is the method of sampling requests, pushed (2025 eras) or carried in

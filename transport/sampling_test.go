@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/elicit"
 )
 
 // newSamplingServer returns a go-sdk server whose "summarize" tool asks the client for

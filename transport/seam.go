@@ -9,12 +9,12 @@ import (
 	"sync"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
-	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // elicitMiddleware answers server-pushed elicitation/create requests (2025-06-18,

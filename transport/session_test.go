@@ -8,12 +8,13 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/wire"
 )
 
 func TestPushElicitationKeepsServerOrder(t *testing.T) {

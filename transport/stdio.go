@@ -16,12 +16,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
-	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/transport/wire"
 )
 
 // stderrTail is how many stderr lines a process keeps for error reports.

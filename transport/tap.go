@@ -10,9 +10,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/transport/wire"
 )
 
 // maxKept bounds the tap's lookup tables (raw elicitation params, requestState tokens).

@@ -9,10 +9,11 @@ import (
 	"sort"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // Tasks (2025-11-25, experimental; docs/protocol.md "Tasks"). go-sdk v1.8.0 knows none

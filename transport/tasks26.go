@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/elicitty/elicitty/protocol"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/protocol"
 )
 
 // Tasks in 2026-07-28: the io.modelcontextprotocol/tasks extension (SEP-2663). We

@@ -10,8 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/elicit"
 )
 
 // taskServer is a raw server whose initialize result declares caps (a JSON fragment

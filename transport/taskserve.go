@@ -12,9 +12,10 @@ import (
 	"sync"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // The receiving side of tasks: a server may send elicitation/create (and, with sampling

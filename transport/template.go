@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/yosida95/uritemplate/v3"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // TemplateVar is one variable of a resource's URI template (RFC 6570).

@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/transport/wire"
 )
 
 func TestURLRequiredRetriesAfterCompletion(t *testing.T) {

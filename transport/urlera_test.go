@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/elicit"
 )
 
 // The URL-mode scenarios of both eras, each against a scripted server that follows the

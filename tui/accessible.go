@@ -9,10 +9,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/tui/consent"
 	"github.com/elicitty/elicitty/tui/form"

@@ -9,10 +9,11 @@ import (
 	"testing"
 	"testing/iotest"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 func TestAccessibleLineMode(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"

@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,15 +9,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/testkit"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/transport"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/internal/testkit"
+	"github.com/elicitty/elicitty/transport"
 )
 
 func TestBridgeUnattached(t *testing.T) {

@@ -9,9 +9,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/internal/testkit"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestCancelRunningCall: x on a running call cancels it; the server is told

@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // catKind is what a catalog tab lists.

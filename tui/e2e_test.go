@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -13,8 +12,10 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/elicitty/elicitty/config"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // chanOpener reports every URL it is asked to open on a channel.

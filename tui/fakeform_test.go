@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // localForm is a small stand-in form screen for model tests, with keys independent of

@@ -6,8 +6,9 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
-	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/transport/wire"
 )
 
 // FuzzServerText feeds server-controlled strings (log entries, tool results) through

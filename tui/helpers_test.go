@@ -3,7 +3,6 @@ package tui
 import (
 	"context"
 	"errors"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"reflect"
 	"strings"
 	"sync"
@@ -12,10 +11,12 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // epoch is the pinned clock of model tests.

@@ -9,13 +9,12 @@ import (
 	"unicode"
 	"unicode/utf16"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"charm.land/bubbles/v2/textarea"
 	tea "charm.land/bubbletea/v2"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/tree"
 )
 

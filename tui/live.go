@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/transport"
 )

@@ -14,10 +14,11 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/transport/wire"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestRealNotifications runs the change notifications end to end over Streamable

@@ -7,9 +7,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	tea "charm.land/bubbletea/v2"
+
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 

@@ -10,14 +10,14 @@ import (
 	"sync"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/transport"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/transport"
 )
 
 // tab is one of the main area's tabs.

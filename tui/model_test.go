@@ -10,16 +10,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-	"github.com/elicitty/elicitty/internal/testkit"
-
 	tea "charm.land/bubbletea/v2"
-	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/transport"
-	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/google/go-cmp/cmp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/internal/testkit"
+	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/transport/wire"
 )
 
 func demoSession() *fakeSession {

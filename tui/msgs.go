@@ -5,10 +5,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // elicitRequestMsg brings a new elicitation from a handler goroutine. reply has

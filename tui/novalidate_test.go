@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"github.com/elicitty/elicitty/internal/testkit"
-
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/transport"
 )
 

@@ -9,6 +9,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
@@ -17,7 +19,6 @@ import (
 	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/elicitty/elicitty/tui/consent"
 	"github.com/elicitty/elicitty/tui/form"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // session is what the TUI needs of a live server connection: the methods of

@@ -2,15 +2,15 @@ package tui
 
 import (
 	"encoding/json"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/google/go-cmp/cmp"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // realHarness is a started harness with the real screens: tui/form's FormModel and

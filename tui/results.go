@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // renderToolResult turns a tool result into display text: text blocks as sent

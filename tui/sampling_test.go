@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/testkit"
 )

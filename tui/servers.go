@@ -6,12 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/charmbracelet/x/ansi"
-	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/transport/oauth"
 )
 
 // connState is the state of one server connection.

@@ -1,10 +1,6 @@
 package tui
 
 import (
-	"github.com/elicitty/elicitty/internal/safe"
-
-	"github.com/elicitty/elicitty/internal/testkit"
-
 	"context"
 	"errors"
 	"fmt"
@@ -12,10 +8,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/transport"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // manyServers is a TUI over 32 servers at 80x24: every third fails with a long reason

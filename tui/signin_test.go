@@ -3,19 +3,20 @@ package tui
 import (
 	"context"
 	"errors"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/oauth/oauthtest"
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestBridgeSignIn(t *testing.T) {

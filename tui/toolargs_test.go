@@ -12,12 +12,11 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-
 	"github.com/charmbracelet/x/exp/teatest/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/internal/testkit"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // bookSchema lists its properties out of alphabetical order, the required one first.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -12,9 +11,11 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/exp/teatest/v2"
-	"github.com/elicitty/elicitty/config"
-	"github.com/elicitty/elicitty/transport/wire"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/testkit"
+	"github.com/elicitty/elicitty/transport/wire"
 )
 
 // TestRealTransport runs the whole chain: a go-sdk server on loopback whose tool

@@ -5,11 +5,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // TrustAsk is a project folder whose servers wait for the user's trust (Options.Trust):

@@ -3,14 +3,15 @@ package tui
 import (
 	"context"
 	"encoding/json"
-	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/google/go-cmp/cmp"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // inFlight starts a call as startCall does, without running it: the harness runs

@@ -7,11 +7,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // View renders the whole screen: tab bar, servers pane beside the main area, status

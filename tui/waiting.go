@@ -6,12 +6,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	tea "charm.land/bubbletea/v2"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/tui/consent"
 )

@@ -7,12 +7,13 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
+
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/tui/consent"
-	"github.com/google/go-cmp/cmp"
 )
 
 // sizes are the terminal sizes every URL screen must fit: actions and link visible.

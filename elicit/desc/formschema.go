@@ -1,13 +1,14 @@
 package desc
 
-import "github.com/elicitty/elicitty/elicit"
+import (
+	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/protocol"
+)
 
 // This file checks the closed vocabulary of a requestedSchema (rule 9, the union of
 // every protocol version: 2025-11-25 and 2026-07-28 allow the whole table, which is
 // package elicit's), the per-version narrowing (rule 11) and the consistency checks
 // (rule 12).
-
-import "github.com/elicitty/elicitty/protocol"
 
 var formRootMembers = map[string]bool{"type": true, "properties": true, "required": true, "$schema": true}
 

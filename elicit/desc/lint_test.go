@@ -8,8 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/elicit"
 )
 
 func mustLint(t *testing.T, data, name string, opts *Options) *Report {

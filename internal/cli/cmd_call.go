@@ -8,12 +8,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 )
 

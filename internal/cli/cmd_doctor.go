@@ -12,14 +12,13 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/demo"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/proxy/inbox"
 	"github.com/elicitty/elicitty/transport"

@@ -11,12 +11,11 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/proxy"
 	"github.com/elicitty/elicitty/proxy/inbox"
 	"github.com/elicitty/elicitty/transport"

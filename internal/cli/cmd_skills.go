@@ -10,11 +10,10 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/skills"
 	"github.com/elicitty/elicitty/transport"
 )

@@ -5,11 +5,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 )
 

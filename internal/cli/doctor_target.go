@@ -6,11 +6,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // runDoctorTarget checks one server the way the other commands would use it (config,

@@ -4,9 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 

@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 )
 

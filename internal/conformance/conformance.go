@@ -15,14 +15,14 @@ import (
 	"os"
 	"time"
 
-	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // scenarioContext is the optional MCP_CONFORMANCE_CONTEXT of a scenario.

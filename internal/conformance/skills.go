@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/skills"
 	"github.com/elicitty/elicitty/transport"
 )

@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Choice is what the user chose on the consent screen. The zero value means no choice.

@@ -1,7 +1,6 @@
 package consent
 
 import (
-	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 
@@ -11,6 +10,7 @@ import (
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 func urlReq(server, msg, url string) *elicit.Request {

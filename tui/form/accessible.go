@@ -9,12 +9,11 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/term"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // answerAccessible runs the accessible flow. huh's accessible prompts cannot be

@@ -7,12 +7,11 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"charm.land/huh/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // widget is the huh control a field is answered with.

@@ -1,7 +1,6 @@
 package form
 
 import (
-	"github.com/elicitty/elicitty/internal/testkit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 var keyCtrlE = tea.KeyPressMsg{Code: 'e', Mod: tea.ModCtrl}

@@ -5,12 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	tea "charm.land/bubbletea/v2"
 	"charm.land/huh/v2"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // A file field (elicit.KindFile, SEP-2356, --experimental file-inputs) is answered with

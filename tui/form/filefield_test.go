@@ -11,7 +11,6 @@ import (
 	"testing/synctest"
 
 	tea "charm.land/bubbletea/v2"
-
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicitty/elicitty/elicit"

@@ -1,7 +1,6 @@
 package form
 
 import (
-	"github.com/elicitty/elicitty/internal/testkit"
 	"regexp"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // sgr matches the only escape sequences a view may carry: colours and text attributes.

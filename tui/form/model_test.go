@@ -1,7 +1,6 @@
 package form
 
 import (
-	"github.com/elicitty/elicitty/internal/testkit"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -10,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 func newModel(t *testing.T, req *elicit.Request, f *elicit.Form, w, h int) *FormModel {

@@ -1,8 +1,6 @@
 package form
 
 import (
-	"github.com/elicitty/elicitty/internal/testkit"
-
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -11,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // requiredSchema has one required field: leaving it empty is a violation.

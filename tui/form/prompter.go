@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/colorprofile"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/tui/sample"
 )
 

@@ -7,9 +7,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // maxReplyBytes bounds a reply typed at the line prompt.

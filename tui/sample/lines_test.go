@@ -7,8 +7,9 @@ import (
 	"testing"
 	"testing/iotest"
 
-	"github.com/elicitty/elicitty/elicit"
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/elicit"
 )
 
 func lineReq(t *testing.T, draft string) *elicit.Request {

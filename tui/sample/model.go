@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/elicitty/elicitty/internal/safe"
-
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textarea"
 	"charm.land/bubbles/v2/textinput"
@@ -14,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // Options configures a Model. The zero value is an 80x24 coloured screen.
