@@ -42,7 +42,7 @@ func fiftyFields() json.RawMessage {
 	return json.RawMessage(`{"type":"object","properties":{` + strings.Join(props, ",") + `}}`)
 }
 
-// BenchmarkView50FieldForm measures the whole screen's View with tui/form's FormModel
+// BenchmarkView50FieldForm measures the whole screen's View with tui/form's Model
 // for a 50-field form open.
 func BenchmarkView50FieldForm(b *testing.B) {
 	opts := Options{Servers: demoServers(), dial: connector(demoSession()), NoColor: true, NewForm: newForm}

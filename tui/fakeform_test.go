@@ -12,7 +12,7 @@ import (
 )
 
 // localForm is a small stand-in form screen for model tests, with keys independent of
-// huh (tui/form's FormModel is tested in its package and in TestRealScreens). One line per field in server order; tab/shift+tab or ↑/↓
+// huh (tui/form's Model is tested in its package and in TestRealScreens). One line per field in server order; tab/shift+tab or ↑/↓
 // move, space toggles a boolean or a multi-select option under ←/→, ←/→ pick a single
 // choice, ctrl+s accepts, ctrl+d declines, esc cancels.
 type localForm struct {

@@ -72,7 +72,7 @@ type ScreenOptions struct {
 
 // FormScreen is an embedded form: an elicitation form or a tool's argument form. It
 // never quits the program; Done reports the answer once the user has given one.
-// tui/form's FormModel is one.
+// tui/form's Model is one.
 type FormScreen interface {
 	Init() tea.Cmd
 	Update(msg tea.Msg) tea.Cmd
@@ -108,7 +108,7 @@ type Options struct {
 	// LogEvery is the least time between two reads of the wire log for the Log tab (a
 	// quiet log is not read at all); zero means 250 ms.
 	LogEvery time.Duration
-	// NewForm builds a form screen; nil uses tui/form's FormModel.
+	// NewForm builds a form screen; nil uses tui/form's Model.
 	NewForm func(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen
 	// NewConsent builds a URL consent screen; nil uses tui/consent's Model under the
 	// asking server's URL policy.
@@ -210,9 +210,9 @@ func (o *Options) defaults() {
 	}
 }
 
-// newForm is the default NewForm: tui/form's FormModel.
+// newForm is the default NewForm: tui/form's Model.
 func newForm(req *elicit.Request, f *elicit.Form, o ScreenOptions) FormScreen {
-	return form.NewFormModel(req, f, form.FormOptions{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor,
+	return form.NewModel(req, f, form.Options{Width: o.Width, Height: o.Height, Accessible: o.Accessible, NoColor: o.NoColor,
 		Call: o.Call, Values: o.Values})
 }
 

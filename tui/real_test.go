@@ -13,7 +13,7 @@ import (
 	"github.com/elicitty/elicitty/internal/testkit"
 )
 
-// realHarness is a started harness with the real screens: tui/form's FormModel and
+// realHarness is a started harness with the real screens: tui/form's Model and
 // tui/consent's Model.
 func realHarness(t *testing.T, opts Options) *harness {
 	t.Helper()

@@ -29,7 +29,7 @@ func BenchmarkBuild50(b *testing.B) {
 	req := request("Fifty fields")
 	start := cpuTime()
 	for b.Loop() {
-		NewFormModel(req, f, FormOptions{Width: 80, Height: 24})
+		NewModel(req, f, Options{Width: 80, Height: 24})
 	}
 	reportCPU(b, start)
 }
@@ -41,7 +41,7 @@ func BenchmarkFirstFrame50(b *testing.B) {
 	req := request("Fifty fields")
 	start := cpuTime()
 	for b.Loop() {
-		m := NewFormModel(req, f, FormOptions{Width: 80, Height: 24})
+		m := NewModel(req, f, Options{Width: 80, Height: 24})
 		m.Init()
 		_ = m.View()
 	}
@@ -50,7 +50,7 @@ func BenchmarkFirstFrame50(b *testing.B) {
 
 // BenchmarkView50 renders the form of a 50-field schema at 80x24.
 func BenchmarkView50(b *testing.B) {
-	m := NewFormModel(request("Fifty fields"), fields50(), FormOptions{Width: 80, Height: 24})
+	m := NewModel(request("Fifty fields"), fields50(), Options{Width: 80, Height: 24})
 	m.Init()
 	start := cpuTime()
 	for b.Loop() {
@@ -92,7 +92,7 @@ func BenchmarkBigEnumFirstFrame(b *testing.B) {
 			req := request("Big enum")
 			start := cpuTime()
 			for b.Loop() {
-				m := NewFormModel(req, f, FormOptions{Width: 80, Height: 24})
+				m := NewModel(req, f, Options{Width: 80, Height: 24})
 				m.Init()
 				_ = m.View()
 			}
@@ -115,7 +115,7 @@ func BenchmarkBigEnumKey(b *testing.B) {
 		for _, n := range []int{50_000, 1_000_000} {
 			f := bigEnum(n, multi)
 			b.Run(fmt.Sprintf("%s/%d/down", kind, n), func(b *testing.B) {
-				m := NewFormModel(request("Big enum"), f, FormOptions{Width: 80, Height: 24})
+				m := NewModel(request("Big enum"), f, Options{Width: 80, Height: 24})
 				m.Init()
 				_ = m.View()
 				down := tea.KeyPressMsg{Code: tea.KeyDown}
@@ -127,7 +127,7 @@ func BenchmarkBigEnumKey(b *testing.B) {
 				reportCPU(b, start)
 			})
 			b.Run(fmt.Sprintf("%s/%d/filter", kind, n), func(b *testing.B) {
-				m := NewFormModel(request("Big enum"), f, FormOptions{Width: 80, Height: 24})
+				m := NewModel(request("Big enum"), f, Options{Width: 80, Height: 24})
 				m.Init()
 				m.Update(tea.KeyPressMsg{Code: '/', Text: "/"})
 				_ = m.View()

@@ -2,7 +2,7 @@
 //
 // It owns three things: the huh form builder (an [elicit.Form] becomes huh fields bound to
 // typed storage, with a review step and distinct Accept, Decline and Cancel actions), the
-// embeddable [FormModel] that the TUI mounts in a pane, and the inline [Prompter], an
+// embeddable [Model] that the TUI mounts in a pane, and the inline [Prompter], an
 // [elicit.Answerer] that runs the same form on a terminal (or in huh's accessible mode).
 // [Render] previews a requestedSchema for `elicitty render`.
 //

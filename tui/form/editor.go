@@ -18,9 +18,9 @@ type editorDoneMsg struct {
 	err   error
 }
 
-// editorCommand is the command line of the user's editor: FormOptions.Editor, else
+// editorCommand is the command line of the user's editor: Options.Editor, else
 // $VISUAL, else $EDITOR, else vi. It may carry arguments ("code --wait").
-func (m *FormModel) editorCommand() []string {
+func (m *Model) editorCommand() []string {
 	for _, e := range []string{m.opts.Editor, os.Getenv("VISUAL"), os.Getenv("EDITOR")} {
 		if f := strings.Fields(e); len(f) > 0 {
 			return f
@@ -30,7 +30,7 @@ func (m *FormModel) editorCommand() []string {
 }
 
 // focusedInput returns the text input that has focus and the answer it is bound to.
-func (m *FormModel) focusedInput() (*answer, *huh.Input, bool) {
+func (m *Model) focusedInput() (*answer, *huh.Input, bool) {
 	if m.phase != phaseFill || m.hf == nil {
 		return nil, nil, false
 	}
@@ -48,7 +48,7 @@ func (m *FormModel) focusedInput() (*answer, *huh.Input, bool) {
 
 // openEditor opens the focused text field's current value in the user's editor on a
 // private temporary file; the program gives the editor the terminal until it exits.
-func (m *FormModel) openEditor() tea.Cmd {
+func (m *Model) openEditor() tea.Cmd {
 	a, in, ok := m.focusedInput()
 	if !ok {
 		return nil
@@ -77,7 +77,7 @@ func (m *FormModel) openEditor() tea.Cmd {
 
 // editorDone brings the edited text back into its field: one trailing newline is
 // dropped (editors add one); the field is one line, so inner line breaks become spaces.
-func (m *FormModel) editorDone(msg editorDoneMsg) {
+func (m *Model) editorDone(msg editorDoneMsg) {
 	defer os.Remove(msg.path)
 	if msg.err != nil {
 		m.editorErr = fmt.Sprintf("editor: %v (field unchanged)", msg.err)

@@ -50,7 +50,7 @@ func TestEditorRoundTrip(t *testing.T) {
 			t.Setenv("EDITOR", editor)
 			synctest.Test(t, func(t *testing.T) {
 				f := &elicit.Form{Fields: []elicit.Field{{Name: "notes", Title: "Notes", Kind: elicit.KindText}}}
-				m := NewFormModel(request("Describe it"), f, FormOptions{Width: 80, Height: 24, NoColor: true})
+				m := NewModel(request("Describe it"), f, Options{Width: 80, Height: 24, NoColor: true})
 				m.exec = syncExec
 				run(t, m, m.Init())
 				if !strings.Contains(screen(m), "ctrl+e $EDITOR") {
@@ -84,7 +84,7 @@ func TestEditorFailureKeepsValue(t *testing.T) {
 	t.Setenv("EDITOR", "")
 	synctest.Test(t, func(t *testing.T) {
 		f := &elicit.Form{Fields: []elicit.Field{{Name: "notes", Title: "Notes", Kind: elicit.KindText}}}
-		m := NewFormModel(request("Describe it"), f, FormOptions{Width: 80, Height: 24, NoColor: true, Editor: "/nonexistent/editor"})
+		m := NewModel(request("Describe it"), f, Options{Width: 80, Height: 24, NoColor: true, Editor: "/nonexistent/editor"})
 		m.exec = syncExec
 		run(t, m, m.Init())
 		typeText(t, m, "kept")
@@ -113,7 +113,7 @@ func TestEditorCommandFallback(t *testing.T) {
 	} {
 		t.Setenv("VISUAL", tc.visual)
 		t.Setenv("EDITOR", tc.editor)
-		m := &FormModel{opts: FormOptions{Editor: tc.opt}}
+		m := &Model{opts: Options{Editor: tc.opt}}
 		if diff := cmp.Diff(tc.want, m.editorCommand()); diff != "" {
 			t.Errorf("%+v (-want +got):\n%s", tc, diff)
 		}

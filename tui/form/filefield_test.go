@@ -73,7 +73,7 @@ func TestFormModelFileField(t *testing.T) {
 	_, good, _ := fileFixture(t)
 	req := fileRequest()
 	f := req.ParsedForm()
-	m := NewFormModel(req, f, FormOptions{})
+	m := NewModel(req, f, Options{})
 	if m.ans.list[0].widget != widgetFile {
 		t.Fatalf("widget = %v, want the file picker", m.ans.list[0].widget)
 	}
@@ -120,7 +120,7 @@ func TestAppViewLine(t *testing.T) {
 	if !strings.Contains(head, want) {
 		t.Errorf("header:\n%s\nwant the line %q", head, want)
 	}
-	m := NewFormModel(req, req.ParsedForm(), FormOptions{})
+	m := NewModel(req, req.ParsedForm(), Options{})
 	m.SetSize(200, 40)
 	if v := m.View(); !strings.Contains(v, "app view (ui://portfolio/assign-manager)") || !strings.Contains(v, "confirmed") {
 		t.Errorf("view lacks the line or the form:\n%s", v)
@@ -139,7 +139,7 @@ func TestFilePickerByKeys(t *testing.T) {
 	t.Chdir(dir)
 	synctest.Test(t, func(t *testing.T) {
 		req := fileRequest()
-		m := NewFormModel(req, req.ParsedForm(), FormOptions{})
+		m := NewModel(req, req.ParsedForm(), Options{})
 		m.SetSize(100, 30)
 		run(t, m, m.Init())
 		if s := screen(m); !strings.Contains(s, "a.txt") || !strings.Contains(s, "big.txt") || !strings.Contains(s, "file: text/plain, at most 10 B") {

@@ -37,7 +37,7 @@ func FuzzFormModelView(f *testing.F) {
 				Findings: []elicit.Finding{{Path: "/properties/x", Message: desc}},
 			}
 			width, height := max(int(w), 20), max(int(h), 10)
-			m := NewFormModel(&elicit.Request{Server: title, Message: msg}, form, FormOptions{Width: width, Height: height})
+			m := NewModel(&elicit.Request{Server: title, Message: msg}, form, Options{Width: width, Height: height})
 			run(t, m, m.Init())
 			check := func(step string) {
 				v := m.View()

@@ -18,7 +18,7 @@ var cmdType = reflect.TypeFor[tea.Cmd]()
 // run executes cmd and everything it leads to, feeding the messages back into m, the way
 // a program would. Call it inside synctest.Test: cursor blinks are timers, which fire at
 // once in the bubble's fake time, and their messages are dropped so the loop ends.
-func run(t *testing.T, m *FormModel, cmd tea.Cmd) {
+func run(t *testing.T, m *Model, cmd tea.Cmd) {
 	t.Helper()
 	queue := []tea.Cmd{cmd}
 	for steps := 0; len(queue) > 0; steps++ {
@@ -66,14 +66,14 @@ func ignored(msg tea.Msg) bool {
 }
 
 // press sends one key to m and runs what follows.
-func press(t *testing.T, m *FormModel, k tea.KeyPressMsg) {
+func press(t *testing.T, m *Model, k tea.KeyPressMsg) {
 	t.Helper()
 	cmd := m.Update(k)
 	run(t, m, cmd)
 }
 
 // typeText types s into m, one key per rune.
-func typeText(t *testing.T, m *FormModel, s string) {
+func typeText(t *testing.T, m *Model, s string) {
 	t.Helper()
 	for _, r := range s {
 		press(t, m, tea.KeyPressMsg{Code: r, Text: string(r)})
@@ -81,7 +81,7 @@ func typeText(t *testing.T, m *FormModel, s string) {
 }
 
 // screen is the view as a user reads it: no colour, no trailing blanks.
-func screen(m *FormModel) string {
+func screen(m *Model) string {
 	lines := strings.Split(ansi.Strip(m.View()), "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")

@@ -2,7 +2,7 @@ package form
 
 import "charm.land/bubbles/v2/key"
 
-// keyMap holds the keys a FormModel handles itself; every other key goes to the huh form.
+// keyMap holds the keys a Model handles itself; every other key goes to the huh form.
 type keyMap struct {
 	// At every step. Esc is left to a field that is filtering its options.
 	Interrupt   key.Binding

@@ -15,8 +15,8 @@ import (
 	"github.com/elicitty/elicitty/internal/testkit"
 )
 
-// formProgram runs a FormModel as a whole bubbletea program, for teatest.
-type formProgram struct{ m *FormModel }
+// formProgram runs a Model as a whole bubbletea program, for teatest.
+type formProgram struct{ m *Model }
 
 type screenMsg struct{ reply chan string }
 
@@ -65,7 +65,7 @@ func waitFor(t *testing.T, tm *teatest.TestModel, want string) string {
 // 80x24: the form appears at once with ten rows, a typed filter narrows the list, and
 // the picked option is what the review step would send.
 func TestBigEnumProgramFiltered(t *testing.T) {
-	m := NewFormModel(request("Pick a record"), bigEnum(1_000_000, false), FormOptions{NoColor: true})
+	m := NewModel(request("Pick a record"), bigEnum(1_000_000, false), Options{NoColor: true})
 	tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
 	t.Cleanup(func() { _ = tm.Quit() })
 	waitFor(t, tm, "1,000,000 options")

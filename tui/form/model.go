@@ -17,18 +17,18 @@ import (
 	"github.com/elicitty/elicitty/internal/safe"
 )
 
-// Default size of a FormModel that was given none.
+// Default size of a Model that was given none.
 const (
 	defaultWidth  = 80
 	defaultHeight = 24
 )
 
-// FormOptions configures a FormModel. The zero value means 80x24, colour, not accessible.
+// Options configures a Model. The zero value means 80x24, colour, not accessible.
 // Whether content failing the schema may be accepted is the request's NoValidate.
-type FormOptions struct {
+type Options struct {
 	// Width and Height are the size of the area the form is drawn in.
 	Width, Height int
-	// Accessible asks for huh's accessible mode. FormModel itself always draws the
+	// Accessible asks for huh's accessible mode. Model itself always draws the
 	// interactive form; the flag is carried for embedders (the Prompter runs accessible
 	// forms without a model).
 	Accessible bool
@@ -46,7 +46,7 @@ type FormOptions struct {
 	Values map[string]any
 }
 
-// phase is where a FormModel is in its flow.
+// phase is where a Model is in its flow.
 type phase int
 
 const (
@@ -68,7 +68,7 @@ const (
 
 var buttonLabels = [buttonCount]string{"Accept", "Edit", "Decline", "Cancel"}
 
-// FormModel is the form of one elicitation request as an embeddable bubbletea component:
+// Model is the form of one elicitation request as an embeddable bubbletea component:
 // a header with the asking server, the message and warnings (pgup/pgdown scroll it), the
 // huh fields in server order (in pages of a few fields; shift+tab on a page's first
 // field goes back a page), a review step showing the exact JSON that will be sent
@@ -78,12 +78,12 @@ var buttonLabels = [buttonCount]string{"Accept", "Edit", "Decline", "Cancel"}
 // The embedder sends it every message it does not handle itself (huh moves focus with
 // its own messages, returned as commands), calls SetSize instead of sending
 // tea.WindowSizeMsg, and checks Done after each Update: Update never returns tea.Quit.
-// Create it with NewFormModel; the zero value is not usable. It is not safe for
+// Create it with NewModel; the zero value is not usable. It is not safe for
 // concurrent use.
-type FormModel struct {
+type Model struct {
 	req    *elicit.Request
 	form   *elicit.Form
-	opts   FormOptions
+	opts   Options
 	ans    *answers
 	hf     *huh.Form   // the current page; nil for a confirm-only form
 	fields []huh.Field // the current page's fields
@@ -126,16 +126,16 @@ type reviewState struct {
 	focus    button
 }
 
-// NewFormModel returns the form for req, whose schema parsed into f. A form without
+// NewModel returns the form for req, whose schema parsed into f. A form without
 // fields starts at the review step (accept, decline or cancel).
-func NewFormModel(req *elicit.Request, f *elicit.Form, opts FormOptions) *FormModel {
+func NewModel(req *elicit.Request, f *elicit.Form, opts Options) *Model {
 	if f == nil {
 		f = &elicit.Form{}
 	}
 	if req == nil {
 		req = &elicit.Request{}
 	}
-	m := &FormModel{
+	m := &Model{
 		req:    req,
 		form:   f,
 		opts:   opts,
@@ -156,7 +156,7 @@ func NewFormModel(req *elicit.Request, f *elicit.Form, opts FormOptions) *FormMo
 
 // Dirty reports whether the user has typed or picked anything that cancelling would
 // throw away.
-func (m *FormModel) Dirty() bool {
+func (m *Model) Dirty() bool {
 	return m.phase != phaseDone && m.ans.state() != m.initial
 }
 
@@ -166,11 +166,11 @@ func (m *FormModel) Dirty() bool {
 const pageSize = 5
 
 // pages is the number of pages of fields.
-func (m *FormModel) pages() int { return (len(m.ans.list) + pageSize - 1) / pageSize }
+func (m *Model) pages() int { return (len(m.ans.list) + pageSize - 1) / pageSize }
 
 // openPage builds the huh form of page p over m's answers and makes it current.
 // The caller lays it out and runs its Init.
-func (m *FormModel) openPage(p int) {
+func (m *Model) openPage(p int) {
 	m.page = p
 	page := &answers{form: m.form, list: m.ans.list[p*pageSize : min(len(m.ans.list), (p+1)*pageSize)]}
 	m.fields = page.fields(buildOptions{mask: true, width: m.contentWidth(), theme: m.styles.theme, noValidate: m.req.NoValidate})
@@ -187,7 +187,7 @@ func (m *FormModel) openPage(p int) {
 }
 
 // turnPage opens page p, sized and focused, and returns its Init command.
-func (m *FormModel) turnPage(p int) tea.Cmd {
+func (m *Model) turnPage(p int) tea.Cmd {
 	m.openPage(p)
 	m.sized = false
 	m.layout()
@@ -195,7 +195,7 @@ func (m *FormModel) turnPage(p int) tea.Cmd {
 }
 
 // Init returns the command that focuses the first field.
-func (m *FormModel) Init() tea.Cmd {
+func (m *Model) Init() tea.Cmd {
 	if m.hf == nil {
 		return nil
 	}
@@ -206,12 +206,12 @@ func (m *FormModel) Init() tea.Cmd {
 // Done returns the user's response once they accepted, declined or cancelled.
 // On accept, Content is the content after the defaults merge, exactly as shown in the
 // review step.
-func (m *FormModel) Done() (elicit.Response, bool) {
+func (m *Model) Done() (elicit.Response, bool) {
 	return m.resp, m.phase == phaseDone
 }
 
 // SetSize sets the size of the area the form is drawn in; 0 means the default (80x24).
-func (m *FormModel) SetSize(w, h int) {
+func (m *Model) SetSize(w, h int) {
 	if w <= 0 {
 		w = defaultWidth
 	}
@@ -255,7 +255,7 @@ func wrapJSON(s string, w int) []string {
 }
 
 // layout sizes the huh form for the current size, once per size.
-func (m *FormModel) layout() {
+func (m *Model) layout() {
 	if m.sized || m.hf == nil {
 		return
 	}
@@ -279,7 +279,7 @@ func (m *FormModel) layout() {
 }
 
 // update handles a message once its turn has come (see Update).
-func (m *FormModel) update(msg tea.Msg) tea.Cmd {
+func (m *Model) update(msg tea.Msg) tea.Cmd {
 	if m.phase == phaseDone {
 		return nil
 	}
@@ -316,7 +316,7 @@ func (m *FormModel) update(msg tea.Msg) tea.Cmd {
 
 // onKey handles the keys that work at every step and the review step's keys; handled
 // is false for keys that belong to the huh form.
-func (m *FormModel) onKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
+func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	switch {
 	case key.Matches(k, m.keys.Interrupt), key.Matches(k, m.keys.Cancel) && !m.filtering():
 		m.finish(elicit.Cancel)
@@ -347,11 +347,11 @@ func (m *FormModel) onKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 
 // Filtering reports whether the focused field is filtering its options: esc then ends
 // the filtering instead of cancelling the form.
-func (m *FormModel) Filtering() bool { return m.filtering() }
+func (m *Model) Filtering() bool { return m.filtering() }
 
 // filtering reports whether the focused huh field is filtering its options, where esc
 // belongs to the field.
-func (m *FormModel) filtering() bool {
+func (m *Model) filtering() bool {
 	if m.phase != phaseFill || m.hf == nil {
 		return false
 	}
@@ -359,7 +359,7 @@ func (m *FormModel) filtering() bool {
 	return ok && f.GetFiltering()
 }
 
-func (m *FormModel) onReviewKey(k tea.KeyPressMsg) tea.Cmd {
+func (m *Model) onReviewKey(k tea.KeyPressMsg) tea.Cmd {
 	r := &m.review
 	switch {
 	case key.Matches(k, m.keys.Left):
@@ -385,7 +385,7 @@ func (m *FormModel) onReviewKey(k tea.KeyPressMsg) tea.Cmd {
 }
 
 // moveFocus returns the next enabled button in direction d, wrapping around.
-func (m *FormModel) moveFocus(d int) button {
+func (m *Model) moveFocus(d int) button {
 	b := m.review.focus
 	for range buttonCount {
 		b = (b + button(d) + buttonCount) % buttonCount
@@ -397,7 +397,7 @@ func (m *FormModel) moveFocus(d int) button {
 }
 
 // enabled reports whether a review button can be pressed.
-func (m *FormModel) enabled(b button) bool {
+func (m *Model) enabled(b button) bool {
 	switch b {
 	case buttonAccept:
 		return len(m.review.problems) == 0 || m.req.NoValidate
@@ -409,7 +409,7 @@ func (m *FormModel) enabled(b button) bool {
 	return true
 }
 
-func (m *FormModel) press(b button) tea.Cmd {
+func (m *Model) press(b button) tea.Cmd {
 	if !m.enabled(b) {
 		return nil
 	}
@@ -427,7 +427,7 @@ func (m *FormModel) press(b button) tea.Cmd {
 }
 
 // finish records the response; content goes with Accept only.
-func (m *FormModel) finish(a elicit.Action) {
+func (m *Model) finish(a elicit.Action) {
 	m.resp = elicit.Response{Action: a}
 	if a == elicit.Accept {
 		if m.phase != phaseReview {
@@ -441,7 +441,7 @@ func (m *FormModel) finish(a elicit.Action) {
 
 // enterReview computes the content that Accept would send: what the user produced,
 // merged with the defaults, and what is wrong with it.
-func (m *FormModel) enterReview() {
+func (m *Model) enterReview() {
 	m.phase = phaseReview
 	r := reviewState{focus: buttonAccept}
 	r.content, r.problems = reviewContent(m.form, m.ans, m.req.NoValidate)
@@ -464,7 +464,7 @@ func (m *FormModel) enterReview() {
 }
 
 // headerText is the header: who asks, the sanitized message and the warnings.
-func (m *FormModel) headerText() string {
+func (m *Model) headerText() string {
 	if m.opts.Call != "" {
 		return callHeader(m.opts.Call, m.req, m.form)
 	}
@@ -490,14 +490,14 @@ func callHeader(call string, req *elicit.Request, f *elicit.Form) string {
 }
 
 // contentWidth is the width available to the header, form and review.
-func (m *FormModel) contentWidth() int { return max(20, m.width-2) }
+func (m *Model) contentWidth() int { return max(20, m.width-2) }
 
 // huhHelpHeight is the least body height at which huh's key help is shown.
 const huhHelpHeight = 10
 
 // headerHeight is the number of header lines shown: at most a third of the height, and
 // two lines in a short area (pgup/pgdn scroll the rest).
-func (m *FormModel) headerHeight() int {
+func (m *Model) headerHeight() int {
 	limit := max(3, (m.height-2)/3)
 	if m.height < 16 {
 		limit = 2
@@ -506,11 +506,11 @@ func (m *FormModel) headerHeight() int {
 }
 
 // headerOverflows reports whether the header needs scrolling.
-func (m *FormModel) headerOverflows() bool { return len(m.header) > m.headerHeight() }
+func (m *Model) headerOverflows() bool { return len(m.header) > m.headerHeight() }
 
 // bodyHeight is the height left for the form or the review: the whole height minus the
 // header, its scroll indicator, a blank line and the footer.
-func (m *FormModel) bodyHeight() int {
+func (m *Model) bodyHeight() int {
 	h := m.height - m.headerHeight() - 2
 	if m.headerOverflows() {
 		h--
@@ -519,7 +519,7 @@ func (m *FormModel) bodyHeight() int {
 }
 
 // jsonHeight is the number of JSON lines shown in the review step.
-func (m *FormModel) jsonHeight() int {
+func (m *Model) jsonHeight() int {
 	// the title, the problems, a blank line and the buttons
 	h := m.bodyHeight() - 3 - len(m.review.problems)
 	if len(m.review.lines) > h {
@@ -530,7 +530,7 @@ func (m *FormModel) jsonHeight() int {
 
 // View renders the form. It is never taller or wider than the size given to SetSize,
 // and the footer with the actions is always its last line.
-func (m *FormModel) View() string {
+func (m *Model) View() string {
 	m.layout()
 	var b strings.Builder
 	s := m.styles
@@ -573,7 +573,7 @@ func fitWidth(s string, w int) string {
 	return strings.Join(lines, "\n")
 }
 
-func (m *FormModel) reviewView() string {
+func (m *Model) reviewView() string {
 	s := m.styles
 	r := m.review
 	var b strings.Builder
@@ -611,7 +611,7 @@ func (m *FormModel) reviewView() string {
 	return b.String()
 }
 
-func (m *FormModel) buttonView(b button) string {
+func (m *Model) buttonView(b button) string {
 	label := buttonLabels[b]
 	if b == buttonAccept && m.opts.Call != "" {
 		label = "Call"
@@ -627,7 +627,7 @@ func (m *FormModel) buttonView(b button) string {
 
 // footer is the key help line that keeps the actions in view, most important first so
 // that a narrow terminal still shows how to leave.
-func (m *FormModel) footer() string {
+func (m *Model) footer() string {
 	parts := []string{"esc cancel"}
 	if m.phase == phaseReview {
 		switch {

@@ -12,9 +12,9 @@ import (
 	"github.com/elicitty/elicitty/internal/testkit"
 )
 
-func newModel(t *testing.T, req *elicit.Request, f *elicit.Form, w, h int) *FormModel {
+func newModel(t *testing.T, req *elicit.Request, f *elicit.Form, w, h int) *Model {
 	t.Helper()
-	m := NewFormModel(req, f, FormOptions{Width: w, Height: h, NoColor: true})
+	m := NewModel(req, f, Options{Width: w, Height: h, NoColor: true})
 	run(t, m, m.Init())
 	return m
 }
@@ -129,12 +129,12 @@ func TestFormModelDeclineCancel(t *testing.T) {
 		{"esc at review cancels", true, "esc", elicit.Cancel},
 		{"ctrl+x at review declines", true, "ctrl+x", elicit.Decline},
 	}
-	keys := map[string]func(t *testing.T, m *FormModel){
-		"ctrl+x": func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("<ctrl+x>")) },
-		"esc":    func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("<esc>")) },
-		"ctrl+c": func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("<ctrl+c>")) },
-		"d":      func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("d")) },
-		"c":      func(t *testing.T, m *FormModel) { press(t, m, testkit.Key("c")) },
+	keys := map[string]func(t *testing.T, m *Model){
+		"ctrl+x": func(t *testing.T, m *Model) { press(t, m, testkit.Key("<ctrl+x>")) },
+		"esc":    func(t *testing.T, m *Model) { press(t, m, testkit.Key("<esc>")) },
+		"ctrl+c": func(t *testing.T, m *Model) { press(t, m, testkit.Key("<ctrl+c>")) },
+		"d":      func(t *testing.T, m *Model) { press(t, m, testkit.Key("d")) },
+		"c":      func(t *testing.T, m *Model) { press(t, m, testkit.Key("c")) },
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -82,9 +82,9 @@ func (p *Prompter) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 	return p.answerInline(ctx, req, f)
 }
 
-// answerInline runs the FormModel as an inline bubbletea program on the terminal.
+// answerInline runs the Model as an inline bubbletea program on the terminal.
 func (p *Prompter) answerInline(ctx context.Context, req *elicit.Request, f *elicit.Form) (elicit.Response, error) {
-	m := NewFormModel(req, f, FormOptions{NoColor: p.opts.NoColor})
+	m := NewModel(req, f, Options{NoColor: p.opts.NoColor})
 	opts := []tea.ProgramOption{tea.WithInput(p.in), tea.WithOutput(p.out), tea.WithContext(ctx)}
 	if p.opts.NoColor {
 		opts = append(opts, tea.WithColorProfile(colorprofile.Ascii))
@@ -103,9 +103,9 @@ func (p *Prompter) answerInline(ctx context.Context, req *elicit.Request, f *eli
 	return elicit.Response{Action: elicit.Cancel}, nil
 }
 
-// inlineModel runs a FormModel as a whole program: it sizes it from the terminal and
+// inlineModel runs a Model as a whole program: it sizes it from the terminal and
 // quits once it is answered.
-type inlineModel struct{ m *FormModel }
+type inlineModel struct{ m *Model }
 
 func (w inlineModel) Init() tea.Cmd { return w.m.Init() }
 

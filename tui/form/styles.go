@@ -5,7 +5,7 @@ import (
 	"charm.land/lipgloss/v2"
 )
 
-// styles are the lipgloss styles of a FormModel and the huh theme of its fields.
+// styles are the lipgloss styles of a Model and the huh theme of its fields.
 type styles struct {
 	theme    huh.Theme
 	title    lipgloss.Style

@@ -39,7 +39,7 @@ type place struct {
 // typeaheadMsg ends a move that took longer than typeaheadLimit.
 type typeaheadMsg struct{ gen int }
 
-func (m *FormModel) place() place {
+func (m *Model) place() place {
 	p := place{phase: m.phase, page: m.page}
 	if m.phase == phaseFill && m.hf != nil {
 		p.field = m.hf.GetFocusedField()
@@ -82,7 +82,7 @@ func groupMove(msg tea.Msg) bool {
 // Update handles a message and returns the command to run. It never returns tea.Quit.
 // Keys typed after a key that leaves a field wait until the next field has the focus,
 // and a paste of several lines into a one-line field fills one field per line.
-func (m *FormModel) Update(msg tea.Msg) tea.Cmd {
+func (m *Model) Update(msg tea.Msg) tea.Cmd {
 	if t, ok := msg.(typeaheadMsg); ok {
 		if t.gen == m.ahead.gen && m.ahead.waiting {
 			return m.flushTypeahead()
@@ -120,7 +120,7 @@ func (m *FormModel) Update(msg tea.Msg) tea.Cmd {
 
 // focusedInvalid reports whether the focused field refused its value: then huh does not
 // move on, and keys typed next belong to it.
-func (m *FormModel) focusedInvalid() bool {
+func (m *Model) focusedInvalid() bool {
 	if m.hf == nil {
 		return true
 	}
@@ -130,7 +130,7 @@ func (m *FormModel) focusedInvalid() bool {
 
 // flushTypeahead delivers the waiting keys to where the focus is now, unless the move
 // ended on the review step: keys typed before it was shown do not answer it.
-func (m *FormModel) flushTypeahead() tea.Cmd {
+func (m *Model) flushTypeahead() tea.Cmd {
 	q := m.ahead.queue
 	m.ahead = typeahead{gen: m.ahead.gen}
 	if m.phase != phaseFill {
@@ -141,7 +141,7 @@ func (m *FormModel) flushTypeahead() tea.Cmd {
 
 // feed delivers msgs in order, as if typed one by one; keys after one that starts a
 // move wait for it.
-func (m *FormModel) feed(msgs []tea.Msg) tea.Cmd {
+func (m *Model) feed(msgs []tea.Msg) tea.Cmd {
 	var cmds []tea.Cmd
 	for i, msg := range msgs {
 		if m.ahead.waiting {
@@ -156,7 +156,7 @@ func (m *FormModel) feed(msgs []tea.Msg) tea.Cmd {
 // splitPaste turns a paste of several lines into a one-line field into the paste of
 // each line followed by enter, so that each line fills a field; nil when the paste is
 // one line or the focused field takes several (a text area).
-func (m *FormModel) splitPaste(p tea.PasteMsg) []tea.Msg {
+func (m *Model) splitPaste(p tea.PasteMsg) []tea.Msg {
 	if m.phase != phaseFill || m.hf == nil {
 		return nil
 	}

@@ -52,7 +52,7 @@ func finalContent(t *testing.T, tm *teatest.TestModel) map[string]any {
 // would end the program as accepted instead).
 func TestTypeaheadBurstLandsInNextField(t *testing.T) {
 	for i := range 3 { // a race shows only now and then: try a few times
-		m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+		m := NewModel(request("Book"), burstForm(), Options{NoColor: true})
 		tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
 		t.Cleanup(func() { _ = tm.Quit() })
 		waitFor(t, tm, "Name")
@@ -77,7 +77,7 @@ func TestTypeaheadBurstLandsInNextField(t *testing.T) {
 // TestTypeaheadPasteAcrossFields pastes "Ada\n7\nhunter22\n" (a bracketed paste with
 // newlines) into the first field: each line fills one field.
 func TestTypeaheadPasteAcrossFields(t *testing.T) {
-	m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+	m := NewModel(request("Book"), burstForm(), Options{NoColor: true})
 	tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
 	t.Cleanup(func() { _ = tm.Quit() })
 	waitFor(t, tm, "Name")
@@ -96,7 +96,7 @@ func TestTypeaheadPasteAcrossFields(t *testing.T) {
 // TestTypeaheadInvalidKeepsKeys presses enter on an empty required field: the focus
 // stays, and what is typed next fills that same field at once.
 func TestTypeaheadInvalidKeepsKeys(t *testing.T) {
-	m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+	m := NewModel(request("Book"), burstForm(), Options{NoColor: true})
 	tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
 	t.Cleanup(func() { _ = tm.Quit() })
 	waitFor(t, tm, "Name")
@@ -114,7 +114,7 @@ func TestTypeaheadInvalidKeepsKeys(t *testing.T) {
 // TestTypeaheadLostMove: when huh's move never comes back (the embedder dropped its
 // messages), keys typed after the limit are not held forever.
 func TestTypeaheadLostMove(t *testing.T) {
-	m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+	m := NewModel(request("Book"), burstForm(), Options{NoColor: true})
 	m.Init()
 	for _, r := range "Bob" {
 		m.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
@@ -134,7 +134,7 @@ func TestTypeaheadLostMove(t *testing.T) {
 // fill the fields, and what is left of the paste (here an empty line, an enter) does not
 // press the review's Accept: a paste types text, it does not answer for the user.
 func TestTypeaheadPasteStopsAtReview(t *testing.T) {
-	m := NewFormModel(request("Book"), burstForm(), FormOptions{NoColor: true})
+	m := NewModel(request("Book"), burstForm(), Options{NoColor: true})
 	tm := teatest.NewTestModel(t, formProgram{m}, teatest.WithInitialTermSize(80, 24))
 	t.Cleanup(func() { _ = tm.Quit() })
 	waitFor(t, tm, "Name")
