@@ -111,11 +111,16 @@ func (h *harness) next(ch chan string, who string) string {
 			h.t.Fatalf("%s: stream ended", who)
 		}
 		return l
-	case <-time.After(5 * time.Second):
-		h.t.Fatalf("%s got nothing", who)
+	case <-time.After(nextWithin):
+		h.t.Fatalf("%s got nothing within %s", who, nextWithin)
 	}
 	return ""
 }
+
+// nextWithin bounds the wait for a message the test expects: only a failing test waits
+// it out, so it is generous enough for a 10 MB message relayed under the race detector
+// on a loaded 2-core machine (5 s was not).
+const nextWithin = 60 * time.Second
 
 func (h *harness) hostGot() string   { h.t.Helper(); return h.next(h.hostR, "host") }
 func (h *harness) serverGot() string { h.t.Helper(); return h.next(h.srvR, "server") }
