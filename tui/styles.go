@@ -1,6 +1,10 @@
 package tui
 
-import "charm.land/lipgloss/v2"
+import (
+	"charm.land/lipgloss/v2"
+
+	"github.com/elicitty/elicitty/tui/theme"
+)
 
 // styles holds every style the program uses; with NoColor they carry no colour,
 // only bold/reverse where meaning needs it.
@@ -31,12 +35,12 @@ func newStyles(noColor bool) styles {
 	if noColor {
 		return s
 	}
-	s.Dim = s.Dim.Foreground(lipgloss.Color("8"))
-	s.Err = s.Err.Foreground(lipgloss.Color("1"))
-	s.Ok = s.Ok.Foreground(lipgloss.Color("2"))
-	s.Warn = s.Warn.Foreground(lipgloss.Color("3"))
-	s.Badge = s.Badge.Foreground(lipgloss.Color("5"))
-	s.Stderr = s.Stderr.Foreground(lipgloss.Color("3"))
-	s.Status = s.Status.Foreground(lipgloss.Color("6"))
+	s.Dim = s.Dim.Foreground(theme.Dim())
+	s.Err = s.Err.Foreground(theme.Err())
+	s.Ok = s.Ok.Foreground(theme.OK())
+	s.Warn = s.Warn.Foreground(theme.Warn())
+	s.Badge = s.Badge.Foreground(theme.Badge())
+	s.Stderr = s.Stderr.Foreground(theme.Warn())
+	s.Status = s.Status.Foreground(theme.Status())
 	return s
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/tui/theme"
 )
 
 // Choice is what the user chose on the consent screen. The zero value means no choice.
@@ -119,17 +120,17 @@ func newStyles(noColor bool) styles {
 	return styles{
 		title:       n().Bold(true),
 		label:       n().Faint(true),
-		warn:        n().Foreground(lipgloss.Color("11")),
+		warn:        n().Foreground(theme.Warn()),
 		info:        n().Faint(true),
-		refused:     n().Foreground(lipgloss.Color("9")).Bold(true),
+		refused:     n().Foreground(theme.Err()).Bold(true),
 		focus:       n().Reverse(true),
 		faint:       n().Faint(true),
 		host:        n().Underline(true),
-		registrable: n().Bold(true).Underline(true).Foreground(lipgloss.Color("14")),
+		registrable: n().Bold(true).Underline(true).Foreground(theme.Host()),
 		url: urlStyles{
-			Userinfo:    n().Strikethrough(true).Foreground(lipgloss.Color("9")),
+			Userinfo:    n().Strikethrough(true).Foreground(theme.Err()),
 			Host:        n().Underline(true),
-			Registrable: n().Bold(true).Underline(true).Foreground(lipgloss.Color("14")),
+			Registrable: n().Bold(true).Underline(true).Foreground(theme.Host()),
 		},
 	}
 }

@@ -3,6 +3,8 @@ package form
 import (
 	"charm.land/huh/v2"
 	"charm.land/lipgloss/v2"
+
+	"github.com/elicitty/elicitty/tui/theme"
 )
 
 // styles are the lipgloss styles of a Model and the huh theme of its fields.
@@ -36,10 +38,10 @@ func newStyles(noColor bool) styles {
 	return styles{
 		theme:    newCachedTheme(huh.ThemeCharm),
 		title:    plain.Bold(true),
-		warn:     plain.Foreground(lipgloss.Color("11")),
-		err:      plain.Foreground(lipgloss.Color("9")),
-		dim:      plain.Foreground(lipgloss.Color("8")),
-		json:     plain.Foreground(lipgloss.Color("12")),
+		warn:     plain.Foreground(theme.Warn()),
+		err:      plain.Foreground(theme.Err()),
+		dim:      plain.Foreground(theme.Dim()),
+		json:     plain.Foreground(theme.Accent()),
 		button:   plain,
 		focused:  plain.Bold(true).Reverse(true),
 		disabled: plain.Faint(true).Strikethrough(true),

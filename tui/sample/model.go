@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/tui/theme"
 )
 
 // Options configures a Model. The zero value is an 80x24 coloured screen.
@@ -54,9 +55,9 @@ func newStyles(noColor bool) styles {
 	n := lipgloss.NewStyle
 	return styles{
 		title: n().Bold(true),
-		label: n().Bold(true).Foreground(lipgloss.Color("12")),
+		label: n().Bold(true).Foreground(theme.Accent()),
 		faint: n().Faint(true),
-		warn:  n().Foreground(lipgloss.Color("11")),
+		warn:  n().Foreground(theme.Warn()),
 		focus: n().Reverse(true),
 	}
 }
