@@ -1,6 +1,7 @@
 package safe
 
 import (
+	"fmt"
 	"strings"
 	"unicode/utf8"
 )
@@ -16,6 +17,23 @@ func Block(s string) string {
 	if clean(s) {
 		return s
 	}
+	return block(s, false)
+}
+
+// Field returns s cleaned as Block does for a one-line field (a MIME type, a name, a
+// URI, a title): a line break a server put in it is shown escaped instead of breaking
+// the line, so that it can neither start a line of its own nor hide that it was there.
+// Newline, carriage return and tab become \n, \r and \t; U+2028 and U+2029 become
+// \u2028 and \u2029. Everything else goes as in Block. The result is one line.
+func Field(s string) string {
+	if clean(s) && !strings.ContainsAny(s, "\n\t") {
+		return s
+	}
+	return block(s, true)
+}
+
+// block is Block; with field set, line breaks and tabs are written escaped (Field).
+func block(s string, field bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
@@ -35,6 +53,8 @@ func Block(s string) string {
 		case r == 0x90 || r == 0x9d || r == 0x98 || r == 0x9e || r == 0x9f: // C1 DCS, OSC, SOS, PM, APC
 			i = skipString(s, i+size)
 			continue
+		case field && (r == '\n' || r == '\r' || r == '\t' || r == 0x2028 || r == 0x2029):
+			b.WriteString(fieldEscape(r))
 		case r == '\n' || r == '\t':
 			b.WriteRune(r)
 		case r == 0x2028 || r == 0x2029:
@@ -57,6 +77,19 @@ func Line(s string) string {
 		return s
 	}
 	return strings.NewReplacer("\n", " ", "\t", " ").Replace(s)
+}
+
+// fieldEscape is how Field writes a line break or tab.
+func fieldEscape(r rune) string {
+	switch r {
+	case '\n':
+		return `\n`
+	case '\r':
+		return `\r`
+	case '\t':
+		return `\t`
+	}
+	return fmt.Sprintf(`\u%04x`, r)
 }
 
 // clean reports whether s needs no change (the common case, kept allocation-free).

@@ -73,3 +73,26 @@ func TestJSONEscapesUnsafeKeepsValue(t *testing.T) {
 		t.Error("clean JSON changed")
 	}
 }
+
+func TestFieldEscapesLineBreaks(t *testing.T) {
+	for in, want := range map[string]string{
+		"image/png":                          "image/png",
+		"image/png\nelicitty: fake line":     `image/png\nelicitty: fake line`,
+		"a\rb\tc\u2028d\u2029e":              `a\rb\tc\u2028d\u2029e`,
+		payload:                              "okevil\\u2028fake line\\rX",
+		"n\u0085\u202e\u200b\ufeff\x1b[31mx": "nx",
+	} {
+		got := Field(in)
+		if got != want {
+			t.Errorf("Field(%q) = %q, want %q", in, got, want)
+		}
+		for _, r := range got {
+			if Unsafe(r) || r == '\n' || r == '\t' {
+				t.Errorf("Field(%q) = %q carries %U", in, got, r)
+			}
+		}
+		if Field(got) != got {
+			t.Errorf("Field is not stable on %q", got)
+		}
+	}
+}
