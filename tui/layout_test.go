@@ -152,14 +152,15 @@ func TestServerDetails(t *testing.T) {
 }
 
 // TestResultSummariesStayOneLine: a newline or control in an image's MIME type or a
-// resource link's name cannot print a line that looks like elicitty's.
+// resource link's name cannot print a line that looks like elicitty's: line breaks
+// show escaped (safe.Field), controls and bidi characters go.
 func TestResultSummariesStayOneLine(t *testing.T) {
 	got := renderToolResult(&mcp.CallToolResult{Content: []mcp.Content{
 		&mcp.ImageContent{MIMEType: "image/png\nelicitty: all good\u202e", Data: []byte{1}},
 		&mcp.AudioContent{MIMEType: "audio/wav\r\x1b[2Jx", Data: []byte{1}},
 		&mcp.ResourceLink{Name: "doc\nelicitty: fake", URI: "file:///a\u2028b"},
 	}})
-	want := "[image image/png elicitty: all good, 1 bytes]\n[audio audio/wavx, 1 bytes]\n[resource link doc elicitty: fake file:///a b]"
+	want := `[image image/png\nelicitty: all good, 1 bytes]` + "\n" + `[audio audio/wav\rx, 1 bytes]` + "\n" + `[resource link doc\nelicitty: fake file:///a\u2028b]`
 	if got != want {
 		t.Errorf("summaries:\n got %q\nwant %q", got, want)
 	}

@@ -45,7 +45,7 @@ func renderPromptResult(r *mcp.GetPromptResult) string {
 		b.WriteString(safe.Block(r.Description) + "\n\n")
 	}
 	for _, m := range r.Messages {
-		fmt.Fprintf(&b, "[%s]\n", oneLine(string(m.Role)))
+		fmt.Fprintf(&b, "[%s]\n", safe.Field(string(m.Role)))
 		writeContent(&b, m.Content)
 	}
 	return strings.TrimRight(b.String(), "\n")
@@ -57,7 +57,7 @@ func renderResourceResult(r *mcp.ReadResourceResult) string {
 	}
 	var b strings.Builder
 	for _, c := range r.Contents {
-		fmt.Fprintf(&b, "%s (%s)\n", oneLine(c.URI), oneLine(c.MIMEType))
+		fmt.Fprintf(&b, "%s (%s)\n", safe.Field(c.URI), safe.Field(c.MIMEType))
 		switch {
 		case c.Text != "":
 			b.WriteString(safe.Block(c.Text) + "\n")
@@ -73,14 +73,14 @@ func writeContent(b *strings.Builder, c mcp.Content) {
 	case *mcp.TextContent:
 		b.WriteString(safe.Block(c.Text) + "\n")
 	case *mcp.ImageContent:
-		fmt.Fprintf(b, "[image %s, %d bytes]\n", oneLine(c.MIMEType), len(c.Data))
+		fmt.Fprintf(b, "[image %s, %d bytes]\n", safe.Field(c.MIMEType), len(c.Data))
 	case *mcp.AudioContent:
-		fmt.Fprintf(b, "[audio %s, %d bytes]\n", oneLine(c.MIMEType), len(c.Data))
+		fmt.Fprintf(b, "[audio %s, %d bytes]\n", safe.Field(c.MIMEType), len(c.Data))
 	case *mcp.ResourceLink:
-		fmt.Fprintf(b, "[resource link %s %s]\n", oneLine(c.Name), oneLine(c.URI))
+		fmt.Fprintf(b, "[resource link %s %s]\n", safe.Field(c.Name), safe.Field(c.URI))
 	case *mcp.EmbeddedResource:
 		if c.Resource != nil {
-			fmt.Fprintf(b, "[embedded resource %s]\n", oneLine(c.Resource.URI))
+			fmt.Fprintf(b, "[embedded resource %s]\n", safe.Field(c.Resource.URI))
 			if c.Resource.Text != "" {
 				b.WriteString(safe.Block(c.Resource.Text) + "\n")
 			}

@@ -103,7 +103,7 @@ func (a *app) reportProtocolErrors(next elicit.Answerer) elicit.Answerer {
 				url = fmt.Sprintf(" (url %q)", safe.Block(req.URL))
 			}
 			fmt.Fprintf(a.stderr, "elicitty: %s sent an invalid %s-mode request%s, refused without asking: %s\n",
-				safe.Block(req.Server), req.ModeOrForm(), url, safe.Block(pe.Reason))
+				safe.Field(req.Server), req.ModeOrForm(), url, safe.Line(pe.Reason))
 		}
 		return resp, err
 	})
@@ -124,7 +124,7 @@ func (a *app) unanswered() elicit.Answerer {
 		fmt.Fprintf(a.stderr, "elicitty: %s asks %q (%s mode) but there is no terminal and no --answers file.\n",
 			req.ServerLabel(), safe.Block(req.Message), req.ModeOrForm())
 		fmt.Fprintf(a.stderr, "An answers-file entry that would answer it:\n%s", elicit.UnansweredEntry(req))
-		return elicit.Response{}, fmt.Errorf("%s: %w", safe.Block(req.Server), elicit.ErrUnanswered)
+		return elicit.Response{}, fmt.Errorf("%s: %w", safe.Field(req.Server), elicit.ErrUnanswered)
 	})
 }
 

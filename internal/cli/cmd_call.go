@@ -135,7 +135,7 @@ func (a *app) promptCommand() *cobra.Command {
 					fmt.Fprintf(a.stdout, "# %s\n", firstLine(res.Description))
 				}
 				for _, m := range res.Messages {
-					fmt.Fprintf(a.stdout, "[%s]\n", m.Role)
+					fmt.Fprintf(a.stdout, "[%s]\n", safe.Field(string(m.Role)))
 					a.printContent([]mcp.Content{m.Content}, nil)
 				}
 				return nil
@@ -174,7 +174,7 @@ func (a *app) readCommand() *cobra.Command {
 					if c.Text != "" {
 						fmt.Fprintln(a.stdout, safe.Block(c.Text))
 					} else {
-						fmt.Fprintf(a.stdout, "[blob %s, %d bytes, %s]\n", safe.Block(c.URI), len(c.Blob), safe.Block(c.MIMEType))
+						fmt.Fprintf(a.stdout, "[blob %s, %d bytes, %s]\n", safe.Field(c.URI), len(c.Blob), safe.Field(c.MIMEType))
 					}
 				}
 				return nil
@@ -197,16 +197,16 @@ func (a *app) printContent(content []mcp.Content, structured any) {
 		case *mcp.TextContent:
 			fmt.Fprintln(a.stdout, safe.Block(c.Text))
 		case *mcp.ImageContent:
-			fmt.Fprintf(a.stdout, "[image %s, %d bytes]\n", safe.Block(c.MIMEType), len(c.Data))
+			fmt.Fprintf(a.stdout, "[image %s, %d bytes]\n", safe.Field(c.MIMEType), len(c.Data))
 		case *mcp.AudioContent:
-			fmt.Fprintf(a.stdout, "[audio %s, %d bytes]\n", safe.Block(c.MIMEType), len(c.Data))
+			fmt.Fprintf(a.stdout, "[audio %s, %d bytes]\n", safe.Field(c.MIMEType), len(c.Data))
 		case *mcp.ResourceLink:
-			fmt.Fprintf(a.stdout, "[resource link %s %s]\n", safe.Block(c.URI), safe.Block(c.Name))
+			fmt.Fprintf(a.stdout, "[resource link %s %s]\n", safe.Field(c.URI), safe.Field(c.Name))
 		case *mcp.EmbeddedResource:
 			if c.Resource != nil && c.Resource.Text != "" {
 				fmt.Fprintln(a.stdout, safe.Block(c.Resource.Text))
 			} else if c.Resource != nil {
-				fmt.Fprintf(a.stdout, "[resource %s, %d bytes]\n", safe.Block(c.Resource.URI), len(c.Resource.Blob))
+				fmt.Fprintf(a.stdout, "[resource %s, %d bytes]\n", safe.Field(c.Resource.URI), len(c.Resource.Blob))
 			}
 		default:
 			b, _ := json.Marshal(c)
@@ -275,7 +275,7 @@ func unknownArgs(tool string, argv map[string]any, schema any) []string {
 		case near != "":
 			msg += fmt.Sprintf("; did you mean %q?", safe.Block(near))
 		case len(names) > 0:
-			msg += " (its arguments: " + safe.Block(strings.Join(names, ", ")) + ")"
+			msg += " (its arguments: " + safe.Field(strings.Join(names, ", ")) + ")"
 		default:
 			msg += " (it takes no arguments)"
 		}

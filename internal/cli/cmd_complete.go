@@ -73,7 +73,7 @@ sent as context (arguments already chosen).`,
 					return a.printJSON(c)
 				}
 				for _, v := range c.Values {
-					fmt.Fprintln(a.stdout, v)
+					fmt.Fprintln(a.stdout, safe.Field(v))
 				}
 				if c.HasMore || c.Total > len(c.Values) {
 					fmt.Fprintf(a.stderr, "(%d of %s shown)\n", len(c.Values), totalWord(c))

@@ -214,7 +214,7 @@ func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) ([]string, in
 		if err := runCheck(cctx, s, chk); err != nil {
 			failed++
 			cells[i] = "FAIL"
-			fmt.Fprintf(a.stderr, "doctor: %s: %s: %v\n", c.label, chk.name, safe.Block(err.Error()))
+			fmt.Fprintf(a.stderr, "doctor: %s: %s: %v\n", c.label, chk.name, safe.Line(err.Error()))
 		} else {
 			cells[i] = "ok"
 		}

@@ -175,7 +175,7 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 	default:
 		return usagef("the proxy speaks stdio and Streamable HTTP to servers, not %s", srv.EffectiveKind())
 	}
-	a.proxyLogf("relaying to %s over %s", safe.Block(srv.Name), srv.EffectiveKind())
+	a.proxyLogf("relaying to %s over %s", safe.Field(srv.Name), srv.EffectiveKind())
 	// A host gone from our stdout must not kill us with SIGPIPE before the server is
 	// stopped: the write fails with EPIPE instead, and the proxy goes on to its end.
 	sigpipe := make(chan os.Signal, 1)

@@ -40,11 +40,11 @@ the config; --no-roots (or noRoots: true) declares none. Nothing is connected.`,
 				return a.printJSON(map[string]any{"server": srv.Name, "declared": !srv.NoRoots, "roots": roots})
 			}
 			if srv.NoRoots {
-				fmt.Fprintf(a.stderr, "elicitty: no roots are declared to %s\n", safe.Block(srv.Name))
+				fmt.Fprintf(a.stderr, "elicitty: no roots are declared to %s\n", safe.Field(srv.Name))
 				return nil
 			}
 			for _, r := range roots {
-				fmt.Fprintf(a.stdout, "%s\t%s\n", safe.Block(r.URI), safe.Block(r.Name))
+				fmt.Fprintf(a.stdout, "%s\t%s\n", safe.Field(r.URI), safe.Field(r.Name))
 			}
 			return nil
 		},
@@ -98,9 +98,9 @@ func (a *app) watch(ctx context.Context, srv config.Server, uris []string, limit
 			default: // a burst: the pending re-reads show the latest content anyway
 			}
 		case transport.EventLog:
-			fmt.Fprintf(a.stderr, "elicitty: %s: log %s\n", safe.Block(ev.Server), ev.Text.Line())
+			fmt.Fprintf(a.stderr, "elicitty: %s: log %s\n", safe.Field(ev.Server), ev.Text.Line())
 		case transport.EventReconnected:
-			fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", safe.Block(ev.Server), ev.Text.Line())
+			fmt.Fprintf(a.stderr, "elicitty: %s: %s\n", safe.Field(ev.Server), ev.Text.Line())
 		}
 	}
 	p, err := a.plan(srv, frontEnd{onEvent: onEvent}, log)
@@ -118,7 +118,7 @@ func (a *app) watch(ctx context.Context, srv config.Server, uris []string, limit
 	}
 	defer s.Close()
 	if !s.CanSubscribe() {
-		return fmt.Errorf("%s does not offer resource subscriptions (its resources capability lacks subscribe)", safe.Block(srv.Name))
+		return fmt.Errorf("%s does not offer resource subscriptions (its resources capability lacks subscribe)", safe.Field(srv.Name))
 	}
 	watched := map[string]bool{}
 	for _, u := range uris {
@@ -146,7 +146,7 @@ loop:
 		case <-stop:
 			break loop
 		case err := <-done:
-			return fmt.Errorf("%s ended the session: %w", safe.Block(srv.Name), err)
+			return fmt.Errorf("%s ended the session: %w", safe.Field(srv.Name), err)
 		case u := <-updated:
 			if !watched[u] {
 				continue
@@ -177,7 +177,7 @@ func (a *app) printResource(ctx context.Context, s *transport.Session, uri strin
 		}
 		return a.printJSON(out)
 	}
-	head := "== " + safe.Block(uri)
+	head := "== " + safe.Field(uri)
 	if !at.IsZero() {
 		head += " updated " + at.Format("15:04:05")
 	}
@@ -186,7 +186,7 @@ func (a *app) printResource(ctx context.Context, s *transport.Session, uri strin
 		if c.Text != "" {
 			fmt.Fprintln(a.stdout, safe.Block(c.Text))
 		} else {
-			fmt.Fprintf(a.stdout, "[blob %s, %d bytes, %s]\n", safe.Block(c.URI), len(c.Blob), safe.Block(c.MIMEType))
+			fmt.Fprintf(a.stdout, "[blob %s, %d bytes, %s]\n", safe.Field(c.URI), len(c.Blob), safe.Field(c.MIMEType))
 		}
 	}
 	return nil

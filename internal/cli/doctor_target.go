@@ -22,10 +22,10 @@ func (a *app) runDoctorTarget(ctx context.Context, srv config.Server) error {
 		return err
 	}
 	defer closeLog()
-	name := safe.Block(srv.Name)
+	name := safe.Field(srv.Name)
 	s, err := a.connect(ctx, srv, log)
 	if err != nil {
-		fmt.Fprintf(a.stdout, "connect %s: FAIL %s\n", name, safe.Block(err.Error()))
+		fmt.Fprintf(a.stdout, "connect %s: FAIL %s\n", name, safe.Line(err.Error()))
 		return &silentError{code: ExitConn}
 	}
 	defer s.Close()
@@ -35,7 +35,7 @@ func (a *app) runDoctorTarget(ctx context.Context, srv config.Server) error {
 		fmt.Fprintf(a.stdout, "server: %s %s\n", serverInfoLine(info.Name), serverInfoLine(info.Version))
 	}
 	era := s.Era()
-	fmt.Fprintf(a.stdout, "protocol: %s (%s)\n", era.Version, safe.Block(era.Reason))
+	fmt.Fprintf(a.stdout, "protocol: %s (%s)\n", era.Version, safe.Line(era.Reason))
 	caps := s.Capabilities()
 	fmt.Fprintf(a.stdout, "capabilities: %s\n", capabilityNames(caps))
 
@@ -48,7 +48,7 @@ func (a *app) runDoctorTarget(ctx context.Context, srv config.Server) error {
 		n, err := list()
 		if err != nil {
 			failed++
-			fmt.Fprintf(a.stdout, "%s: FAIL %s\n", what, safe.Block(err.Error()))
+			fmt.Fprintf(a.stdout, "%s: FAIL %s\n", what, safe.Line(err.Error()))
 			return
 		}
 		fmt.Fprintf(a.stdout, "%s: ok (%d)\n", what, n)

@@ -41,7 +41,7 @@ func fileArgs(s *transport.Session, tool string, schema any, argv map[string]any
 		}
 		argv[fld.Name] = val
 		for _, fi := range infos {
-			fmt.Fprintf(log, "elicitty: argument %s: file %s\n", safe.Block(fld.Name), fi)
+			fmt.Fprintf(log, "elicitty: argument %s: file %s\n", safe.Field(fld.Name), fi)
 		}
 	}
 	return nil

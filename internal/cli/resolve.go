@@ -100,7 +100,7 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 		}
 		if opts.OnEvent == nil {
 			opts.OnEvent = func(ev transport.Event) {
-				server := safe.Block(ev.Server)
+				server := safe.Field(ev.Server)
 				if ev.Kind == transport.EventProgress {
 					a.progress.show(progressText(server, ev.Text.Line()))
 					return
