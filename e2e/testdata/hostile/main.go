@@ -3,7 +3,8 @@
 // cleans what it sends, and behaves as the scenario named by its first argument says:
 //
 //	payload      every string it controls carries Payload (names, titles, descriptions,
-//	             instructions, completions, elicitation messages, field titles and descriptions, enum
+//	             instructions, completions, media content's MIME types, URIs and names,
+//	             resource contents, prompt messages, elicitation messages, field titles and descriptions, enum
 //	             labels, defaults, results, JSON-RPC error messages, stderr lines, log and
 //	             progress notifications, URLs, cancel reasons)
 //	initfail     answers initialize with a JSON-RPC error carrying Payload
@@ -139,6 +140,18 @@ func (s *server) wait(ch chan json.RawMessage) json.RawMessage {
 	return nil
 }
 
+// media is a content block of every kind but text, with the payload in each of its
+// one-line fields (MIME types, URIs, names, titles, descriptions, annotations).
+func media() []any {
+	ann := map[string]any{"audience": []any{"user"}, "priority": 0.5, "lastModified": Payload}
+	return []any{
+		map[string]any{"type": "image", "data": "aGk=", "mimeType": Payload, "annotations": ann},
+		map[string]any{"type": "audio", "data": "aGk=", "mimeType": Payload, "annotations": ann},
+		map[string]any{"type": "resource_link", "uri": "file:///l" + Payload, "name": Payload, "title": Payload, "description": Payload, "mimeType": Payload, "annotations": ann},
+		map[string]any{"type": "resource", "resource": map[string]any{"uri": "file:///e" + Payload, "mimeType": Payload, "blob": "aGk="}, "annotations": ann},
+	}
+}
+
 func text(t string) map[string]any { return map[string]any{"type": "text", "text": t} }
 
 func (s *server) handle(m message) {
@@ -159,9 +172,10 @@ func (s *server) handle(m message) {
 		}
 		s.reply(m.ID, map[string]any{
 			"protocolVersion": v,
-			"capabilities":    map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}, "resources": map[string]any{}, "logging": map[string]any{}, "completions": map[string]any{}},
-			"serverInfo":      map[string]any{"name": "hostile" + Payload, "title": Payload, "version": Payload},
-			"instructions":    Payload,
+			"capabilities": map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}, "resources": map[string]any{}, "logging": map[string]any{}, "completions": map[string]any{},
+				"tasks": map[string]any{"list": map[string]any{}, "cancel": map[string]any{}}},
+			"serverInfo":   map[string]any{"name": "hostile" + Payload, "title": Payload, "version": Payload},
+			"instructions": Payload,
 		})
 		fmt.Fprintln(os.Stderr, "stderr line: "+Payload)
 	case "ping":
@@ -177,6 +191,7 @@ func (s *server) handle(m message) {
 			map[string]any{"name": "cancel", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "url", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
 			map[string]any{"name": "sample", "description": Payload, "inputSchema": map[string]any{"type": "object"}},
+			map[string]any{"name": "media", "description": Payload, "inputSchema": map[string]any{"type": "object"}, "annotations": map[string]any{"title": Payload}},
 			map[string]any{"name": "n" + Payload, "title": Payload, "description": Payload, "inputSchema": schema},
 		}})
 	case "prompts/list":
@@ -187,6 +202,19 @@ func (s *server) handle(m message) {
 	case "resources/templates/list":
 		s.reply(m.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "file:///{x}" + Payload, "name": Payload},
 			map[string]any{"uriTemplate": "hostile://items/{id}", "name": Payload, "title": Payload, "description": Payload, "mimeType": Payload}}})
+	case "resources/read":
+		s.reply(m.ID, map[string]any{"contents": []any{
+			map[string]any{"uri": "file:///r" + Payload, "mimeType": Payload, "blob": "aGk="},
+			map[string]any{"uri": "file:///t" + Payload, "mimeType": Payload, "text": "read text"},
+		}})
+	case "prompts/get":
+		s.reply(m.ID, map[string]any{"description": Payload, "messages": []any{
+			map[string]any{"role": "user", "content": map[string]any{"type": "image", "data": "aGk=", "mimeType": Payload}},
+			map[string]any{"role": "assistant", "content": map[string]any{"type": "resource_link", "uri": "file:///l" + Payload, "name": Payload, "title": Payload, "description": Payload, "mimeType": Payload}},
+		}})
+	case "tasks/list":
+		s.reply(m.ID, map[string]any{"tasks": []any{map[string]any{"taskId": "t" + Payload, "status": "working", "statusMessage": Payload,
+			"createdAt": "2026-01-01T00:00:00Z", "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": nil}}})
 	case "completion/complete":
 		s.reply(m.ID, map[string]any{"completion": map[string]any{"values": []any{"v" + Payload, Payload, "ok"}, "total": 3}})
 	case "tools/call":
@@ -317,6 +345,9 @@ func (s *server) call(m message) {
 		})
 		answer := s.wait(ch)
 		s.reply(m.ID, map[string]any{"content": []any{text("sampled " + string(answer))}})
+	case "media":
+		// Only one-line fields: none of them may start a line of output.
+		s.reply(m.ID, map[string]any{"content": media()})
 	case "url":
 		_, ch := s.request("elicitation/create", map[string]any{"mode": "url", "message": Payload, "elicitationId": "e" + Payload,
 			"url": "https://evil.example/" + Payload})
