@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/internal/cli"
+	"github.com/elicitty/elicitty/internal/safe"
 )
 
 // TestHostileEveryOutput runs every headless command that prints server text over the
@@ -37,20 +38,21 @@ func TestHostileEveryOutput(t *testing.T) {
 	}
 	server := []string{"--", srv, "payload"}
 	runs := []struct {
-		args []string
-		code int
+		args  []string
+		code  int
+		shows string // a line stdout must hold, when set (text output)
 	}{
-		{[]string{"tools"}, 0},
-		{[]string{"prompts"}, 0},
-		{[]string{"resources"}, 0},
-		{[]string{"read", "file:///r"}, 0},
-		{[]string{"call", "media"}, 0},
-		{[]string{"prompt", "p"}, 0},
-		{[]string{"complete", "--prompt", "p", "--arg", "a=x"}, 0},
-		{[]string{"tasks"}, 0},
-		{[]string{"doctor"}, 0},
-		{[]string{"call", "fail"}, cli.ExitConn},
-		{[]string{"render", schema, "--answers", answers}, 0},
+		{[]string{"tools"}, 0, ""},
+		{[]string{"prompts"}, 0, ""},
+		{[]string{"resources"}, 0, ""},
+		{[]string{"read", "file:///r"}, 0, "[blob file:///r" + escapedPayload + ", 2 bytes, " + escapedPayload + "]\n"},
+		{[]string{"call", "media"}, 0, "[image " + escapedPayload + ", 2 bytes]\n"},
+		{[]string{"prompt", "p"}, 0, "[resource link file:///l" + escapedPayload + " " + escapedPayload + "]\n"},
+		{[]string{"complete", "--prompt", "p", "--arg", "a=x"}, 0, ""},
+		{[]string{"tasks"}, 0, ""},
+		{[]string{"doctor"}, 0, ""},
+		{[]string{"call", "fail"}, cli.ExitConn, ""},
+		{[]string{"render", schema, "--answers", answers}, 0, ""},
 	}
 	for _, jsonOut := range []bool{false, true} {
 		for _, r := range runs {
@@ -67,15 +69,21 @@ func TestHostileEveryOutput(t *testing.T) {
 				t.Errorf("%s: exit %d, want %d\nstdout: %.3000s\nstderr: %.3000s", name, m.code, r.code, m.stdout, m.stderr)
 			}
 			scanRaw(t, name+": stdout", m.stdout)
+			if want := r.shows; want != "" && !jsonOut && !strings.Contains(m.stdout, want) {
+				t.Errorf("%s: stdout does not show %q:\n%s", name, want, m.stdout)
+			}
 			scanRaw(t, name+": stderr", m.stderr)
 			if jsonOut && r.code == 0 && r.args[0] != "doctor" && !jsonValid(m.stdout) {
 				t.Errorf("%s: stdout is not JSON: %.3000q", name, m.stdout)
 			}
-			t.Logf("%s: exit %d\nstdout: %.1500s\nstderr: %.1500s", name, m.code, m.stdout, m.stderr)
 		}
 	}
 	noHostileLeft(t)
 }
+
+// escapedPayload is the hostile payload as safe.Field shows it in a one-line field:
+// its escape sequences and invisible characters gone, its line breaks escaped.
+const escapedPayload = `Plinkevil\u2028\u2029\rCR\nelicitty: fake line`
 
 // TestTmuxHostileResultAndLog calls the tool whose result is every kind of media
 // content with the payload in each one-line field, and reads the result view and the
@@ -85,16 +93,69 @@ func TestTmuxHostileResultAndLog(t *testing.T) {
 	tm := hostileTerm(t, termOptions{cols: 160, rows: 50}, "payload")
 	tm.WaitFor("ready")
 	scanTerm(t, tm, "tools list")
+	noFakeLine(t, tm, "tools list")
 	selectTool(t, tm, "media")
-	tm.Keys("Enter") // no arguments: called at once
+	tm.Keys("Enter") // no arguments, not marked read-only: it asks
+	tm.WaitFor("run media now?")
+	tm.Keys("y")
 	tm.WaitFor("[image ", "[audio ", "[resource link ", "[embedded resource ")
 	scanTerm(t, tm, "media result")
-	tm.Keys("Escape")
+	noFakeLine(t, tm, "media result")
+	// The MIME type's line breaks show escaped, for what they are.
+	if screen := tm.Screen(); !strings.Contains(screen, "[image "+escapedPayload+", 2 bytes]") {
+		t.Errorf("the image's MIME type is not shown escaped on its line:\n%s", screen)
+	}
 	tm.Keys("Tab", "Tab", "Tab")
-	tm.WaitFor("stderr line")
+	tm.WaitFor("Log:", "stderr line", "tools/call #6")
 	scanTerm(t, tm, "Log tab")
+	noFakeLine(t, tm, "Log tab")
+	tm.Keys("Enter") // the last frame, the media result, in full
+	tm.WaitFor(`"mimeType"`)
+	// The frame shows as JSON: the payload is there, escaped as text (\u001b...), so
+	// scanTerm's markers are in it; what must not be is any of it raw.
+	scanEscapedFrame(t, tm, "Log tab: the result frame")
 	tm.Keys("q")
 	if code, _ := tm.Wait(); code != 0 {
 		t.Errorf("exit %d after q, want 0", code)
+	}
+}
+
+// scanEscapedFrame fails when the terminal was sent any of the payload raw: its escape
+// sequences, C1, bidi or zero-width characters, a title change, a clipboard write, or
+// a line of the server's own. The payload's text may show escaped (a JSON view).
+func scanEscapedFrame(t *testing.T, tm *tmuxTerm, what string) {
+	t.Helper()
+	out := tm.RawOutput()
+	for _, bad := range []string{"\x1b]52", "\x1b]0;PWNED", "\x1b]8;;https://evil", "\x1bP+q"} {
+		if i := strings.Index(out, bad); i >= 0 {
+			t.Errorf("%s: the terminal was sent %q raw: %q", what, bad, out[max(0, i-60):min(len(out), i+40)])
+		}
+	}
+	for i, r := range out {
+		if r != '\n' && r != '\r' && r != '\t' && r != 0x1b && r != 0x07 && r != 0x08 && safe.Unsafe(r) {
+			t.Errorf("%s: the terminal was sent raw %U: %q", what, r, out[max(0, i-60):min(len(out), i+40)])
+			break
+		}
+	}
+	if title := tm.Tmux("display-message", "-p", "#{pane_title}"); strings.Contains(title, "PWNED") {
+		t.Errorf("%s: the server changed the terminal title to %q", what, title)
+	}
+	if bufs := tm.Tmux("list-buffers", "-F", "#{buffer_sample}"); strings.Contains(bufs, "HIJACKED") {
+		t.Errorf("%s: the server wrote the clipboard: %q", what, bufs)
+	}
+	noFakeLine(t, tm, what)
+}
+
+// noFakeLine fails when a line of a pane of the screen starts with the payload's
+// fake line: each pane (the parts of a screen line between "│") is its own column
+// of lines.
+func noFakeLine(t *testing.T, tm *tmuxTerm, what string) {
+	t.Helper()
+	for _, l := range strings.Split(tm.Screen(), "\n") {
+		for _, pane := range strings.Split(l, "│") {
+			if strings.HasPrefix(strings.TrimSpace(pane), "elicitty: fake line") {
+				t.Errorf("%s: the server spoofed a line of ours: %q", what, l)
+			}
+		}
 	}
 }
