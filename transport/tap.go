@@ -390,6 +390,12 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 			return append(out, raw[env.paramsEnd:]...)
 		}
 	case methodSampling:
+		if env.isCall() {
+			// Over the bounds: refused before go-sdk decodes every message of it.
+			if reason := samplingTooLarge(env.params); reason != "" {
+				return t.refuse(env.id, reason)
+			}
+		}
 		if serve && env.isCall() {
 			if b := carrySamplingTask(raw, env); b != nil {
 				return b

@@ -16,6 +16,12 @@
 //	endless      answers tools/call with progress notifications until stdin closes (at most 60 s)
 //	cancelstorm  sends 500 elicitation requests and cancels each
 //	garbage      writes non-JSON lines, broken frames and stray responses, then a result
+//	endlesspages answers tools/list with 20 tools and a new cursor, every time
+//	taskworking  runs tools/call as a task that stays "working" (tasks/get says so forever)
+//	growstate    speaks 2026-07-28 and answers each tools/call with input_required and a
+//	             requestState 600 KiB longer than the last
+//	samplingflood asks a sampling/createMessage of 200,000 messages on tools/call, then
+//	             answers with the reply it got
 //
 // Every loop is bounded; it only ever uses stdin and stdout.
 package main
@@ -129,6 +135,19 @@ func (s *server) request(method string, params any) (int, chan json.RawMessage) 
 	return id, ch
 }
 
+// requestRaw is request for a frame written by hand: body is the frame's members after
+// its id.
+func (s *server) requestRaw(body string) chan json.RawMessage {
+	s.mu.Lock()
+	s.nextID++
+	id := s.nextID
+	ch := make(chan json.RawMessage, 1)
+	s.waiting[fmt.Sprint(id)] = ch
+	s.mu.Unlock()
+	s.raw([]byte(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,`, id) + body + "}"))
+	return ch
+}
+
 // wait waits for an answer, for stdin to close or for 60 s.
 func (s *server) wait(ch chan json.RawMessage) json.RawMessage {
 	select {
@@ -155,6 +174,9 @@ func media() []any {
 func text(t string) map[string]any { return map[string]any{"type": "text", "text": t} }
 
 func (s *server) handle(m message) {
+	if s.bounded(m) {
+		return
+	}
 	switch m.Method {
 	case "initialize":
 		if s.scenario == "initfail" {
@@ -173,7 +195,7 @@ func (s *server) handle(m message) {
 		s.reply(m.ID, map[string]any{
 			"protocolVersion": v,
 			"capabilities": map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}, "resources": map[string]any{}, "logging": map[string]any{}, "completions": map[string]any{},
-				"tasks": map[string]any{"list": map[string]any{}, "cancel": map[string]any{}}},
+				"tasks": s.taskCaps()},
 			"serverInfo":   map[string]any{"name": "hostile" + Payload, "title": Payload, "version": Payload},
 			"instructions": Payload,
 		})
@@ -356,4 +378,70 @@ func (s *server) call(m message) {
 	default:
 		s.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32602, "message": "unknown tool " + Payload}})
 	}
+}
+
+// taskCaps is the tasks capability: taskworking also runs tools/call as tasks.
+func (s *server) taskCaps() map[string]any {
+	c := map[string]any{"list": map[string]any{}, "cancel": map[string]any{}}
+	if s.scenario == "taskworking" {
+		c["requests"] = map[string]any{"tools": map[string]any{"call": map[string]any{}}}
+	}
+	return c
+}
+
+// working is a task that is still working.
+func working(id string) map[string]any {
+	return map[string]any{"taskId": id, "status": "working", "statusMessage": "still working",
+		"createdAt": "2026-01-01T00:00:00Z", "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": 600000, "pollInterval": 100}
+}
+
+// bounded handles m for the scenarios that test a bound (endlesspages, taskworking,
+// growstate, samplingflood) and reports whether it did.
+func (s *server) bounded(m message) bool {
+	switch {
+	case s.scenario == "endlesspages" && m.Method == "tools/list":
+		var p struct {
+			Cursor string `json:"cursor"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		var n int
+		fmt.Sscan(p.Cursor, &n)
+		tools := make([]any, 20)
+		for i := range tools {
+			tools[i] = map[string]any{"name": fmt.Sprintf("t%d_%d", n, i), "description": strings.Repeat("d", 1000), "inputSchema": map[string]any{"type": "object"}}
+		}
+		s.reply(m.ID, map[string]any{"tools": tools, "nextCursor": fmt.Sprint(n + 1)})
+	case s.scenario == "taskworking" && m.Method == "tools/list":
+		s.reply(m.ID, map[string]any{"tools": []any{map[string]any{"name": "research", "inputSchema": map[string]any{"type": "object"},
+			"execution": map[string]any{"taskSupport": "required"}}}})
+	case s.scenario == "taskworking" && m.Method == "tools/call":
+		s.reply(m.ID, map[string]any{"task": working("t-1")})
+	case s.scenario == "taskworking" && m.Method == "tasks/get":
+		s.reply(m.ID, working("t-1"))
+	case s.scenario == "taskworking" && m.Method == "tasks/cancel":
+		t := working("t-1")
+		t["status"] = "cancelled"
+		s.reply(m.ID, t)
+	case s.scenario == "growstate" && m.Method == "server/discover":
+		s.reply(m.ID, map[string]any{"supportedVersions": []any{"2026-07-28"}, "capabilities": map[string]any{"tools": map[string]any{}},
+			"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "hostile", "version": "1"}}})
+	case s.scenario == "growstate" && m.Method == "tools/call":
+		s.mu.Lock()
+		s.nextID++ // counts the rounds
+		round := s.nextID
+		s.mu.Unlock()
+		s.reply(m.ID, map[string]any{"resultType": "input_required", "requestState": strings.Repeat("s", round*600<<10),
+			"inputRequests": map[string]any{"k": map[string]any{"method": "elicitation/create",
+				"params": map[string]any{"message": "again", "requestedSchema": map[string]any{"type": "object", "properties": map[string]any{}}}}}})
+	case s.scenario == "samplingflood" && m.Method == "tools/call":
+		// Written by hand: the server's own memory stays small, so that the test
+		// measures elicitty's.
+		const msg = `{"role":"user","content":{"type":"text","text":"x"}}`
+		ch := s.requestRaw(`"method":"sampling/createMessage","params":{"maxTokens":10,"messages":[` +
+			strings.Repeat(msg+",", 200000-1) + msg + `]}`)
+		s.reply(m.ID, map[string]any{"content": []any{text("sampled " + string(s.wait(ch)))}})
+	default:
+		return false
+	}
+	return true
 }
