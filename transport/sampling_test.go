@@ -231,8 +231,8 @@ func TestSamplingTask(t *testing.T) {
 }
 
 // TestSamplingRequestCapped: a sampling request with more messages than a person can
-// read, or more bytes than the bound, is refused with a reason the server sees (-32602)
-// and never reaches the answerer.
+// read, or more bytes than the bound, is refused unread (before go-sdk decodes its
+// messages) with a reason the server sees, and never reaches the answerer.
 func TestSamplingRequestCapped(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -265,7 +265,7 @@ func TestSamplingRequestCapped(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := resultText(t, res); !strings.Contains(got, tt.want) || !strings.Contains(got, "limit") {
+			if got := resultText(t, res); !strings.Contains(got, "elicitty refused the request unread: ") || !strings.Contains(got, tt.want) || !strings.Contains(got, "limit") {
 				t.Errorf("the server saw %q, want a refusal that says %q", got, tt.want)
 			}
 			if n := len(a.requests()); n != 0 {
