@@ -22,8 +22,10 @@
 //     the --log file stay valid and faithful and carry no raw control bytes.
 //
 // Strings a server sends inside go-sdk types (a tool's Name, a content block's Text)
-// cannot be retyped; views and printers pass them through Line or Block where they
-// are rendered, and the hostile-server tests scan the raw bytes of every output for
+// cannot be retyped; views and printers pass them through Block where they are
+// rendered (text that is several lines by nature), Field (a one-line field such as a
+// MIME type, URI or name: its line breaks shown escaped) or Line (a message folded
+// onto one line), and the hostile-server tests scan the raw bytes of every output for
 // anything that slipped through.
 //
 // Package safe imports nothing of elicitty's, so every layer can use it.
