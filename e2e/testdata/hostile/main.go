@@ -225,6 +225,14 @@ func (s *server) handle(m message) {
 		s.reply(m.ID, map[string]any{"resourceTemplates": []any{map[string]any{"uriTemplate": "file:///{x}" + Payload, "name": Payload},
 			map[string]any{"uriTemplate": "hostile://items/{id}", "name": Payload, "title": Payload, "description": Payload, "mimeType": Payload}}})
 	case "resources/read":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		if !strings.HasPrefix(p.URI, "file:///") { // the template's items: an error quoting the payload
+			s.send(map[string]any{"jsonrpc": "2.0", "id": m.ID, "error": map[string]any{"code": -32002, "message": Payload}})
+			return
+		}
 		s.reply(m.ID, map[string]any{"contents": []any{
 			map[string]any{"uri": "file:///r" + Payload, "mimeType": Payload, "blob": "aGk="},
 			map[string]any{"uri": "file:///t" + Payload, "mimeType": Payload, "text": "read text"},
