@@ -116,7 +116,7 @@ func (a *app) printTools(tools []*mcp.Tool, taskSupport func(string) string) err
 		case transport.TaskSupportRequired, transport.TaskSupportOptional:
 			desc = "[task " + v + "] " + desc
 		}
-		return safe.Line(tools[i].Name), desc
+		return safe.Field(tools[i].Name), desc
 	})
 }
 
@@ -155,12 +155,12 @@ func (a *app) printPrompts(prompts []*mcp.Prompt) error {
 	}
 	return printTable(a.stdout, len(prompts), func(i int) (string, string) {
 		p := prompts[i]
-		name := safe.Line(p.Name)
+		name := safe.Field(p.Name)
 		for _, arg := range p.Arguments {
 			if arg.Required {
-				name += " " + safe.Line(arg.Name) + "="
+				name += " " + safe.Field(arg.Name) + "="
 			} else {
-				name += " [" + safe.Line(arg.Name) + "=]"
+				name += " [" + safe.Field(arg.Name) + "=]"
 			}
 		}
 		return name, firstLine(p.Description)
@@ -178,12 +178,12 @@ func (a *app) printResources(res []*mcp.Resource, tmpls []*mcp.ResourceTemplate)
 		return a.printJSON(map[string]any{"resources": res, "resourceTemplates": tmpls})
 	}
 	if err := printTable(a.stdout, len(res), func(i int) (string, string) {
-		return safe.Line(res[i].URI), firstLine(res[i].Name + "  " + res[i].Description)
+		return safe.Field(res[i].URI), firstLine(res[i].Name + "  " + res[i].Description)
 	}); err != nil {
 		return err
 	}
 	return printTable(a.stdout, len(tmpls), func(i int) (string, string) {
-		return safe.Line(tmpls[i].URITemplate), firstLine("(template) " + tmpls[i].Name + "  " + tmpls[i].Description)
+		return safe.Field(tmpls[i].URITemplate), firstLine("(template) " + tmpls[i].Name + "  " + tmpls[i].Description)
 	})
 }
 

@@ -72,7 +72,7 @@ func (a *app) printTasks(tasks []transport.Task) error {
 	}
 	return printTable(a.stdout, len(tasks), func(i int) (string, string) {
 		t := tasks[i]
-		return safe.Line(t.TaskID), taskSummary(t)
+		return safe.Field(t.TaskID), taskSummary(t)
 	})
 }
 
