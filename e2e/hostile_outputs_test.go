@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,6 +47,7 @@ func TestHostileEveryOutput(t *testing.T) {
 		{[]string{"prompts"}, 0, ""},
 		{[]string{"resources"}, 0, ""},
 		{[]string{"read", "file:///r"}, 0, "[blob file:///r" + escapedPayload + ", 2 bytes, " + escapedPayload + "]\n"},
+		{[]string{"watch", "file:///r", "--updates", "1"}, 0, "[blob file:///r" + escapedPayload + ", 2 bytes, " + escapedPayload + "]\n"},
 		{[]string{"call", "media"}, 0, "[image " + escapedPayload + ", 2 bytes]\n"},
 		{[]string{"prompt", "p"}, 0, "[resource link file:///l" + escapedPayload + " " + escapedPayload + "]\n"},
 		{[]string{"complete", "--prompt", "p", "--arg", "a=x"}, 0, ""},
@@ -73,7 +75,7 @@ func TestHostileEveryOutput(t *testing.T) {
 				t.Errorf("%s: stdout does not show %q:\n%s", name, want, m.stdout)
 			}
 			scanRaw(t, name+": stderr", m.stderr)
-			if jsonOut && r.code == 0 && r.args[0] != "doctor" && !jsonValid(m.stdout) {
+			if jsonOut && r.code == 0 && r.args[0] != "doctor" && !jsonStream(m.stdout) {
 				t.Errorf("%s: stdout is not JSON: %.3000q", name, m.stdout)
 			}
 		}
@@ -156,6 +158,20 @@ func noFakeLine(t *testing.T, tm *tmuxTerm, what string) {
 			if strings.HasPrefix(strings.TrimSpace(pane), "elicitty: fake line") {
 				t.Errorf("%s: the server spoofed a line of ours: %q", what, l)
 			}
+		}
+	}
+}
+
+// jsonStream reports whether s is one or more JSON values (watch prints one a read).
+func jsonStream(s string) bool {
+	dec := json.NewDecoder(strings.NewReader(s))
+	n := 0
+	for ; ; n++ {
+		var v any
+		if err := dec.Decode(&v); err == io.EOF {
+			return n > 0
+		} else if err != nil {
+			return false
 		}
 	}
 }

@@ -4,7 +4,7 @@
 //
 //	payload      every string it controls carries Payload (names, titles, descriptions,
 //	             instructions, completions, media content's MIME types, URIs and names,
-//	             resource contents, prompt messages, elicitation messages, field titles and descriptions, enum
+//	             resource contents and updates, prompt messages, elicitation messages, field titles and descriptions, enum
 //	             labels, defaults, results, JSON-RPC error messages, stderr lines, log and
 //	             progress notifications, URLs, cancel reasons)
 //	initfail     answers initialize with a JSON-RPC error carrying Payload
@@ -194,7 +194,7 @@ func (s *server) handle(m message) {
 		}
 		s.reply(m.ID, map[string]any{
 			"protocolVersion": v,
-			"capabilities": map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}, "resources": map[string]any{}, "logging": map[string]any{}, "completions": map[string]any{},
+			"capabilities": map[string]any{"tools": map[string]any{}, "prompts": map[string]any{}, "resources": map[string]any{"subscribe": true}, "logging": map[string]any{}, "completions": map[string]any{},
 				"tasks": s.taskCaps()},
 			"serverInfo":   map[string]any{"name": "hostile" + Payload, "title": Payload, "version": Payload},
 			"instructions": Payload,
@@ -242,6 +242,15 @@ func (s *server) handle(m message) {
 			map[string]any{"role": "user", "content": map[string]any{"type": "image", "data": "aGk=", "mimeType": Payload}},
 			map[string]any{"role": "assistant", "content": map[string]any{"type": "resource_link", "uri": "file:///l" + Payload, "name": Payload, "title": Payload, "description": Payload, "mimeType": Payload}},
 		}})
+	case "resources/subscribe":
+		var p struct {
+			URI string `json:"uri"`
+		}
+		_ = json.Unmarshal(m.Params, &p)
+		s.reply(m.ID, map[string]any{})
+		s.notify("notifications/resources/updated", map[string]any{"uri": p.URI, "title": Payload})
+	case "resources/unsubscribe":
+		s.reply(m.ID, map[string]any{})
 	case "tasks/list":
 		s.reply(m.ID, map[string]any{"tasks": []any{map[string]any{"taskId": "t" + Payload, "status": "working", "statusMessage": Payload,
 			"createdAt": "2026-01-01T00:00:00Z", "lastUpdatedAt": "2026-01-01T00:00:00Z", "ttl": nil}}})
