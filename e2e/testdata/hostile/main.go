@@ -18,8 +18,8 @@
 //	garbage      writes non-JSON lines, broken frames and stray responses, then a result
 //	endlesspages answers tools/list with 20 tools and a new cursor, every time
 //	taskworking  runs tools/call as a task that stays "working" (tasks/get says so forever)
-//	growstate    speaks 2026-07-28 and answers each tools/call with input_required and a
-//	             requestState 600 KiB longer than the last
+//	growstate    answers each tools/call with a 2026-07-28 input_required result whose
+//	             requestState is 600 KiB longer than the last
 //	samplingflood asks a sampling/createMessage of 200,000 messages on tools/call, then
 //	             answers with the reply it got
 //
@@ -439,9 +439,6 @@ func (s *server) bounded(m message) bool {
 		t := working("t-1")
 		t["status"] = "cancelled"
 		s.reply(m.ID, t)
-	case s.scenario == "growstate" && m.Method == "server/discover":
-		s.reply(m.ID, map[string]any{"supportedVersions": []any{"2026-07-28"}, "capabilities": map[string]any{"tools": map[string]any{}},
-			"_meta": map[string]any{"io.modelcontextprotocol/serverInfo": map[string]any{"name": "hostile", "version": "1"}}})
 	case s.scenario == "growstate" && m.Method == "tools/call":
 		s.mu.Lock()
 		s.nextID++ // counts the rounds
