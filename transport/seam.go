@@ -17,6 +17,9 @@ import (
 	"github.com/elicitty/elicitty/protocol"
 )
 
+// notificationElicitationComplete ends a URL elicitation of the 2025-11-25 era.
+const notificationElicitationComplete = "notifications/elicitation/complete"
+
 // elicitMiddleware answers server-pushed elicitation/create requests (2025-06-18,
 // 2025-11-25) through the Answerer. It never calls next, so go-sdk's own schema check,
 // validation and defaults never run (docs/protocol.md, "go-sdk facts").
@@ -36,6 +39,14 @@ func (s *Session) elicitMiddleware(next mcp.MethodHandler) mcp.MethodHandler {
 				})
 			}
 			return s.samplingPush(ctx, req)
+		}
+		if method == notificationElicitationComplete {
+			if p, ok := req.GetParams().(*mcp.ElicitationCompleteParams); !ok || p == nil {
+				// go-sdk lets this notification come without params and then reads
+				// them: a server's bare notification would end the program.
+				s.tap.log.Notef(s.server.Name, "dropped %s without params", method)
+				return nil, nil
+			}
 		}
 		if method != "elicitation/create" {
 			return next(ctx, method, req)
