@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/elicitty/elicitty/internal/boundedfile"
 	"github.com/elicitty/elicitty/internal/safe"
 )
 
@@ -183,7 +184,7 @@ func ReadFile(path string, spec FileSpec) (string, FileInfo, error) {
 	if err != nil {
 		return refuse("cannot be read: %v", unwrapPathError(err))
 	}
-	if what := special(st.Mode()); what != "" {
+	if what := boundedfile.Kind(st.Mode()); what != "" {
 		return refuse("is %s, not a regular file", what)
 	}
 	fi.Size = st.Size()
@@ -234,25 +235,6 @@ func unwrapPathError(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-// special names a file mode that is not a regular file, or returns "".
-func special(m os.FileMode) string {
-	switch {
-	case m.IsRegular():
-		return ""
-	case m.IsDir():
-		return "a directory"
-	case m&os.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&os.ModeSocket != 0:
-		return "a socket"
-	case m&os.ModeCharDevice != 0:
-		return "a character device"
-	case m&os.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
 }
 
 // typeByExtension is the MIME type of a file name's extension, without parameters; ""

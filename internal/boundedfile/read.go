@@ -96,9 +96,9 @@ func Read(path string, max int64) ([]byte, error) {
 // itself is (a symlink or not), st what it leads to.
 func check(path string, lst, st fs.FileInfo, max int64) error {
 	if !st.Mode().IsRegular() {
-		what := "is " + kind(st.Mode())
+		what := "is " + Kind(st.Mode())
 		if lst.Mode()&fs.ModeSymlink != 0 {
-			what = "is a symlink to " + kind(st.Mode())
+			what = "is a symlink to " + Kind(st.Mode())
 		}
 		return &Error{Path: path, Msg: what + ", not a regular file", Err: ErrNotRegular}
 	}
@@ -123,11 +123,17 @@ func Size(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
-// kind names a file type that is not a regular file.
-func kind(m fs.FileMode) string {
+// Kind names the type of a file that is not a regular file ("a named pipe (FIFO)", "a
+// symbolic link", ...), or returns "" for a regular one: the one wording of every
+// refusal of a special file, on read and on write.
+func Kind(m fs.FileMode) string {
 	switch {
+	case m.IsRegular():
+		return ""
 	case m.IsDir():
 		return "a directory"
+	case m&fs.ModeSymlink != 0:
+		return "a symbolic link"
 	case m&fs.ModeNamedPipe != 0:
 		return "a named pipe (FIFO)"
 	case m&fs.ModeSocket != 0:
@@ -136,8 +142,6 @@ func kind(m fs.FileMode) string {
 		return "a character device"
 	case m&fs.ModeDevice != 0:
 		return "a device"
-	case m&fs.ModeSymlink != 0:
-		return "a symlink"
 	}
 	return fmt.Sprintf("a special file (%s)", m.Type())
 }

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"golang.org/x/oauth2"
+
+	"github.com/elicitty/elicitty/internal/boundedfile"
 )
 
 // Entry is what a Store keeps for one server and resource: the client the token was
@@ -223,19 +225,7 @@ func (s *Store) regular(fi fs.FileInfo) error {
 	if m.IsRegular() {
 		return nil
 	}
-	what := "not a regular file"
-	switch {
-	case m&fs.ModeSymlink != 0:
-		what = "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO)"
-	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		what = "a device"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	case m.IsDir():
-		what = "a directory"
-	}
+	what := boundedfile.Kind(m)
 	return fmt.Errorf("token store %s is %s; refusing to use it: remove it, and the next sign-in creates the file", s.path, what)
 }
 

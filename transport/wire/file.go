@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+
+	"github.com/elicitty/elicitty/internal/boundedfile"
 )
 
 // OpenFile opens the file at path for something we write that holds what passed on the
@@ -51,18 +53,6 @@ func writable(path string, fi fs.FileInfo) error {
 	if m.IsRegular() {
 		return nil
 	}
-	what := "not a regular file"
-	switch {
-	case m&fs.ModeSymlink != 0:
-		what = "a symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe (FIFO)"
-	case m&fs.ModeDevice != 0 || m&fs.ModeCharDevice != 0:
-		what = "a device"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	case m.IsDir():
-		what = "a directory"
-	}
+	what := boundedfile.Kind(m)
 	return fmt.Errorf("%s is %s; refusing to write to it", path, what)
 }
