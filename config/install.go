@@ -97,45 +97,66 @@ type Install struct {
 	mode   fs.FileMode // the file's permissions
 }
 
+// findEntry finds opts.Name in the host's config files as the host reads them (project
+// and local scopes first) and returns the files, and the file and entry that hold it.
+// When none does, doc is nil and missing is the error that says so, naming the servers
+// the files hold (callers that may add the entry do instead). A file that cannot be
+// parsed is an error.
+func (o LoadOptions) findEntry(opts InstallOptions) (files []HostFile, doc *hostDoc, entry *tree.Node, missing, err error) {
+	if opts.Name == "" {
+		return nil, nil, nil, nil, errors.New("empty server name")
+	}
+	files = o.installFiles(opts.Host)
+	if len(files) == 0 {
+		return nil, nil, nil, nil, fmt.Errorf("unknown host %q (want %s)", opts.Host, HostUsage())
+	}
+	var known []string
+	for _, hf := range slices.Backward(files) {
+		d, err := readHostFile(hf, o.WorkDir)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		if d == nil {
+			continue
+		}
+		if servers := d.servers(); servers != nil {
+			known = append(known, servers.Keys...)
+			if e, ok := servers.Get(opts.Name); ok {
+				return files, d, e, nil, nil
+			}
+		}
+	}
+	return files, nil, nil, noEntry(opts, files, known), nil
+}
+
+// noEntry is the error of a server none of files has; known are the names they hold.
+func noEntry(opts InstallOptions, files []HostFile, known []string) *NoEntryError {
+	e := &NoEntryError{Host: opts.Host, Name: opts.Name}
+	for _, hf := range files {
+		e.Files = append(e.Files, hf.Path)
+	}
+	slices.Sort(known)
+	e.Known = slices.Compact(known)
+	return e
+}
+
 // PlanInstall finds opts.Name in the host's config files (project and local scopes
 // first, as the host reads them) and plans the edit that makes the host start it
 // through `elicitty proxy`. A file that cannot be parsed is an error, never edited.
 func (o LoadOptions) PlanInstall(opts InstallOptions) (*Install, error) {
 	o = o.withDefaults()
-	if opts.Name == "" {
-		return nil, errors.New("empty server name")
+	files, doc, entry, missing, err := o.findEntry(opts)
+	if err != nil {
+		return nil, err
 	}
-	files := o.installFiles(opts.Host)
-	if len(files) == 0 {
-		return nil, fmt.Errorf("unknown host %q (want %s)", opts.Host, HostUsage())
-	}
-	var known []string
-	for _, hf := range slices.Backward(files) {
-		doc, err := readHostFile(hf, o.WorkDir)
-		if err != nil {
-			return nil, err
-		}
-		if doc == nil {
-			continue
-		}
-		if servers := doc.servers(); servers != nil {
-			known = append(known, servers.Keys...)
-			if e, ok := servers.Get(opts.Name); ok {
-				return doc.wrap(opts, e)
-			}
-		}
+	if doc != nil {
+		return doc.wrap(opts, entry)
 	}
 	if !opts.Own {
-		e := &NoEntryError{Host: opts.Host, Name: opts.Name}
-		for _, hf := range files {
-			e.Files = append(e.Files, hf.Path)
-		}
-		slices.Sort(known)
-		e.Known = slices.Compact(known)
-		return nil, e
+		return nil, missing
 	}
 	hf := o.defaultFile(opts.Host, files, opts.GOOS)
-	doc, err := readHostFile(hf, o.WorkDir)
+	doc, err = readHostFile(hf, o.WorkDir)
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,6 @@ package config
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -35,36 +34,14 @@ const (
 // command named elicitty.
 func (o LoadOptions) PlanUninstall(opts InstallOptions) (*Install, error) {
 	o = o.withDefaults()
-	if opts.Name == "" {
-		return nil, errors.New("empty server name")
+	_, doc, entry, missing, err := o.findEntry(opts)
+	if err != nil {
+		return nil, err
 	}
-	files := o.installFiles(opts.Host)
-	if len(files) == 0 {
-		return nil, fmt.Errorf("unknown host %q (want %s)", opts.Host, HostUsage())
+	if doc == nil {
+		return nil, missing
 	}
-	var known []string
-	for _, hf := range slices.Backward(files) {
-		doc, err := readHostFile(hf, o.WorkDir)
-		if err != nil {
-			return nil, err
-		}
-		if doc == nil {
-			continue
-		}
-		if servers := doc.servers(); servers != nil {
-			known = append(known, servers.Keys...)
-			if e, ok := servers.Get(opts.Name); ok {
-				return doc.unwrap(opts, e)
-			}
-		}
-	}
-	e := &NoEntryError{Host: opts.Host, Name: opts.Name}
-	for _, hf := range files {
-		e.Files = append(e.Files, hf.Path)
-	}
-	slices.Sort(known)
-	e.Known = slices.Compact(known)
-	return nil, e
+	return doc.unwrap(opts, entry)
 }
 
 // commandLine reads an entry's command and args; ok is false when it has no command
