@@ -93,11 +93,18 @@ type measured struct {
 // code, output, wall time and peak memory.
 func runMeasured(t *testing.T, dir string, limit time.Duration, args ...string) measured {
 	t.Helper()
+	return runMeasuredIn(t, dir, t.TempDir(), nil, limit, args...)
+}
+
+// runMeasuredIn is runMeasured with home as HOME and env added to the environment; it
+// fails the test when the run has not ended within limit.
+func runMeasuredIn(t *testing.T, dir, home string, env []string, limit time.Duration, args ...string) measured {
+	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
-	home := t.TempDir()
 	cmd.Env = append(os.Environ(), "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, ".config"), "NO_COLOR=1")
+	cmd.Env = append(cmd.Env, env...)
 	cmd.Dir = dir
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr

@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -51,33 +50,9 @@ func (f folder) write(t *testing.T, name, content string) string {
 // has not ended within limit; it reports the run's cost.
 func (f folder) run(t *testing.T, limit time.Duration, args ...string) measured {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), limit)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, args...)
-	cmd.Env = append(os.Environ(), "HOME="+f.home, "XDG_CONFIG_HOME="+filepath.Join(f.home, ".config"), "NO_COLOR=1",
-		"CODEX_HOME=", "ELICITTY_CONFIG=", "DBUS_SESSION_BUS_ADDRESS=", "XDG_RUNTIME_DIR=", "ELICITTY_RUNTIME_DIR="+filepath.Join(f.home, "run"))
-	cmd.Env = append(cmd.Env, f.env...)
-	cmd.Dir = f.dir
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	cmd.Stdin = strings.NewReader("")
-	start := time.Now()
-	err := cmd.Run()
-	m := measured{wall: time.Since(start)}
-	if ctx.Err() != nil {
-		t.Fatalf("%v: still running after %s (killed)\nstderr: %s", args, limit, stderr.String())
-	}
-	var exitErr *exec.ExitError
-	if errors.As(err, &exitErr) {
-		m.code = exitErr.ExitCode()
-	} else if err != nil {
-		t.Fatalf("run %v: %v", args, err)
-	}
-	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
-		m.maxRSS = int64(ru.Maxrss)
-	}
-	m.stdout, m.stderr = stdout.String(), stderr.String()
-	return m
+	env := append([]string{"CODEX_HOME=", "ELICITTY_CONFIG=", "DBUS_SESSION_BUS_ADDRESS=", "XDG_RUNTIME_DIR=",
+		"ELICITTY_RUNTIME_DIR=" + filepath.Join(f.home, "run")}, f.env...)
+	return runMeasuredIn(t, f.dir, f.home, env, limit, args...)
 }
 
 // headerSink is an HTTP server that records the Authorization headers it receives.
