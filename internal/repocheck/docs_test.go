@@ -9,24 +9,6 @@ import (
 	"testing"
 )
 
-// TestDocsNameRealFiles keeps docs/architecture.md's walk through the code honest: every
-// Go file or folder it names in backquotes exists.
-func TestDocsNameRealFiles(t *testing.T) {
-	doc, err := os.ReadFile("docs/architecture.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	paths := regexp.MustCompile("`([a-z_]+(?:/[a-z_]+)*(?:\\.go|/))`").FindAllStringSubmatch(string(doc), -1)
-	if len(paths) < 20 {
-		t.Fatalf("found %d file names in docs/architecture.md, want the walk's", len(paths))
-	}
-	for _, m := range paths {
-		if _, err := os.Stat(strings.TrimSuffix(m[1], "/")); err != nil {
-			t.Errorf("docs/architecture.md names %s: %v", m[1], err)
-		}
-	}
-}
-
 // TestDocSectionsExist: every code comment that cites a section of docs/protocol.md or
 // docs/architecture.md ("docs/protocol.md, "MRTR"") names a heading of that document.
 func TestDocSectionsExist(t *testing.T) {

@@ -53,8 +53,9 @@ func packageDirs(t *testing.T) []string {
 }
 
 // TestDocsNameEveryPackage fails when a package of the module is missing from the layer
-// table of docs/architecture.md or the layout of CONTRIBUTING.md, or when either names a
-// folder or Go file that does not exist.
+// table of docs/architecture.md or the layout of CONTRIBUTING.md, or when either names,
+// in backquotes, a folder or Go file that does not exist (the walk through the code
+// included).
 func TestDocsNameEveryPackage(t *testing.T) {
 	dirs := packageDirs(t)
 	if len(dirs) < 20 {
@@ -78,7 +79,11 @@ func TestDocsNameEveryPackage(t *testing.T) {
 				t.Errorf("%s does not name the package %s/ (write it as `%s/`)", doc, dir, dir)
 			}
 		}
-		for _, m := range named.FindAllStringSubmatch(text, -1) {
+		names := named.FindAllStringSubmatch(text, -1)
+		if len(names) < 20 {
+			t.Errorf("found %d file and folder names in %s; the pattern is out of date", len(names), doc)
+		}
+		for _, m := range names {
 			if _, err := os.Stat(strings.TrimSuffix(m[1], "/")); err != nil {
 				t.Errorf("%s names %s, which does not exist", doc, m[1])
 			}
