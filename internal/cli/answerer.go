@@ -184,3 +184,9 @@ func (a *app) writeRecords() error {
 	}
 	return f.Close()
 }
+
+// declineAll declines every question: the answerer of sessions nobody is there to
+// answer for (completion, doctor's era check).
+func declineAll(context.Context, *elicit.Request) (elicit.Response, error) {
+	return elicit.Response{Action: elicit.Decline}, nil
+}

@@ -123,10 +123,7 @@ func (a *app) runDoctor(ctx context.Context) error {
 // transport.ForServer gives its entry, as runDoctorColumn does: doctor ignores the
 // common flags (it tests the client itself), and nothing is asked here.
 func (a *app) doctorConnect(ctx context.Context, srv config.Server) (*transport.Session, error) {
-	decline := elicit.AnswererFunc(func(context.Context, *elicit.Request) (elicit.Response, error) {
-		return elicit.Response{Action: elicit.Decline}, nil
-	})
-	opts := transport.ForServer(srv, decline)
+	opts := transport.ForServer(srv, elicit.AnswererFunc(declineAll))
 	opts.ClientName, opts.ClientVersion, opts.Procs = "elicitty-doctor", currentVersion().Version, a.procs
 	return transport.Connect(ctx, srv, opts)
 }

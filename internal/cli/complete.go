@@ -99,10 +99,7 @@ func (a *app) completeServerItems(ctx context.Context, target string, kind argCo
 	defer cancel()
 	// The one resolver, as every command: the server's own settings (protocol, roots,
 	// timeouts, headers) apply; nothing is asked and a question is declined.
-	decline := elicit.AnswererFunc(func(context.Context, *elicit.Request) (elicit.Response, error) {
-		return elicit.Response{Action: elicit.Decline}, nil
-	})
-	p, err := a.plan(srv, frontEnd{answerer: decline, showsFindings: true}, nil)
+	p, err := a.plan(srv, frontEnd{answerer: elicit.AnswererFunc(declineAll), showsFindings: true}, nil)
 	if err != nil {
 		return nil
 	}
