@@ -77,7 +77,7 @@ func (m *Model) onGone(msg elicitGoneMsg) tea.Cmd {
 	m.inbox.note(note, m.now)
 	m.status = note
 	if m.active == p {
-		m.active = nil
+		m.drop(p)
 		return m.openNext()
 	}
 	return nil
@@ -85,7 +85,8 @@ func (m *Model) onGone(msg elicitGoneMsg) tea.Cmd {
 
 // open makes p the request being answered, building its screen on first use.
 func (m *Model) open(p *pending) tea.Cmd {
-	m.active, p.aside = p, false
+	p.aside = false
+	m.push(p)
 	so := m.screenSize()
 	switch {
 	case p.fs != nil || p.cs != nil:
@@ -165,7 +166,7 @@ func (m *Model) toScreen(msg tea.Msg) tea.Cmd {
 // call's result shows.
 func (m *Model) answered(r elicit.Response, then tea.Cmd) tea.Cmd {
 	p := m.active
-	m.active = nil
+	m.drop(p)
 	m.inbox.remove(p.id)
 	m.inbox.forgetNotes()
 	p.answer(r)
@@ -356,7 +357,7 @@ func (m *Model) openArgs() tea.Cmd {
 	} else {
 		s = m.opts.NewForm(req, f, so)
 	}
-	m.args = &argForm{kind: kind, item: it, screen: s}
+	m.push(&argForm{kind: kind, item: it, screen: s})
 	return s.Init()
 }
 
@@ -390,7 +391,7 @@ func callName(k catKind, it catItem) string {
 
 func (m *Model) argsDone(r elicit.Response) tea.Cmd {
 	a := m.args
-	m.args = nil
+	m.drop(a)
 	if r.Action != elicit.Accept {
 		m.status = "call not made"
 		return m.openNext()
@@ -501,7 +502,9 @@ func (m *Model) onEvent(msg eventMsg) tea.Cmd {
 	return nil
 }
 
-// onKey handles a key press: global keys first, then the open screen, then the tab.
+// onKey handles a key press. Two one-key prompts come first: the confirm prompt takes
+// the next key whatever opened meanwhile, and the full status closes on any key.
+// Then the stack of screens gets it, top first (onStackKey), and the tabs last.
 func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	// m.quitting is set by a key that closed a screen (screenKey) or set it aside: the
 	// key after it, when it is q or ctrl+c, is never typed into the next screen.
@@ -518,72 +521,49 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	if m.onStatusKey(msg) {
 		return nil
 	}
-	if m.trust != nil && m.active == nil && m.args == nil {
-		if cmd, ok := m.trustKey(msg); ok {
-			return cmd
+	if quitting && (m.active != nil || m.args != nil) && key.Matches(msg, m.keys.Quit) {
+		// The screen opened after the user closed one (or set it aside): q or
+		// ctrl+c is meant for the program, not typed into this screen.
+		if msg.String() == "ctrl+c" {
+			return m.quitNow() // ctrl+c twice: cancel all and quit
 		}
+		return m.quit(msg.String())
 	}
-	if m.active == nil && m.args == nil && m.onHelpKey(msg) {
+	return m.onStackKey(msg)
+}
+
+// formKey handles a key on an open request or argument form: it gets every key but
+// ctrl+b, which sets it aside; a key that would throw away what was typed asks first.
+func (m *Model) formKey(msg tea.KeyPressMsg) tea.Cmd {
+	if key.Matches(msg, m.keys.Aside) {
+		m.quitting = true
+		return m.setAside()
+	}
+	if s := m.openForm(); s != nil && m.discards(s, msg) && isDirty(s) {
+		what := "cancel"
+		switch {
+		case m.args != nil:
+			what = "close the form"
+		case msg.String() == "ctrl+x":
+			what = "decline"
+		}
+		m.ask(what+", losing what you typed?", msg.String(), func() tea.Cmd { return m.screenKey(msg) })
 		return nil
 	}
-	if m.live.roots != nil && m.active == nil && m.args == nil {
-		return m.rootsKey(msg)
-	}
-	if m.active != nil || m.args != nil {
-		// An open screen gets every key but ctrl+b; its esc and ctrl+c cancel it.
-		if key.Matches(msg, m.keys.Aside) {
-			m.quitting = true
-			return m.setAside()
-		}
-		if quitting && key.Matches(msg, m.keys.Quit) {
-			// The screen opened after the user closed one (or set it aside): q or
-			// ctrl+c is meant for the program, not typed into this screen.
-			if msg.String() == "ctrl+c" {
-				return m.quitNow() // ctrl+c twice: cancel all and quit
-			}
-			return m.quit(msg.String())
-		}
-		if s := m.openForm(); s != nil && m.discards(s, msg) && isDirty(s) {
-			what := "cancel"
-			switch {
-			case m.args != nil:
-				what = "close the form"
-			case msg.String() == "ctrl+x":
-				what = "decline"
-			}
-			m.ask(what+", losing what you typed?", msg.String(), func() tea.Cmd { return m.screenKey(msg) })
-			return nil
-		}
-		return m.screenKey(msg)
-	}
-	if cmd, ok := m.watchKey(msg); ok {
-		return cmd
-	}
-	if m.tasks.open {
-		return m.tasksKey(msg)
-	}
-	if f := m.filter(); f != nil && f.editing {
-		// While the filter has focus no letter is a shortcut.
-		return m.filterKey(msg)
-	}
-	if m.describing {
-		if !m.scrollKey(msg, &m.describeOff) {
-			m.describing = false // any other key closes the description
-		}
-		return nil
-	}
-	if m.details && !key.Matches(msg, m.keys.Quit) && !key.Matches(msg, m.keys.Servers) && !key.Matches(msg, m.keys.Reconnect) {
-		m.details = false // any other key closes the details
-		return nil
-	}
+	return m.screenKey(msg)
+}
+
+// baseKey handles a key no screen took: the tabs' keys.
+func (m *Model) baseKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
 	case key.Matches(msg, m.keys.Tasks):
 		return m.openTasks()
 	case key.Matches(msg, m.keys.Details):
-		m.details = true
+		m.push(&detailsScreen{})
 	case key.Matches(msg, m.keys.Describe) && m.tab <= tabResources:
-		_, m.describing = m.cats[m.tab].selected()
-		m.describeOff = 0
+		if _, ok := m.cats[m.tab].selected(); ok {
+			m.push(&describeScreen{})
+		}
 	case key.Matches(msg, m.keys.Quit):
 		return m.quit(msg.String())
 	case key.Matches(msg, m.keys.NextTab):
@@ -593,8 +573,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(msg, m.keys.Inbox):
 		m.tab, m.unseen = tabInbox, 0
 	case key.Matches(msg, m.keys.Help):
-		m.help.ShowAll = !m.help.ShowAll
-		m.SetSize(m.w, m.h) // the help bar's height changed
+		m.toggleHelp()
 	case key.Matches(msg, m.keys.Servers):
 		m.nextServer()
 	case key.Matches(msg, m.keys.Reconnect):
@@ -636,6 +615,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.openRoots()
 	case key.Matches(msg, m.keys.Filter):
 		m.filter().edit()
+		m.push(&filterScreen{})
 	case key.Matches(msg, m.keys.Follow) && m.tab == tabLog:
 		m.log.follow = !m.log.follow
 		m.log.refilter()
@@ -793,11 +773,11 @@ func (m *Model) setAside() tea.Cmd {
 	if m.active != nil {
 		m.status = "set aside: " + describe(m.active.req)
 		m.active.aside = true
-		m.active = nil
+		m.drop(m.active)
 		m.tab = tabInbox
 		return nil
 	}
-	m.args = nil
+	m.drop(m.args)
 	m.status = "call not made"
 	return nil
 }

@@ -55,30 +55,17 @@ func (m *Model) helpLines(w int) []string {
 	return lines
 }
 
-// helpView is the full help over the main area: a title, the bindings, scrolled.
-func (m *Model) helpView(w, h int) string {
+// helpView is the full help over the main area: a title, the bindings, from line *off.
+func (m *Model) helpView(w, h int, off *int) string {
 	body := m.helpLines(w)
 	room := max(h-1, 1)
-	m.helpOff = max(0, min(m.helpOff, len(body)-room))
+	*off = max(0, min(*off, len(body)-room))
 	title := "Keys"
 	if len(body) > room {
-		title = fmt.Sprintf("Keys %d-%d of %d · ↑/↓ scroll", m.helpOff+1, min(m.helpOff+room, len(body)), len(body))
+		title = fmt.Sprintf("Keys %d-%d of %d · ↑/↓ scroll", *off+1, min(*off+room, len(body)), len(body))
 	}
-	lines := append([]string{m.st.Title.Render(trunc(title, w))}, body[m.helpOff:min(m.helpOff+room, len(body))]...)
+	lines := append([]string{m.st.Title.Render(trunc(title, w))}, body[*off:min(*off+room, len(body))]...)
 	return fitLines(lines, h)
-}
-
-// onHelpKey handles a key while the full help fills the main area: ↑/↓ and pgup/pgdn
-// scroll it, any other key closes it. It reports whether it took the key.
-func (m *Model) onHelpKey(msg tea.KeyPressMsg) bool {
-	if !m.helpAsScreen() {
-		return false
-	}
-	if !m.scrollKey(msg, &m.helpOff) {
-		m.help.ShowAll = false
-		m.SetSize(m.w, m.h)
-	}
-	return true
 }
 
 // narrowHelp is the short help of a terminal too narrow for all of it: help and quit

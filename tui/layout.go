@@ -8,7 +8,8 @@ const wideScreen = 100
 
 // screenShown reports whether the main area shows a screen rather than a list.
 func (m *Model) screenShown() bool {
-	return m.active != nil || m.args != nil || m.trust != nil || m.details || m.describing || m.helpAsScreen()
+	t := m.top()
+	return t != nil && t.wide()
 }
 
 // narrowScreen is the terminal width under which the servers pane is not drawn at all:

@@ -45,7 +45,7 @@ type liveState struct {
 	updated    map[string]bool   // resKey -> updated since last read
 	refresh    map[string]int    // server -> generation of its pending refresh
 	levels     map[string]string // server -> log level set from the TUI or config
-	roots      *rootsScreen      // the open roots screen, or nil
+	roots      *rootsScreen      // the roots screen when on the stack, or nil (restack keeps it)
 }
 
 func newLiveState() liveState {
@@ -262,12 +262,23 @@ func (m *Model) openRoots() {
 	in.Prompt = "directory: "
 	in.SetVirtualCursor(false)
 	rs.input = in
-	m.live.roots = rs
+	m.push(rs)
 }
 
-// rootsKey handles a key on the roots screen.
-func (m *Model) rootsKey(msg tea.KeyPressMsg) tea.Cmd {
-	rs := m.live.roots
+// key handles a key on the roots screen: it takes every key.
+func (rs *rootsScreen) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	return m.rootsKey(rs, msg), true
+}
+
+func (rs *rootsScreen) name() string        { return "roots" }
+func (rs *rootsScreen) visible(*Model) bool { return true }
+func (rs *rootsScreen) wide() bool          { return false }
+func (rs *rootsScreen) view(m *Model, w, h int) string {
+	return rs.View(&m.st, w, h)
+}
+
+// rootsKey handles a key on the roots screen rs.
+func (m *Model) rootsKey(rs *rootsScreen, msg tea.KeyPressMsg) tea.Cmd {
 	if rs.adding {
 		switch msg.String() {
 		case "esc":
@@ -289,7 +300,7 @@ func (m *Model) rootsKey(msg tea.KeyPressMsg) tea.Cmd {
 	}
 	switch msg.String() {
 	case "esc", "q", "o":
-		m.live.roots = nil
+		m.drop(rs)
 	case "up", "k":
 		rs.cursor = max(0, rs.cursor-1)
 	case "down", "j":

@@ -63,11 +63,14 @@ type Model struct {
 	tasks   tasksPane // the Tasks view (key t), shown over the tab when open
 	tab     tab
 
-	active  *pending  // the request being answered, or nil
-	args    *argForm  // the argument form being filled, or nil
-	unseen  int       // requests that arrived while something else was open
-	details bool      // the selected server's details fill the main area (key e)
-	watch   *watching // the consented URL flow shown on the waiting screen, or nil
+	// screens is the stack of screens open over the tabs, bottom first (screens.go);
+	// the top one gets the keys and the main area.
+	screens []screen
+	// active and args are the request being answered and the argument form being
+	// filled when they are on the stack, or nil (restack keeps them).
+	active *pending
+	args   *argForm
+	unseen int // requests that arrived while something else was open
 
 	// cancels stops the calls in flight (the originating call of a URL flow).
 	cancels map[callID]context.CancelFunc
@@ -78,9 +81,6 @@ type Model struct {
 	// lastArgs are the arguments each tool or prompt was last called with, by
 	// argsKey, to pre-fill its next form (for the session only).
 	lastArgs map[string]map[string]any
-	// describing shows the selected catalog item's full description and schema (key d).
-	describing  bool
-	describeOff int // the first line of the description shown
 	// confirm asks before a key throws work away (a typed form, pending requests);
 	// nil when nothing is being asked.
 	confirm *confirmPrompt
@@ -92,11 +92,8 @@ type Model struct {
 	// log levels and the roots screen (live.go).
 	live liveState
 
-	trust *trustScreen // the trust screen of Options.Trust, until answered
-
 	status     string
 	statusOpen bool // the status message is shown in full (keyMap.Status)
-	helpOff    int  // the first line of the full help shown, when it fills the main area
 	now        time.Time
 	w, h       int
 	ticks      bool // tests turn periodic commands off
@@ -115,7 +112,9 @@ func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	m.ctx, m.stop = context.WithCancel(ctx)
 	m.inflight = &sync.WaitGroup{}
 	m.servers = newServersPane(opts.Servers, &m.st)
-	m.trust = newTrustScreen(opts)
+	if ts := newTrustScreen(opts); ts != nil {
+		m.push(ts)
+	}
 	for i := range m.cats {
 		m.cats[i] = catalogPane{kind: catKind(i), st: &m.st, f: newFilterBox()}
 	}

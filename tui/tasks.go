@@ -45,7 +45,6 @@ type tasksPane struct {
 	cursor int
 	// notes are the last tasks/list or tasks/cancel failures, by server.
 	notes map[string]string
-	open  bool // the view is shown (key t)
 }
 
 // tasksMsg carries one server's tasks, read off the UI goroutine.
@@ -254,7 +253,7 @@ func (m *Model) onTasks(msg tasksMsg) tea.Cmd {
 // openTasks shows the Tasks view and reads every server's tasks (tasks/list where
 // declared).
 func (m *Model) openTasks() tea.Cmd {
-	m.tasks.open = true
+	m.push(&tasksScreen{})
 	return m.refreshTasks()
 }
 
@@ -270,15 +269,14 @@ func (m *Model) refreshTasks() tea.Cmd {
 
 // tasksKey handles a key while the Tasks view is open: up and down move, enter reads
 // the tasks again, x cancels the selected task, / filters, esc and t close the view;
-// any other key closes it and then does what it does elsewhere (q quits, i opens the
-// Inbox).
-func (m *Model) tasksKey(msg tea.KeyPressMsg) tea.Cmd {
+// any other key closes it and goes to the screen below (q quits, i opens the Inbox).
+func (m *Model) tasksKey(ts *tasksScreen, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	if m.tasks.f.editing {
-		return m.tasks.editKey(msg)
+		return m.tasks.editKey(msg), true
 	}
 	switch {
 	case msg.String() == "esc" || key.Matches(msg, m.keys.Tasks):
-		m.tasks.open = false
+		m.drop(ts)
 	case key.Matches(msg, m.keys.Up):
 		m.tasks.move(-1)
 	case key.Matches(msg, m.keys.Down):
@@ -287,14 +285,14 @@ func (m *Model) tasksKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.tasks.f.edit()
 	case key.Matches(msg, m.keys.Enter):
 		m.status = "reading tasks"
-		return m.refreshTasks()
+		return m.refreshTasks(), true
 	case key.Matches(msg, m.keys.CancelCall):
-		return m.cancelSelectedTask()
+		return m.cancelSelectedTask(), true
 	default:
-		m.tasks.open = false
-		return m.onKey(msg)
+		m.drop(ts)
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
 // cancelSelectedTask sends tasks/cancel for the selected task, when it is ours to cancel.

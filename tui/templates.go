@@ -23,7 +23,7 @@ func (m *Model) openCompleteForm(kind catKind, it catItem) tea.Cmd {
 	}
 	so := m.screenSize()
 	f := newCompleteForm(m.ctx, template, it.desc, button, it.vars, m.lastArgs[argsKey(kind, it)], m.completer(kind, it), &m.st, so)
-	m.args = &argForm{kind: kind, item: it, screen: f}
+	m.push(&argForm{kind: kind, item: it, screen: f})
 	return f.Init()
 }
 

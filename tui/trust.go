@@ -31,7 +31,8 @@ type trustedMsg struct {
 	err     error
 }
 
-// trustScreen is the open trust screen (Model.trust).
+// trustScreen is the trust screen, on the stack of screens from the start until
+// answered.
 type trustScreen struct {
 	ask     TrustAsk
 	servers []config.Server // the folder's servers, as written
@@ -55,11 +56,10 @@ func newTrustScreen(opts Options) *trustScreen {
 	return ts
 }
 
-// trustKey handles a key on the trust screen: y trusts the folder and starts its
+// key handles a key on the trust screen: y trusts the folder and starts its
 // servers, n or esc leaves them stopped; other keys but quit do nothing. ok is false
 // for a key the screen leaves to the rest of the model (quit).
-func (m *Model) trustKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
-	ts := m.trust
+func (ts *trustScreen) key(m *Model, msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 	switch msg.String() {
 	case "y":
 		if ts.asking {
@@ -73,7 +73,7 @@ func (m *Model) trustKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 			return trustedMsg{servers: servers, err: err}
 		}, true
 	case "n", "esc":
-		m.trust = nil
+		m.drop(ts)
 		m.status = "not trusted; elicitty trust starts them"
 		return nil, true
 	}
@@ -86,11 +86,11 @@ func (m *Model) trustKey(msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
 // onTrusted starts the folder's servers once trusted, with their entries as they now
 // resolve.
 func (m *Model) onTrusted(msg trustedMsg) tea.Cmd {
-	ts := m.trust
-	m.trust = nil
-	if ts == nil {
+	ts, ok := findScreen[*trustScreen](m)
+	if !ok {
 		return nil
 	}
+	m.drop(ts)
 	if msg.err != nil {
 		m.status = "trust failed: " + oneLine(safe.Block(msg.err.Error()))
 		return nil
@@ -119,10 +119,9 @@ func (m *Model) onTrusted(msg trustedMsg) tea.Cmd {
 	return tea.Batch(cmds...)
 }
 
-// trustView is the trust screen: the folder, its files and each server's command line
+// view is the trust screen: the folder, its files and each server's command line
 // or URL as written (sanitized: the files are not ours), and the keys.
-func (m *Model) trustView(w, h int) string {
-	ts := m.trust
+func (ts *trustScreen) view(m *Model, w, h int) string {
 	lines := []string{m.st.Title.Render(trunc("Trust this project folder?", w)), ""}
 	wrap := func(s string) {
 		lines = append(lines, wrapWords(oneLine(safe.Block(s)), max(w-1, 1))...)
@@ -147,3 +146,7 @@ func (m *Model) trustView(w, h int) string {
 	}
 	return fitLines(lines, h)
 }
+
+func (ts *trustScreen) name() string        { return "trust" }
+func (ts *trustScreen) visible(*Model) bool { return true }
+func (ts *trustScreen) wide() bool          { return true }

@@ -30,25 +30,11 @@ func (m *Model) render() string {
 		mw = m.screenWidth()
 	}
 	var main string
-	switch {
+	switch top := m.top(); {
 	case m.statusOpen:
 		main = m.statusView(mw, bodyH)
-	case m.helpAsScreen() && m.active == nil && m.args == nil:
-		main = m.helpView(mw, bodyH)
-	case m.active != nil || m.args != nil:
-		main = m.screenView(mw, bodyH)
-	case m.trust != nil:
-		main = m.trustView(mw, bodyH)
-	case m.watched() != nil:
-		main = m.watchView(mw, bodyH)
-	case m.live.roots != nil:
-		main = m.live.roots.View(&m.st, mw, bodyH)
-	case m.details:
-		main = m.detailsView(mw, bodyH)
-	case m.describing:
-		main = m.describeView(mw, bodyH)
-	case m.tasks.open:
-		main = m.tasks.View(m.now)
+	case top != nil:
+		main = top.view(m, mw, bodyH)
 	case m.tab == tabLog:
 		main = m.log.View()
 	case m.tab == tabInbox:
@@ -168,9 +154,9 @@ func (m *Model) detailsView(w, h int) string {
 // detailStderr is how many stderr lines the server details show.
 const detailStderr = 10
 
-// describeView shows the selected tool, prompt or resource in full: its description,
+// describeView shows, from line *off on, the selected tool, prompt or resource in full: its description,
 // annotations and input schema (in the server's order), sanitized and wrapped.
-func (m *Model) describeView(w, h int) string {
+func (m *Model) describeView(w, h int, off *int) string {
 	it, _ := m.cats[m.tab].selected()
 	what := map[tab]string{tabTools: "Tool", tabPrompts: "Prompt", tabResources: "Resource"}[m.tab]
 	if it.template {
@@ -211,14 +197,14 @@ func (m *Model) describeView(w, h int) string {
 	if room := h - 2; len(lines) > h-1 && room > 0 {
 		// Scroll the body; the title and the hint stay in view.
 		body := lines[1:]
-		m.describeOff = max(0, min(m.describeOff, len(body)-room))
+		*off = max(0, min(*off, len(body)-room))
 		hint = fmt.Sprintf("lines %d-%d of %d · ↑/↓ pgup/pgdn scroll · any other key: close",
-			m.describeOff+1, min(m.describeOff+room, len(body)), len(body))
+			*off+1, min(*off+room, len(body)), len(body))
 		if lipgloss.Width(hint) > w {
 			hint = fmt.Sprintf("%d-%d/%d · ↑/↓ pgup/pgdn · other key: close",
-				m.describeOff+1, min(m.describeOff+room, len(body)), len(body))
+				*off+1, min(*off+room, len(body)), len(body))
 		}
-		lines = append([]string{lines[0]}, body[m.describeOff:min(m.describeOff+room, len(body))]...)
+		lines = append([]string{lines[0]}, body[*off:min(*off+room, len(body))]...)
 	}
 	lines = append(lines, m.st.Dim.Render(trunc(hint, w)))
 	return fitLines(lines, h)

@@ -24,7 +24,7 @@ import (
 //     accepts again, o reopens and accepts, c cancels), and the link is never reopened
 //     unasked;
 //   - every other flow the user consented to (pushed elicitation/create with an
-//     elicitationId, -32042, an input request) is watched (Model.watch) until the
+//     elicitationId, -32042, an input request) is watched (the waiting screen) until the
 //     server completes it, its call retries or ends, or the user cancels it: r is
 //     Session.RetryNow for a -32042 wait, o reopens, c cancels the call (it asks
 //     first), esc or ctrl+b goes back to the lists (the flow stays in the Inbox, where
@@ -75,36 +75,39 @@ func (m *Model) watchFlow(f flow) {
 	// Answered: a link that came back now waits like any other.
 	req := *f.req
 	req.Repeat = 0
-	m.watch = &watching{f: f, s: m.newWaiting(&req, f.since, canRetry)}
+	// Under a request or form open meanwhile: that one keeps the keyboard.
+	m.pushUnderForm(&watching{f: f, s: m.newWaiting(&req, f.since, canRetry)})
 }
 
-// watched returns the watched flow's screen while the flow is still awaited.
+// watched returns the watched flow's screen while the flow is still awaited; the
+// screen of a flow that ended (completed, retried, ended or cancelled) closes.
 func (m *Model) watched() *watching {
-	if m.watch == nil {
+	w, ok := findScreen[*watching](m)
+	if !ok {
 		return nil
 	}
 	for _, f := range m.inbox.flows {
-		if f == m.watch.f {
-			return m.watch
+		if f == w.f {
+			return w
 		}
 	}
-	m.watch = nil // completed, retried, ended or cancelled
+	m.drop(w)
 	return nil
 }
 
-// watchKey gives k to the waiting screen; handled is false for a key the screen does
+func (w *watching) name() string        { return "waiting" }
+func (w *watching) visible(*Model) bool { return true }
+func (w *watching) wide() bool          { return false }
+
+// key gives k to the waiting screen; handled is false for a key the screen does
 // not use, which then closes the screen and acts as on the lists.
-func (m *Model) watchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
-	w := m.watched()
-	if w == nil {
-		return nil, false
-	}
+func (w *watching) key(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
 	if k.String() == "ctrl+b" {
-		m.leaveWatch()
+		m.leaveWatch(w)
 		return nil, true
 	}
 	if !w.s.Handles(k.String()) {
-		m.watch = nil
+		m.drop(w)
 		return nil, false
 	}
 	cmd := w.s.Update(k)
@@ -119,24 +122,22 @@ func (m *Model) watchKey(k tea.KeyPressMsg) (tea.Cmd, bool) {
 	case consent.Reopen:
 		return tea.Batch(cmd, m.openLink(0, w.f.url)), true
 	case consent.Back:
-		m.leaveWatch()
+		m.leaveWatch(w)
 		return cmd, true
 	}
-	m.watch = nil
+	m.drop(w)
 	m.cancelFlowOf(w.f)
 	return cmd, true
 }
 
 // leaveWatch goes back from the waiting screen to the lists; the flow keeps waiting.
-func (m *Model) leaveWatch() {
-	w := m.watch
-	m.watch = nil
+func (m *Model) leaveWatch(w *watching) {
+	m.drop(w)
 	m.status = "still waiting for " + oneLine(w.f.server) + "'s link: Inbox, enter shows it again"
 }
 
-// watchView renders the waiting screen in w×h cells.
-func (m *Model) watchView(w, h int) string {
-	ws := m.watch
+// view renders the waiting screen in w×h cells.
+func (ws *watching) view(m *Model, w, h int) string {
 	ws.s.SetSize(w, h-1)
 	head := "Waiting: " + describe(ws.f.req)
 	if ws.f.call != 0 {

@@ -1,0 +1,105 @@
+package tui
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/elicitty/elicitty/elicit"
+)
+
+// askName is a request of the program's own call, with one text field.
+func askName(host string) *elicit.Request {
+	return &elicit.Request{Server: "demo", Host: host, Call: "tools/call deploy", Message: "Your name?",
+		Schema: json.RawMessage(`{"type":"object","properties":{"name":{"type":"string"}}}`)}
+}
+
+// stackIs fails the test when the screens open are not want, bottom first.
+func stackIs(t *testing.T, h *harness, want ...string) {
+	t.Helper()
+	if diff := cmp.Diff(want, h.m.stackNames(), cmpopts.EquateEmpty()); diff != "" {
+		t.Fatalf("stack of screens (-want +got):\n%s\n%s", diff, h.screen())
+	}
+}
+
+func TestStackRequestOverDescription(t *testing.T) {
+	h := started(t, Options{})
+	h.keys("d")
+	stackIs(t, h, "describe")
+	reply := h.request(1, askName(""))
+	stackIs(t, h, "describe", "request")
+	if s := h.screen(); !strings.Contains(s, "Answering") {
+		t.Fatalf("the request is not drawn over the description:\n%s", s)
+	}
+	h.keys("<esc>") // cancels the untouched form
+	if r := replied(t, reply); r.Action != elicit.Cancel {
+		t.Fatalf("esc answered %v, want cancel", r.Action)
+	}
+	stackIs(t, h, "describe")
+	if s := h.screen(); !strings.Contains(s, "Tool deploy on demo") {
+		t.Fatalf("closing the request did not show the description again:\n%s", s)
+	}
+	h.keys("<esc>")
+	stackIs(t, h)
+	if s := h.screen(); !strings.Contains(s, "Deploy the service") || strings.Contains(s, "Tool deploy on demo") {
+		t.Fatalf("closing the description did not show the tab:\n%s", s)
+	}
+}
+
+func TestStackEscPopsOneLevel(t *testing.T) {
+	h := started(t, Options{})
+	h.keys("o")
+	stackIs(t, h, "roots")
+	h.request(1, askName(""))
+	stackIs(t, h, "roots", "request")
+	h.keys("<esc>")
+	stackIs(t, h, "roots")
+	h.keys("<esc>")
+	stackIs(t, h)
+}
+
+func TestStackFullHelpUnderRequest(t *testing.T) {
+	h := started(t, Options{})
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 15}) // the full help fills the main area
+	h.keys("?")
+	stackIs(t, h, "help")
+	h.request(1, askName(""))
+	stackIs(t, h, "help", "request")
+	h.keys("<esc>")
+	stackIs(t, h, "help")
+	if s := h.screen(); !strings.Contains(s, "Keys") {
+		t.Fatalf("the full help is not shown again:\n%s", s)
+	}
+	h.keys("x") // any other key closes it, and does nothing else
+	stackIs(t, h)
+}
+
+func TestStackProxyQuestionNeverPushes(t *testing.T) {
+	for _, open := range []string{"", "d"} {
+		t.Run("over "+open, func(t *testing.T) {
+			h := started(t, Options{})
+			var below []string
+			if open != "" {
+				h.keys(open)
+				below = h.m.stackNames()
+			}
+			reply := h.request(1, askName("Claude Code"))
+			if diff := cmp.Diff(below, h.m.stackNames(), cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("a proxy's question changed the screens (-want +got):\n%s", diff)
+			}
+			if h.m.active != nil || !strings.Contains(h.m.status, "new request from") {
+				t.Fatalf("a proxy's question opened by itself (status %q)", h.m.status)
+			}
+			noReply(t, reply)
+			// Asked for, it opens like any other.
+			h.keys("<esc>", "i", "<enter>")
+			if h.m.active == nil || h.m.active.id != 1 {
+				t.Fatalf("the proxy's question does not open from the Inbox:\n%s", h.screen())
+			}
+		})
+	}
+}
