@@ -512,7 +512,7 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 	m.quitting = false
 	if c := m.confirm; c != nil {
 		m.confirm = nil
-		if msg.String() == "y" || msg.String() == c.again {
+		if key.Matches(msg, m.keys.Yes) || msg.String() == c.again {
 			return c.yes()
 		}
 		m.status = "kept"
@@ -544,7 +544,7 @@ func (m *Model) formKey(msg tea.KeyPressMsg) tea.Cmd {
 		switch {
 		case m.args != nil:
 			what = "close the form"
-		case msg.String() == "ctrl+x":
+		case key.Matches(msg, m.keys.Decline):
 			what = "decline"
 		}
 		m.ask(what+", losing what you typed?", msg.String(), func() tea.Cmd { return m.screenKey(msg) })
@@ -566,9 +566,9 @@ func (m *Model) baseKey(msg tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(msg, m.keys.Quit):
 		return m.quit(msg.String())
-	case key.Matches(msg, m.keys.NextTab):
+	case key.Matches(msg, m.keys.Next):
 		m.tab = (m.tab + 1) % numTabs
-	case key.Matches(msg, m.keys.PrevTab):
+	case key.Matches(msg, m.keys.Prev):
 		m.tab = (m.tab + numTabs - 1) % numTabs
 	case key.Matches(msg, m.keys.Inbox):
 		m.tab, m.unseen = tabInbox, 0
@@ -701,13 +701,13 @@ func (m *Model) openForm() FormScreen {
 // discards reports whether k closes a form without sending what was typed: esc and
 // ctrl+c cancel, ctrl+x declines.
 func (m *Model) discards(s FormScreen, k tea.KeyPressMsg) bool {
-	switch k.String() {
-	case "esc":
+	switch {
+	case key.Matches(k, m.keys.Cancel):
 		f, ok := s.(interface{ Filtering() bool })
 		return !ok || !f.Filtering() // esc ends a select field's filtering first
-	case "ctrl+c":
+	case key.Matches(k, m.keys.Interrupt):
 		return true
-	case "ctrl+x":
+	case key.Matches(k, m.keys.Decline):
 		return m.args == nil // an argument form has nothing to decline
 	}
 	return false

@@ -70,11 +70,11 @@ func (m *Model) helpView(w, h int, off *int) string {
 
 // narrowHelp is the short help of a terminal too narrow for all of it: help and quit
 // first, so that a cut line still says how to see the rest and how to leave.
-type narrowHelp struct{ keyMap }
+type narrowHelp struct{ programKeys }
 
 // ShortHelp implements help.KeyMap.
 func (k narrowHelp) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.Quit, k.NextTab, k.Enter, k.Filter, k.Inbox, k.Copy}
+	return []key.Binding{k.Help, k.Quit, k.Next, k.Enter, k.Filter, k.Inbox, k.Copy}
 }
 
 // shortHelp is the one-line help bar. In a narrow terminal it keeps the keys that fit

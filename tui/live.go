@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
 
@@ -298,14 +299,14 @@ func (m *Model) rootsKey(rs *rootsScreen, msg tea.KeyPressMsg) tea.Cmd {
 		rs.input, cmd = rs.input.Update(msg)
 		return cmd
 	}
-	switch msg.String() {
-	case "esc", "q", "o":
+	switch {
+	case key.Matches(msg, m.keys.Cancel, m.keys.Roots) || msg.String() == "q":
 		m.drop(rs)
-	case "up", "k":
+	case key.Matches(msg, m.keys.Up):
 		rs.cursor = max(0, rs.cursor-1)
-	case "down", "j":
+	case key.Matches(msg, m.keys.Down):
 		rs.cursor = max(0, min(len(rs.roots)-1, rs.cursor+1))
-	case "a":
+	case msg.String() == "a": // add
 		if !rs.declared {
 			rs.err = "roots are not declared to this server (--no-roots or noRoots: true)"
 			return nil
@@ -313,7 +314,7 @@ func (m *Model) rootsKey(rs *rootsScreen, msg tea.KeyPressMsg) tea.Cmd {
 		rs.adding = true
 		rs.input.SetValue("")
 		return rs.input.Focus()
-	case "d", "x", "delete", "backspace":
+	case slices.Contains([]string{"d", "x", "delete", "backspace"}, msg.String()): // delete
 		if rs.cursor < len(rs.roots) {
 			rest := slices.Delete(slices.Clone(rs.roots), rs.cursor, rs.cursor+1)
 			return m.setRoots(rootURIs(rest))

@@ -18,6 +18,7 @@ import (
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
+	"github.com/elicitty/elicitty/tui/keymap"
 )
 
 // tab is one of the main area's tabs.
@@ -51,7 +52,7 @@ type Model struct {
 	inflight *sync.WaitGroup
 	opts     Options
 	bridge   *Bridge
-	keys     keyMap
+	keys     programKeys
 	st       styles
 	help     help.Model
 
@@ -93,7 +94,7 @@ type Model struct {
 	live liveState
 
 	status     string
-	statusOpen bool // the status message is shown in full (keyMap.Status)
+	statusOpen bool // the status message is shown in full (keymap.Map.Status)
 	now        time.Time
 	w, h       int
 	ticks      bool // tests turn periodic commands off
@@ -108,7 +109,7 @@ type Model struct {
 // New returns the root model for opts; b is the bridge the sessions answer through.
 func New(ctx context.Context, b *Bridge, opts Options) *Model {
 	opts.defaults()
-	m := &Model{opts: opts, bridge: b, keys: defaultKeys(), st: newStyles(opts.NoColor), help: help.New(), ticks: true}
+	m := &Model{opts: opts, bridge: b, keys: programKeys{keymap.Default()}, st: newStyles(opts.NoColor), help: help.New(), ticks: true}
 	m.ctx, m.stop = context.WithCancel(ctx)
 	m.inflight = &sync.WaitGroup{}
 	m.servers = newServersPane(opts.Servers, &m.st)

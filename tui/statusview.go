@@ -7,7 +7,7 @@ import (
 )
 
 // statusHint is what the status bar shows after a status it had to cut; the key
-// (keyMap.Status) is a control key so that it works on every screen, forms included.
+// (keymap.Map.Status) is a control key so that it works on every screen, forms included.
 const statusHint = " · ctrl+o full"
 
 // statusCut reports whether the status bar cannot show the whole status.

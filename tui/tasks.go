@@ -275,7 +275,7 @@ func (m *Model) tasksKey(ts *tasksScreen, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 		return m.tasks.editKey(msg), true
 	}
 	switch {
-	case msg.String() == "esc" || key.Matches(msg, m.keys.Tasks):
+	case key.Matches(msg, m.keys.Cancel, m.keys.Tasks):
 		m.drop(ts)
 	case key.Matches(msg, m.keys.Up):
 		m.tasks.move(-1)

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicitty/elicitty/config"
@@ -60,8 +61,8 @@ func newTrustScreen(opts Options) *trustScreen {
 // servers, n or esc leaves them stopped; other keys but quit do nothing. ok is false
 // for a key the screen leaves to the rest of the model (quit).
 func (ts *trustScreen) key(m *Model, msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool) {
-	switch msg.String() {
-	case "y":
+	switch {
+	case key.Matches(msg, m.keys.Yes):
 		if ts.asking {
 			return nil, true
 		}
@@ -72,12 +73,12 @@ func (ts *trustScreen) key(m *Model, msg tea.KeyPressMsg) (cmd tea.Cmd, ok bool)
 			servers, err := grant()
 			return trustedMsg{servers: servers, err: err}
 		}, true
-	case "n", "esc":
+	case key.Matches(msg, m.keys.No, m.keys.Cancel):
 		m.drop(ts)
 		m.status = "not trusted; elicitty trust starts them"
 		return nil, true
 	}
-	if msg.String() == "q" || msg.String() == "ctrl+c" {
+	if key.Matches(msg, m.keys.Quit) {
 		return nil, false
 	}
 	return nil, true

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicitty/elicitty/config"
@@ -102,7 +103,7 @@ func (w *watching) wide() bool          { return false }
 // key gives k to the waiting screen; handled is false for a key the screen does
 // not use, which then closes the screen and acts as on the lists.
 func (w *watching) key(m *Model, k tea.KeyPressMsg) (tea.Cmd, bool) {
-	if k.String() == "ctrl+b" {
+	if key.Matches(k, m.keys.Aside) {
 		m.leaveWatch(w)
 		return nil, true
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/elicit/urlsafe"
 	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/tui/keymap"
 	"github.com/elicitty/elicitty/tui/theme"
 )
 
@@ -102,10 +103,6 @@ type item struct {
 	copy   bool // "Copy the link again": copies, chooses nothing
 }
 
-type keyMap struct {
-	Up, Down, Select, Cancel key.Binding
-}
-
 type styles struct {
 	title, label, warn, info, refused, focus, faint lipgloss.Style
 	url                                             urlStyles
@@ -143,7 +140,7 @@ type Model struct {
 	a      urlsafe.Analysis
 	opts   Options
 	st     styles
-	keys   keyMap
+	keys   keymap.Map
 	items  []item
 	cursor int
 	showQR bool
@@ -168,29 +165,27 @@ func New(req *elicit.Request, a urlsafe.Analysis, opts Options) *Model {
 	if opts.Height <= 0 {
 		opts.Height = 24
 	}
-	m := &Model{req: req, a: a, opts: opts, st: newStyles(opts.NoColor)}
-	m.keys = keyMap{
-		Up:     key.NewBinding(key.WithKeys("up", "k", "shift+tab")),
-		Down:   key.NewBinding(key.WithKeys("down", "j", "tab")),
-		Select: key.NewBinding(key.WithKeys("enter", "space")),
-		Cancel: key.NewBinding(key.WithKeys("esc", "ctrl+c")),
-	}
+	m := &Model{req: req, a: a, opts: opts, st: newStyles(opts.NoColor), keys: keymap.Default()}
+	k := m.keys
 	if !a.Refused {
 		if opts.OpenAllowed {
-			m.items = append(m.items, item{Open, "Open in browser", "o", key.NewBinding(key.WithKeys("o")), false})
+			m.items = append(m.items, item{Open, "Open in browser", "o", k.Open, false})
 		}
 		m.items = append(m.items,
-			item{CopyOnly, "Copy link only (do not open)", "c", key.NewBinding(key.WithKeys("c", "y")), false},
-			item{0, "Show QR code", "r", key.NewBinding(key.WithKeys("r")), false})
+			item{CopyOnly, "Copy link only (do not open)", "c", keymap.Plus(k.Copy, "c"), false},
+			item{0, "Show QR code", "r", k.QR, false})
 	}
 	m.items = append(m.items,
-		item{Decline, "Decline", "d", key.NewBinding(key.WithKeys("d", "n")), false},
-		item{Cancel, "Cancel", "esc", m.keys.Cancel, false})
+		item{Decline, "Decline", "d", keymap.Either(k.DeclineButton, k.No), false},
+		item{Cancel, "Cancel", "esc", m.cancelKey(), false})
 	if a.Caution() || a.Refused {
 		m.cursor = m.index(Decline)
 	}
 	return m
 }
+
+// cancelKey is the screen's cancel: esc, and ctrl+c.
+func (m *Model) cancelKey() key.Binding { return keymap.Either(m.keys.Cancel, m.keys.Interrupt) }
 
 func (m *Model) index(c Choice) int {
 	for i, it := range m.items {
@@ -237,20 +232,20 @@ func (m *Model) onKey(msg tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	switch {
-	case key.Matches(msg, m.keys.Cancel):
+	case key.Matches(msg, m.cancelKey()):
 		return m.choose(Cancel)
-	case key.Matches(msg, m.keys.Up):
+	case key.Matches(msg, m.keys.Up, m.keys.Prev):
 		m.cursor = (m.cursor + len(m.items) - 1) % len(m.items)
 		return nil
-	case key.Matches(msg, m.keys.Down):
+	case key.Matches(msg, m.keys.Down, m.keys.Next):
 		m.cursor = (m.cursor + 1) % len(m.items)
 		return nil
 	case key.Matches(msg, m.keys.Select):
 		return m.activate(m.cursor)
-	case msg.String() == "pgdown":
+	case key.Matches(msg, m.keys.PageDown):
 		m.off += max(m.page, 1) // viewShort clamps it
 		return nil
-	case msg.String() == "pgup":
+	case key.Matches(msg, m.keys.PageUp):
 		m.off = max(m.off-max(m.page, 1), 0)
 		return nil
 	}
@@ -299,15 +294,16 @@ func (m *Model) choose(c Choice) tea.Cmd {
 // again, Decline and Cancel. The embedding program calls it instead of answering.
 func (m *Model) OpenFailed(err error) tea.Cmd {
 	m.failed, m.choice, m.showQR = err, 0, false
-	m.items = []item{{choice: Opened, label: "I opened it myself", hint: "i", keys: key.NewBinding(key.WithKeys("i"))}}
+	k := m.keys
+	m.items = []item{{choice: Opened, label: "I opened it myself", hint: "i", keys: k.Opened}}
 	if m.opts.OpenAllowed {
-		m.items = append(m.items, item{choice: Open, label: "Try the browser again", hint: "o", keys: key.NewBinding(key.WithKeys("o"))})
+		m.items = append(m.items, item{choice: Open, label: "Try the browser again", hint: "o", keys: k.Open})
 	}
 	m.items = append(m.items,
-		item{label: "Show QR code", hint: "r", keys: key.NewBinding(key.WithKeys("r"))},
-		item{label: "Copy the link again", hint: "y", keys: key.NewBinding(key.WithKeys("y", "c")), copy: true},
-		item{choice: Decline, label: "Decline", hint: "d", keys: key.NewBinding(key.WithKeys("d", "n"))},
-		item{choice: Cancel, label: "Cancel", hint: "esc", keys: m.keys.Cancel})
+		item{label: "Show QR code", hint: "r", keys: k.QR},
+		item{label: "Copy the link again", hint: "y", keys: keymap.Plus(k.Copy, "c"), copy: true},
+		item{choice: Decline, label: "Decline", hint: "d", keys: keymap.Either(k.DeclineButton, k.No)},
+		item{choice: Cancel, label: "Cancel", hint: "esc", keys: m.cancelKey()})
 	m.cursor = 0
 	return tea.SetClipboard(m.a.URL)
 }

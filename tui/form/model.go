@@ -15,6 +15,7 @@ import (
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/tui/keymap"
 )
 
 // Default size of a Model that was given none.
@@ -88,7 +89,7 @@ type Model struct {
 	hf     *huh.Form   // the current page; nil for a confirm-only form
 	fields []huh.Field // the current page's fields
 	page   int         // index of the current page
-	keys   keyMap
+	keys   keymap.Map
 	styles styles
 
 	width, height int
@@ -140,7 +141,7 @@ func NewModel(req *elicit.Request, f *elicit.Form, opts Options) *Model {
 		form:   f,
 		opts:   opts,
 		ans:    newAnswers(f).prefill(opts.Values),
-		keys:   newKeyMap(),
+		keys:   keymap.Default(),
 		styles: newStyles(opts.NoColor),
 		exec:   tea.ExecProcess,
 	}
@@ -324,10 +325,10 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 	case key.Matches(k, m.keys.Decline) && m.opts.Call == "":
 		m.finish(elicit.Decline)
 		return nil, true
-	case key.Matches(k, m.keys.MessageUp):
+	case key.Matches(k, m.keys.PageUp):
 		m.headerOff = clamp(m.headerOff-max(1, m.headerHeight()-1), 0, max(0, len(m.header)-m.headerHeight()))
 		return nil, true
-	case key.Matches(k, m.keys.MessageDown):
+	case key.Matches(k, m.keys.PageDown):
 		m.headerOff = clamp(m.headerOff+max(1, m.headerHeight()-1), 0, max(0, len(m.header)-m.headerHeight()))
 		return nil, true
 	}
@@ -339,7 +340,7 @@ func (m *Model) onKey(k tea.KeyPressMsg) (cmd tea.Cmd, handled bool) {
 			return m.openEditor(), true
 		}
 	}
-	if key.Matches(k, m.keys.Back) && m.page > 0 && len(m.fields) > 0 && m.hf.GetFocusedField() == m.fields[0] {
+	if key.Matches(k, m.keys.Prev) && m.page > 0 && len(m.fields) > 0 && m.hf.GetFocusedField() == m.fields[0] {
 		return m.turnPage(m.page - 1), true
 	}
 	return nil, false
@@ -362,15 +363,15 @@ func (m *Model) filtering() bool {
 func (m *Model) onReviewKey(k tea.KeyPressMsg) tea.Cmd {
 	r := &m.review
 	switch {
-	case key.Matches(k, m.keys.Left):
+	case key.Matches(k, m.keys.Left, m.keys.Prev):
 		r.focus = m.moveFocus(-1)
-	case key.Matches(k, m.keys.Right):
+	case key.Matches(k, m.keys.Right, m.keys.Next):
 		r.focus = m.moveFocus(+1)
 	case key.Matches(k, m.keys.Up):
 		r.off = clamp(r.off-1, 0, max(0, len(r.lines)-m.jsonHeight()))
 	case key.Matches(k, m.keys.Down):
 		r.off = clamp(r.off+1, 0, max(0, len(r.lines)-m.jsonHeight()))
-	case key.Matches(k, m.keys.Press):
+	case key.Matches(k, m.keys.Select):
 		return m.press(r.focus)
 	case key.Matches(k, m.keys.Accept):
 		return m.press(buttonAccept)

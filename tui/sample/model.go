@@ -13,6 +13,7 @@ import (
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/tui/keymap"
 	"github.com/elicitty/elicitty/tui/theme"
 )
 
@@ -22,26 +23,6 @@ type Options struct {
 	Width, Height int
 	// NoColor renders without styles.
 	NoColor bool
-}
-
-type keyMap struct {
-	Review, Switch, Up, Down, Decline, Cancel key.Binding
-	Send, Edit, DeclineButton, CancelButton   key.Binding
-}
-
-func newKeyMap() keyMap {
-	return keyMap{
-		Review:        key.NewBinding(key.WithKeys("ctrl+s")),
-		Switch:        key.NewBinding(key.WithKeys("tab", "shift+tab")),
-		Up:            key.NewBinding(key.WithKeys("pgup")),
-		Down:          key.NewBinding(key.WithKeys("pgdown")),
-		Decline:       key.NewBinding(key.WithKeys("ctrl+x")),
-		Cancel:        key.NewBinding(key.WithKeys("esc", "ctrl+c")),
-		Send:          key.NewBinding(key.WithKeys("a", "enter", "y")),
-		Edit:          key.NewBinding(key.WithKeys("e")),
-		DeclineButton: key.NewBinding(key.WithKeys("d")),
-		CancelButton:  key.NewBinding(key.WithKeys("c")),
-	}
 }
 
 type styles struct {
@@ -70,7 +51,7 @@ type Model struct {
 	req  *elicit.Request
 	opts Options
 	st   styles
-	keys keyMap
+	keys keymap.Map
 
 	body      []string // the request, wrapped to the width
 	off       int      // first body line shown
@@ -93,7 +74,7 @@ func New(req *elicit.Request, opts Options) *Model {
 	if opts.Height <= 0 {
 		opts.Height = 24
 	}
-	m := &Model{req: req, opts: opts, st: newStyles(opts.NoColor), keys: newKeyMap()}
+	m := &Model{req: req, opts: opts, st: newStyles(opts.NoColor), keys: keymap.Default()}
 	m.reply = textarea.New()
 	m.reply.Placeholder = "Write the assistant's reply…"
 	m.reply.ShowLineNumbers = false
@@ -167,7 +148,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		return m.forward(msg)
 	}
 	switch {
-	case key.Matches(k, m.keys.Cancel):
+	case key.Matches(k, m.keys.Cancel, m.keys.Interrupt):
 		m.finish(elicit.Response{Action: elicit.Cancel})
 		return nil
 	case key.Matches(k, m.keys.Decline):
@@ -186,7 +167,7 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 		m.reviewing, m.off = true, 0
 		return nil
-	case key.Matches(k, m.keys.Switch):
+	case key.Matches(k, m.keys.Next, m.keys.Prev):
 		m.onModel = !m.onModel
 		if m.onModel {
 			m.reply.Blur()
@@ -194,10 +175,10 @@ func (m *Model) Update(msg tea.Msg) tea.Cmd {
 		}
 		m.model.Blur()
 		return m.reply.Focus()
-	case key.Matches(k, m.keys.Up):
+	case key.Matches(k, m.keys.PageUp):
 		m.off = max(0, m.off-max(1, m.bodyHeight()-1))
 		return nil
-	case key.Matches(k, m.keys.Down):
+	case key.Matches(k, m.keys.PageDown):
 		m.off = max(0, min(m.off+max(1, m.bodyHeight()-1), len(m.body)-m.bodyHeight()))
 		return nil
 	}
@@ -216,7 +197,7 @@ func (m *Model) forward(msg tea.Msg) tea.Cmd {
 
 func (m *Model) reviewKey(k tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case key.Matches(k, m.keys.Send):
+	case key.Matches(k, m.keys.Accept, m.keys.Enter, m.keys.Yes):
 		m.finish(elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{
 			Text: m.reply.Value(), Model: strings.TrimSpace(m.model.Value()), StopReason: elicit.StopEndTurn,
 		}})
@@ -226,9 +207,9 @@ func (m *Model) reviewKey(k tea.KeyPressMsg) tea.Cmd {
 		m.finish(elicit.Response{Action: elicit.Decline})
 	case key.Matches(k, m.keys.CancelButton):
 		m.finish(elicit.Response{Action: elicit.Cancel})
-	case key.Matches(k, m.keys.Up):
+	case key.Matches(k, m.keys.PageUp):
 		m.off = max(0, m.off-1)
-	case key.Matches(k, m.keys.Down):
+	case key.Matches(k, m.keys.PageDown):
 		m.off++
 	}
 	return nil
