@@ -25,7 +25,14 @@
 // A 2026-07-28 link that comes back in a later round (elicit.Request.Repeat) is not
 // reopened: the same waiting screen, as a request, offers retry, reopen and cancel.
 //
-// The package owns the program, its panes, keymap and styles. It validates nothing (the
+// What opens over the tabs (a request, an argument form, the trust, roots, waiting and
+// Tasks screens, the full help, a description, a server's details, a filter being
+// typed) is a screen on one stack (screens.go): the top screen gets each key first and
+// leaves the ones it does not use to the screen below, the tabs last; closing a screen
+// shows what was under it. A question that arrives opens over whatever is open, unless
+// a request or form is open or it is a proxy's (those wait in the Inbox).
+//
+// The package owns the program, its panes and styles; the key map is tui/keymap's. It validates nothing (the
 // elicit engine does) and speaks no protocol (the transport does). Goroutines outside
 // the program (SDK handlers, calls in flight) talk to it only through messages sent with
 // Program.Send and through reply channels of capacity 1; no model field is touched

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // askName is a request of the program's own call, with one text field.
@@ -101,5 +102,31 @@ func TestStackProxyQuestionNeverPushes(t *testing.T) {
 				t.Fatalf("the proxy's question does not open from the Inbox:\n%s", h.screen())
 			}
 		})
+	}
+}
+
+func TestStackWaitingScreenOpensUnderForm(t *testing.T) {
+	h := newHarness(t, Options{Servers: demoServers(), dial: connector(demoSession()), Opener: &fakeOpener{}})
+	h.run(h.m.Init())
+	call, _ := h.inFlight("demo", "tools/call link")
+	link := h.requestIn(1, call, urlRequired("e-7"))
+	_, opening := h.m.Update(testkit.Key("o")) // the browser's outcome comes later
+	h.keys("<ctrl+b>")                         // set aside meanwhile
+	reply := h.request(2, askName(""))
+	stackIs(t, h, "request")
+	h.run(opening) // the browser opened: the link is accepted and its flow watched
+	replied(t, link)
+	// The waiting screen opened by itself: it never takes the keyboard from the form.
+	stackIs(t, h, "waiting", "request")
+	if h.m.active == nil || h.m.active.id != 2 || !strings.Contains(h.screen(), "Your name?") {
+		t.Fatalf("the waiting screen took the place of the open form:\n%s", h.screen())
+	}
+	h.keys("<esc>")
+	if r := replied(t, reply); r.Action != elicit.Cancel {
+		t.Fatalf("esc answered %v, want cancel", r.Action)
+	}
+	stackIs(t, h, "waiting")
+	if s := h.screen(); !strings.Contains(s, "Waiting: ") {
+		t.Fatalf("the waiting screen is not shown once the form closed:\n%s", s)
 	}
 }
