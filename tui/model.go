@@ -228,6 +228,11 @@ func (m *Model) SetSize(w, h int) {
 	m.log.SetSize(mw, bodyH)
 	m.inbox.SetSize(mw, bodyH)
 	m.tasks.SetSize(mw, bodyH)
+	if hs, ok := findScreen[*helpScreen](m); ok && m.helpAsScreen() {
+		// The full help no longer fits the help bar: it fills the main area, over
+		// what opened since (under a form, which keeps the keyboard).
+		m.pushUnderForm(hs)
+	}
 	so := m.screenSize()
 	if m.active != nil {
 		m.active.setSize(so.Width, so.Height)

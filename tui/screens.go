@@ -123,15 +123,17 @@ func findScreen[T screen](m *Model) (T, bool) {
 	return zero, false
 }
 
-// A request being answered (Model.active) is a screen: its form, consent or waiting
-// screen takes every key.
+// The request being answered (Model.active) is a screen: its form, consent or waiting
+// screen takes every key (formKey).
+
 func (p *pending) name() string                                      { return "request" }
 func (p *pending) visible(*Model) bool                               { return true }
 func (p *pending) wide() bool                                        { return true }
 func (p *pending) view(m *Model, w, h int) string                    { return m.screenView(w, h) }
 func (p *pending) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) { return m.formKey(msg), true }
 
-// An argument form (Model.args) is a screen: it takes every key.
+// The argument form being filled (Model.args) is a screen: it takes every key (formKey).
+
 func (a *argForm) name() string                                      { return "arguments" }
 func (a *argForm) visible(*Model) bool                               { return true }
 func (a *argForm) wide() bool                                        { return true }

@@ -130,3 +130,17 @@ func TestStackWaitingScreenOpensUnderForm(t *testing.T) {
 		t.Fatalf("the waiting screen is not shown once the form closed:\n%s", s)
 	}
 }
+
+func TestStackHelpThatStopsFittingComesOnTop(t *testing.T) {
+	h := started(t, Options{})
+	h.send(tea.WindowSizeMsg{Width: 200, Height: 60}) // the full help fits the help bar
+	h.keys("?", "d")
+	stackIs(t, h, "help", "describe")
+	h.send(tea.WindowSizeMsg{Width: 60, Height: 15}) // no longer: it fills the main area
+	stackIs(t, h, "describe", "help")
+	if s := h.screen(); !strings.Contains(s, "Keys") {
+		t.Fatalf("the full help is not shown over the description:\n%s", s)
+	}
+	h.keys("x")
+	stackIs(t, h, "describe")
+}
