@@ -13,7 +13,7 @@ import (
 // that draws itself. Each opening pushes a screen and each closing drops it, so that
 // closing one shows again what was under it.
 type screen interface {
-	// name names the screen, for tests and messages.
+	// name names the screen, for tests.
 	name() string
 	// key handles a key press; handled false leaves it to the screen below.
 	key(m *Model, msg tea.KeyPressMsg) (cmd tea.Cmd, handled bool)
@@ -40,13 +40,22 @@ func (m *Model) pushUnderForm(s screen) {
 	m.drop(s)
 	at := len(m.screens)
 	for i, t := range m.screens {
-		switch t.(type) {
-		case *pending, *argForm:
+		if isForm(t) {
 			at = i
+			break
 		}
 	}
 	m.screens = append(m.screens[:at:at], append([]screen{s}, m.screens[at:]...)...)
 	m.restack()
+}
+
+// isForm reports whether s is a request being answered or an argument form.
+func isForm(s screen) bool {
+	switch s.(type) {
+	case *pending, *argForm:
+		return true
+	}
+	return false
 }
 
 // drop closes s wherever it is on the stack (a request can be withdrawn under the
