@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 )
@@ -132,19 +133,19 @@ func resultOf(r elicit.Response) elicitResult {
 
 // takePush answers a server's elicitation/create when the host did not declare its
 // mode (or with AnswerHere); it reports whether it took it.
-func (p *Proxy) takePush(env *transport.Envelope) bool {
+func (p *Proxy) takePush(env *jsonrpcio.Envelope) bool {
 	var params mcp.ElicitParams
-	if err := json.Unmarshal(env.Params(), &params); err != nil {
+	if err := json.Unmarshal(env.Params, &params); err != nil {
 		return false // the host gets it as it is
 	}
 	mode := elicit.ModeForm
 	if params.Mode == "url" {
 		mode = elicit.ModeURL
 	}
-	id := env.ID()
+	id := env.ID
 	p.mu.Lock()
 	declared := p.caps
-	size := len(env.Params())
+	size := len(env.Params)
 	full := len(p.pushes) >= maxKept || p.pushBytes+size > maxPushBytes
 	_, reused := p.pushes[idKey(id)]
 	p.mu.Unlock()
@@ -156,13 +157,13 @@ func (p *Proxy) takePush(env *transport.Envelope) bool {
 		p.logf("ignored a server question under the id of one still open")
 		return true
 	}
-	idRaw := append([]byte(nil), env.IDRaw()...)
+	idRaw := append([]byte(nil), env.IDRaw...)
 	if full {
 		p.logf("too many open questions from the server; answering cancel")
 		p.answerServer(idRaw, elicitResult{Action: elicit.Cancel}, nil)
 		return true
 	}
-	req := transport.NewRequest(p.source(""), elicit.OriginPush, &params, append(json.RawMessage(nil), env.Params()...))
+	req := transport.NewRequest(p.source(""), elicit.OriginPush, &params, append(json.RawMessage(nil), env.Params...))
 	// The call the question is asked for: the one in flight. With several, it could
 	// be any of them: each is kept alive while the question is open (keep.go), but none
 	// is named, told of the wait, or ends the question when it ends.
@@ -254,11 +255,11 @@ func (p *Proxy) answerServer(idRaw []byte, result any, rpcErr *jsonrpc.Error) {
 
 // serverCancelled stops answering a server question the server cancelled; it reports
 // whether the question was the proxy's (the host never saw it, so the notice stops here).
-func (p *Proxy) serverCancelled(env *transport.Envelope) bool {
+func (p *Proxy) serverCancelled(env *jsonrpcio.Envelope) bool {
 	var n struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
-	if json.Unmarshal(env.Params(), &n) != nil || len(n.RequestID) == 0 {
+	if json.Unmarshal(env.Params, &n) != nil || len(n.RequestID) == 0 {
 		return false
 	}
 	id, err := decodeID(n.RequestID)
@@ -277,11 +278,11 @@ func (p *Proxy) serverCancelled(env *transport.Envelope) bool {
 
 // completed takes a notifications/elicitation/complete for a URL elicitation the proxy
 // answered or waits for; it reports whether it was one (then the host never sees it).
-func (p *Proxy) completed(env *transport.Envelope) bool {
+func (p *Proxy) completed(env *jsonrpcio.Envelope) bool {
 	var n struct {
 		ElicitationID string `json:"elicitationId"`
 	}
-	if json.Unmarshal(env.Params(), &n) != nil || n.ElicitationID == "" {
+	if json.Unmarshal(env.Params, &n) != nil || n.ElicitationID == "" {
 		return false
 	}
 	p.mu.Lock()
@@ -342,8 +343,8 @@ func (p *Proxy) finish(ctx context.Context, c *call, original, retry []byte) {
 // declare URL mode (or with AnswerHere): consent for each entry, the completions
 // awaited, then the same request sent again under the same id. It reports whether it
 // took the error.
-func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bool {
-	if !bytes.Contains(env.Error(), []byte("-32042")) {
+func (p *Proxy) takeURLRequired(c *call, env *jsonrpcio.Envelope, msg []byte) bool {
+	if !bytes.Contains(env.ErrorRaw, []byte("-32042")) {
 		return false
 	}
 	var e struct {
@@ -352,7 +353,7 @@ func (p *Proxy) takeURLRequired(c *call, env *transport.Envelope, msg []byte) bo
 			Elicitations []json.RawMessage `json:"elicitations"`
 		} `json:"data"`
 	}
-	if json.Unmarshal(env.Error(), &e) != nil || e.Code != mcp.CodeURLElicitationRequired || len(e.Data.Elicitations) == 0 {
+	if json.Unmarshal(env.ErrorRaw, &e) != nil || e.Code != mcp.CodeURLElicitationRequired || len(e.Data.Elicitations) == 0 {
 		return false
 	}
 	if c.meta {
@@ -498,8 +499,8 @@ type inputRequest struct {
 // elicitations, one of a mode the host did not declare (or all with AnswerHere), and
 // sends the request again with the answers under the same id. It reports whether it
 // took the result.
-func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) bool {
-	res := env.Result()
+func (p *Proxy) takeInputRequired(c *call, env *jsonrpcio.Envelope, msg []byte) bool {
+	res := env.Result
 	if !bytes.Contains(res, []byte(`"input_required"`)) {
 		return false
 	}
@@ -585,12 +586,12 @@ func (p *Proxy) takeInputRequired(c *call, env *transport.Envelope, msg []byte) 
 // withInputs returns the request line with params.inputResponses set to answers and
 // params.requestState to state (removed when none).
 func withInputs(line []byte, answers map[string]elicitResult, state json.RawMessage) ([]byte, bool) {
-	env, err := transport.ParseEnvelope(line)
+	env, err := jsonrpcio.ParseEnvelope(line)
 	if err != nil {
 		return nil, false
 	}
 	m := map[string]json.RawMessage{}
-	if ps := env.Params(); len(ps) > 0 && string(ps) != "null" {
+	if ps := env.Params; len(ps) > 0 && string(ps) != "null" {
 		if json.Unmarshal(ps, &m) != nil || m == nil {
 			return nil, false
 		}
@@ -609,7 +610,7 @@ func withInputs(line []byte, answers map[string]elicitResult, state json.RawMess
 		return nil, false
 	}
 	start, end := env.ParamsSpan()
-	if len(env.Params()) == 0 {
+	if len(env.Params) == 0 {
 		// No params member: add one.
 		out := append([]byte(nil), bytes.TrimSuffix(bytes.TrimSpace(line), []byte("}"))...)
 		out = append(out, `,"params":`...)

@@ -5,9 +5,9 @@ import (
 	"encoding/json"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/protocol"
-	"github.com/elicitty/elicitty/transport"
 )
 
 // metaCaps is the _meta key under which a 2026-07-28 request declares the client's
@@ -61,7 +61,7 @@ func (p *Proxy) answers(declared modes, mode elicit.Mode) bool {
 // hostInitialize notes the host's identity, protocol and elicitation modes from its
 // initialize, and returns the message to send: with the modes the host lacks added,
 // else unchanged.
-func (p *Proxy) hostInitialize(env *transport.Envelope, msg []byte) []byte {
+func (p *Proxy) hostInitialize(env *jsonrpcio.Envelope, msg []byte) []byte {
 	var params struct {
 		ProtocolVersion string `json:"protocolVersion"`
 		Capabilities    struct {
@@ -71,7 +71,7 @@ func (p *Proxy) hostInitialize(env *transport.Envelope, msg []byte) []byte {
 			Name string `json:"name"`
 		} `json:"clientInfo"`
 	}
-	_ = json.Unmarshal(env.Params(), &params)
+	_ = json.Unmarshal(env.Params, &params)
 	declared := modesOf(params.Capabilities.Elicitation)
 	legacy := params.ProtocolVersion != "" && params.ProtocolVersion < protocol.Version20251125
 	p.mu.Lock()
@@ -140,8 +140,8 @@ func requestCaps(params []byte) (modes, bool, string) {
 
 // requestModes returns a 2026-07-28 request with the elicitation modes its declaration
 // lacks added; any other request unchanged. It also notes the host's name.
-func (p *Proxy) requestModes(env *transport.Envelope, msg []byte) []byte {
-	declared, ok, _ := requestCaps(env.Params())
+func (p *Proxy) requestModes(env *jsonrpcio.Envelope, msg []byte) []byte {
+	declared, ok, _ := requestCaps(env.Params)
 	if !ok {
 		return msg
 	}
@@ -154,7 +154,7 @@ func (p *Proxy) requestModes(env *transport.Envelope, msg []byte) []byte {
 		var info struct {
 			Name string `json:"name"`
 		}
-		if json.Unmarshal(env.Params(), &mp) == nil && json.Unmarshal(mp.Meta[metaClientInfo], &info) == nil {
+		if json.Unmarshal(env.Params, &mp) == nil && json.Unmarshal(mp.Meta[metaClientInfo], &info) == nil {
 			p.hostName, named = info.Name, info.Name
 		}
 	}
@@ -169,7 +169,7 @@ func (p *Proxy) requestModes(env *transport.Envelope, msg []byte) []byte {
 	var caps struct {
 		Elicitation json.RawMessage `json:"elicitation"`
 	}
-	_ = json.Unmarshal(env.Params(), &pm)
+	_ = json.Unmarshal(env.Params, &pm)
 	_ = json.Unmarshal(pm.Meta[metaCaps], &caps)
 	edited, ok := editParams(env, msg, []string{"_meta", metaCaps}, false, caps.Elicitation)
 	if !ok {
@@ -180,7 +180,7 @@ func (p *Proxy) requestModes(env *transport.Envelope, msg []byte) []byte {
 
 // editParams returns msg with params.<path>.elicitation declaring form and (unless
 // legacy) url mode besides what old declares; the rest of the message keeps its bytes.
-func editParams(env *transport.Envelope, msg []byte, path []string, legacy bool, old json.RawMessage) ([]byte, bool) {
+func editParams(env *jsonrpcio.Envelope, msg []byte, path []string, legacy bool, old json.RawMessage) ([]byte, bool) {
 	elic := map[string]json.RawMessage{}
 	if len(old) > 0 && string(old) != "null" {
 		if json.Unmarshal(old, &elic) != nil {
@@ -202,7 +202,7 @@ func editParams(env *transport.Envelope, msg []byte, path []string, legacy bool,
 	if err != nil {
 		return nil, false
 	}
-	params, ok := setPath(env.Params(), append(path, "elicitation"), eb)
+	params, ok := setPath(env.Params, append(path, "elicitation"), eb)
 	if !ok {
 		return nil, false
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/internal/safe"
-	"github.com/elicitty/elicitty/transport"
 )
 
 // This file keeps a person's answer alive past the host's patience. A host gives up on
@@ -51,12 +51,12 @@ func (c *call) hasLive() bool { return !c.gone || len(c.joined) > 0 }
 // in canonical JSON (keys sorted), without _meta and the 2026-07-28 members the proxy
 // or the round adds (inputResponses, requestState); "" when params cannot be read.
 func signature(method string, line []byte) string {
-	env, err := transport.ParseEnvelope(line)
+	env, err := jsonrpcio.ParseEnvelope(line)
 	if err != nil {
 		return ""
 	}
 	m := map[string]any{}
-	if ps := env.Params(); len(ps) > 0 && string(ps) != "null" {
+	if ps := env.Params; len(ps) > 0 && string(ps) != "null" {
 		d := json.NewDecoder(bytes.NewReader(ps))
 		d.UseNumber()
 		if d.Decode(&m) != nil || m == nil {
@@ -78,7 +78,7 @@ func progressToken(line []byte) json.RawMessage {
 	if !bytes.Contains(line, []byte(`"progressToken"`)) {
 		return nil
 	}
-	env, err := transport.ParseEnvelope(line)
+	env, err := jsonrpcio.ParseEnvelope(line)
 	if err != nil {
 		return nil
 	}
@@ -87,7 +87,7 @@ func progressToken(line []byte) json.RawMessage {
 			ProgressToken json.RawMessage `json:"progressToken"`
 		} `json:"_meta"`
 	}
-	if json.Unmarshal(env.Params(), &ps) != nil {
+	if json.Unmarshal(env.Params, &ps) != nil {
 		return nil
 	}
 	t := ps.Meta.ProgressToken
@@ -109,8 +109,8 @@ func tokenKey(raw []byte) string {
 // withID returns the response msg under the id raw (a host request joined to the
 // call msg answers).
 func withID(msg, raw []byte) []byte {
-	env, err := transport.ParseEnvelope(msg)
-	old := env.IDRaw()
+	env, err := jsonrpcio.ParseEnvelope(msg)
+	old := env.IDRaw
 	if err != nil || old == nil {
 		return msg
 	}
@@ -242,11 +242,11 @@ func (p *Proxy) dropHeldLocked(c *call) {
 // pass on to the server, nil for none. A call a person is asked about (or was) is kept
 // (see above), its cancellation stopping at the proxy; any other call's cancellation
 // stops the proxy's work on it and is passed on.
-func (p *Proxy) hostCancelled(env *transport.Envelope, msg []byte) []byte {
+func (p *Proxy) hostCancelled(env *jsonrpcio.Envelope, msg []byte) []byte {
 	var n struct {
 		RequestID json.RawMessage `json:"requestId"`
 	}
-	if json.Unmarshal(env.Params(), &n) != nil || len(n.RequestID) == 0 {
+	if json.Unmarshal(env.Params, &n) != nil || len(n.RequestID) == 0 {
 		return msg
 	}
 	id, err := decodeID(n.RequestID)
@@ -459,12 +459,12 @@ func (p *Proxy) progress(c *call) {
 
 // noteProgress remembers the latest progress value the server sent for a token, so
 // the proxy's own progress for it keeps growing.
-func (p *Proxy) noteProgress(env *transport.Envelope) {
+func (p *Proxy) noteProgress(env *jsonrpcio.Envelope) {
 	var n struct {
 		ProgressToken json.RawMessage `json:"progressToken"`
 		Progress      float64         `json:"progress"`
 	}
-	if json.Unmarshal(env.Params(), &n) != nil || len(n.ProgressToken) == 0 {
+	if json.Unmarshal(env.Params, &n) != nil || len(n.ProgressToken) == 0 {
 		return
 	}
 	k := tokenKey(n.ProgressToken)

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 )
@@ -41,9 +42,9 @@ const (
 	maxKept = 256
 	// maxPushBytes bounds the params of the server's questions open at once (two
 	// messages of the largest size): 256 questions of 16 MiB would hold 4 GiB.
-	maxPushBytes = 2 * transport.MaxFrame
+	maxPushBytes = 2 * jsonrpcio.MaxFrame
 	// maxHeldBytes bounds the responses kept for the host's next identical call.
-	maxHeldBytes = 2 * transport.MaxFrame
+	maxHeldBytes = 2 * jsonrpcio.MaxFrame
 	// maxKeptID bounds an elicitationId the proxy keeps after its question ended.
 	maxKeptID = 1024
 	// closeGrace is how long the server may take to end after the host left.
@@ -78,7 +79,7 @@ type Options struct {
 	// user accepted to complete (an inbox's waiting screen, proxy/wait.go); nil leaves
 	// the wait to the completions and Wait.
 	Waits elicit.Answerer
-	// MaxLine bounds one message from the host; zero means transport.MaxFrame.
+	// MaxLine bounds one message from the host; zero means jsonrpcio.MaxFrame.
 	MaxLine int
 	// Logf receives the proxy's log lines (no message contents but method and tool
 	// names, sanitized); nil keeps none.
@@ -179,7 +180,7 @@ func New(up Upstream, opts Options) *Proxy {
 		opts.Progress = DefaultProgress
 	}
 	if opts.MaxLine <= 0 {
-		opts.MaxLine = transport.MaxFrame
+		opts.MaxLine = jsonrpcio.MaxFrame
 	}
 	var ans elicit.Answerer
 	if opts.Answerer != nil {
@@ -208,7 +209,7 @@ func New(up Upstream, opts Options) *Proxy {
 // size, so the host does not wait for it; a server request dropped for its size is
 // answered with an error, so the server does not wait for it either.
 func (p *Proxy) serverDropped(prefix []byte) {
-	id, isReq, ok := transport.FrameID(prefix)
+	id, isReq, ok := jsonrpcio.FrameID(prefix)
 	if !ok {
 		return
 	}
@@ -364,7 +365,7 @@ func LogLine(format string, args ...any) string {
 // input is still seen; the reading goroutine then relays the queue, for the rest of
 // the session.
 func (p *Proxy) readHost(r io.Reader, done chan<- error, relayed chan<- struct{}) {
-	lr := transport.NewLineReader(r, p.opts.MaxLine)
+	lr := jsonrpcio.NewLineReader(r, p.opts.MaxLine)
 	queue := make(chan []byte, hostQueue)
 	// A ticker, not a timer armed per message: arming one wakes the runtime's poller
 	// (a system call and a thread woken per message).
@@ -428,7 +429,7 @@ const stuckSend = 100 * time.Millisecond
 // readLines reads the host's messages from lr and hands each to relay until the input
 // ends, or until stopped reports true after a relay (nil: never); queue, when set, is
 // closed at the end.
-func (p *Proxy) readLines(lr *transport.LineReader, relay func([]byte), queue chan []byte, stopped func() bool) error {
+func (p *Proxy) readLines(lr *jsonrpcio.LineReader, relay func([]byte), queue chan []byte, stopped func() bool) error {
 	if queue != nil {
 		defer close(queue)
 	}
@@ -457,7 +458,7 @@ func (p *Proxy) readLines(lr *transport.LineReader, relay func([]byte), queue ch
 // tooLong drops a host message over the bound; a request among them is answered with
 // an error so the host does not wait for it.
 func (p *Proxy) tooLong(prefix []byte) {
-	id, isReq, ok := transport.FrameID(prefix)
+	id, isReq, ok := jsonrpcio.FrameID(prefix)
 	p.logf("dropped a host message longer than %d bytes", p.opts.MaxLine)
 	if !ok || !isReq {
 		return
@@ -500,7 +501,7 @@ func idKey(id jsonrpc.ID) string {
 
 // fromHost relays one message from the host, taking note of what the proxy needs.
 func (p *Proxy) fromHost(msg []byte) {
-	env, err := transport.ParseEnvelope(msg)
+	env, err := jsonrpcio.ParseEnvelope(msg)
 	if err != nil {
 		// Not ours to judge: the server answers it as it would the host.
 		p.logf("passing on a host message that is not valid JSON-RPC: %v", err)
@@ -508,15 +509,15 @@ func (p *Proxy) fromHost(msg []byte) {
 		return
 	}
 	if !env.IsRequest() {
-		if p.ownsServerRequest(env.ID()) {
+		if p.ownsServerRequest(env.ID) {
 			// The person answers the questions the proxy took on, never the host.
-			p.logf("refused a response of the host to server request %s, which elicitty answers: not passed on", safe.Block(string(env.IDRaw())))
+			p.logf("refused a response of the host to server request %s, which elicitty answers: not passed on", safe.Block(string(env.IDRaw)))
 			return
 		}
 		p.sendOrFail(msg, nil) // the host's answer to a server request (sampling, roots, ping)
 		return
 	}
-	method := env.Method()
+	method := env.Method
 	switch {
 	case method == "notifications/cancelled":
 		if msg = p.hostCancelled(&env, msg); msg == nil {
@@ -531,15 +532,15 @@ func (p *Proxy) fromHost(msg []byte) {
 		p.sendOrFail(msg, nil)
 		return
 	}
-	c := &call{id: env.ID(), idRaw: append([]byte(nil), env.IDRaw()...), method: method, line: msg}
+	c := &call{id: env.ID, idRaw: append([]byte(nil), env.IDRaw...), method: method, line: msg}
 	switch method {
 	case "tools/call", "prompts/get", "resources/read":
-		c.name = callName(env.Params())
+		c.name = callName(env.Params)
 	}
 	if c.name != "" && p.nSig.Load() > 0 && p.join(c, msg) {
 		return // the same call as one a person is asked about: it runs once
 	}
-	c.modes, c.meta, c.proto = requestCaps(env.Params())
+	c.modes, c.meta, c.proto = requestCaps(env.Params)
 	key := idKey(c.id)
 	p.mu.Lock()
 	if old := p.pending[key]; old != nil && old.asked {
@@ -613,7 +614,7 @@ func (p *Proxy) fromServer(msg []byte) {
 		// JSON between systems is UTF-8; a strict host decoder would stop on these bytes.
 		msg = bytes.ToValidUTF8(msg, []byte("\uFFFD"))
 	}
-	env, err := transport.ParseEnvelope(msg)
+	env, err := jsonrpcio.ParseEnvelope(msg)
 	if err != nil {
 		if isBatch(msg) {
 			p.toHost(msg) // a batch: the host's to read
@@ -623,7 +624,7 @@ func (p *Proxy) fromServer(msg []byte) {
 		return
 	}
 	if env.IsRequest() {
-		switch env.Method() {
+		switch env.Method {
 		case "elicitation/create":
 			if env.IsCall() && p.takePush(&env) {
 				return
@@ -642,14 +643,14 @@ func (p *Proxy) fromServer(msg []byte) {
 		if env.IsCall() {
 			p.mu.Lock()
 			if len(p.answered) > 0 {
-				delete(p.answered, idKey(env.ID())) // the id is the host's to answer now
+				delete(p.answered, idKey(env.ID)) // the id is the host's to answer now
 			}
 			p.mu.Unlock()
 		}
 		p.toHost(msg)
 		return
 	}
-	key := idKey(env.ID())
+	key := idKey(env.ID)
 	p.mu.Lock()
 	c := p.pending[key]
 	busy := c != nil && c.cancel != nil
@@ -666,9 +667,9 @@ func (p *Proxy) fromServer(msg []byte) {
 		return
 	}
 	if c.method == "initialize" && !env.IsError() {
-		p.noteInitialized(env.Result())
+		p.noteInitialized(env.Result)
 	} else if c.meta && !env.IsError() {
-		p.noteServerMeta(env.Result())
+		p.noteServerMeta(env.Result)
 	}
 	if env.IsError() && p.takeURLRequired(c, &env, msg) {
 		return

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
 )
@@ -54,11 +55,11 @@ type Pipe struct {
 func (p *Pipe) onDropped(f func([]byte)) { p.dropped = f }
 
 // NewPipe returns an Upstream reading the server's messages from r and writing to w;
-// Close closes w. max bounds a line (transport.MaxFrame when <= 0); logf (nil: none)
+// Close closes w. max bounds a line (jsonrpcio.MaxFrame when <= 0); logf (nil: none)
 // receives the notes about skipped lines.
 func NewPipe(r io.Reader, w io.WriteCloser, max int, logf func(string, ...any)) *Pipe {
 	if max <= 0 {
-		max = transport.MaxFrame
+		max = jsonrpcio.MaxFrame
 	}
 	if logf == nil {
 		logf = func(string, ...any) {}
@@ -79,7 +80,7 @@ func (p *Pipe) Send(_ context.Context, msg []byte) error {
 
 // Receive implements Upstream; it returns nil at the end of the stream.
 func (p *Pipe) Receive(ctx context.Context, deliver func([]byte)) error {
-	lr := transport.NewLineReader(p.r, p.max)
+	lr := jsonrpcio.NewLineReader(p.r, p.max)
 	for {
 		line, tooLong, err := lr.Next()
 		msg := bytes.TrimSpace(line)

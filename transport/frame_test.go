@@ -17,70 +17,9 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/transport/wire"
 )
-
-func TestFrameReaderCapsLines(t *testing.T) {
-	in := strings.Repeat("x", 100) + "\nshort\n" + strings.Repeat("y", 50) + "\r\nend"
-	fr := &frameReader{br: bufio.NewReaderSize(strings.NewReader(in), 16), max: 40}
-	type got struct {
-		line    string
-		tooLong bool
-	}
-	var lines []got
-	for {
-		line, tooLong, err := fr.next()
-		lines = append(lines, got{strings.TrimSpace(string(line)), tooLong})
-		if err != nil {
-			break
-		}
-	}
-	want := []got{{strings.Repeat("x", 40), true}, {"short", false}, {strings.Repeat("y", 40), true}, {"end", false}}
-	if fmt.Sprint(lines) != fmt.Sprint(want) {
-		t.Errorf("lines = %v\nwant %v", lines, want)
-	}
-}
-
-// TestFrameReaderHandsOverBigLines: a line over bigLine is owned (the reader never
-// writes its buffer again, so the next lines leave it as it was); a short one is not.
-func TestFrameReaderHandsOverBigLines(t *testing.T) {
-	big := strings.Repeat("b", bigLine+1)
-	fr := &frameReader{br: bufio.NewReaderSize(strings.NewReader(big+"\n"+big+"\nshort\n"), 64<<10), max: maxFrame}
-	first, _, _ := fr.next()
-	if !owned(first) {
-		t.Fatal("a big line is not owned")
-	}
-	second, _, _ := fr.next()
-	short, _, _ := fr.next()
-	if owned(short) || !owned(second) || &first[0] == &second[0] || string(first) != big+"\n" {
-		t.Errorf("big lines share a buffer, or a short one is owned")
-	}
-}
-
-func TestFrameID(t *testing.T) {
-	for _, c := range []struct {
-		in    string
-		id    string
-		isReq bool
-		ok    bool
-	}{
-		{`{"jsonrpc":"2.0","id":7,"result":{"a":[[[`, "7", false, true},
-		{`{"jsonrpc":"2.0","id":"x-1","result":`, "x-1", false, true},
-		{`{"jsonrpc":"2.0","method":"elicitation/create","id":3,"params":`, "3", true, true},
-		{`{"jsonrpc":"2.0","id":3,"method":"elicitation/create","params":{"requestedSchema":`, "3", true, true},
-		{`{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"`, "4", false, true},
-		{`{"jsonrpc":"2.0","id":5,"params":{"a":1},"method":"x","params":`, "5", true, true},
-		{`{"jsonrpc":"2.0","id":6,"extra":"`, "6", false, true},
-		{`{"jsonrpc":"2.0","id":[1],"method":"x"`, "", false, false},
-		{`{"jsonrpc":"2.0","result":{"big":"...`, "", false, false},
-		{`[1,2`, "", false, false},
-	} {
-		id, isReq, ok := frameID([]byte(c.in))
-		if ok != c.ok || isReq != c.isReq || (ok && idText(id) != c.id) {
-			t.Errorf("%s: id %v isReq %v ok %v", c.in, idText(id), isReq, ok)
-		}
-	}
-}
 
 // TestStdioOversizedAndDeepResponsesFailTheCall: a response over the frame limit, or
 // nested deeper than the JSON decoder allows, fails its own call with the cause named,
@@ -180,7 +119,7 @@ func TestFilterLinesMemoryBounded(t *testing.T) {
 	default:
 		t.Error("the oversized response was not reported as dropped")
 	}
-	if peak > 3*maxFrame {
+	if peak > 3*jsonrpcio.MaxFrame {
 		t.Errorf("heap peaked at %d MiB reading a %d MiB line", peak>>20, size>>20)
 	}
 	t.Logf("heap peak %d MiB for a %d MiB line", peak>>20, size>>20)
@@ -260,7 +199,7 @@ func runRawStdio(mode string) int {
 			// The id first, as most servers write it, and the same id as the call: the
 			// id spaces of the two sides are apart.
 			w.WriteString(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"method":"elicitation/create","params":{"message":"`)
-			w.WriteString(strings.Repeat("x", maxFrame))
+			w.WriteString(strings.Repeat("x", jsonrpcio.MaxFrame))
 			w.WriteString(`","requestedSchema":{"type":"object"}}}`)
 			asking = m.ID
 		case m.Method == "initialize" && mode == "raw-initerr":
@@ -271,7 +210,7 @@ func runRawStdio(mode string) int {
 			w.WriteString(head + `{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"raw","version":"1"}}}`)
 		case m.Method == "tools/call" && m.Params.Name == "huge":
 			w.WriteString(head + `{"content":[{"type":"text","text":"`)
-			w.WriteString(strings.Repeat("x", maxFrame))
+			w.WriteString(strings.Repeat("x", jsonrpcio.MaxFrame))
 			w.WriteString(`"}]}}`)
 		case m.Method == "tools/call" && m.Params.Name == "deep":
 			w.WriteString(head + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "}")
@@ -305,13 +244,13 @@ func TestHTTPOversizedResponsesFailTheCall(t *testing.T) {
 			case "huge-json":
 				w.Header().Set("Content-Type", "application/json")
 				io.WriteString(w, head)
-				io.Copy(w, &repeatReader{b: 'x', n: maxFrame})
+				io.Copy(w, &repeatReader{b: 'x', n: jsonrpcio.MaxFrame})
 				io.WriteString(w, `"}]}}`)
 				return
 			case "huge-sse":
 				w.Header().Set("Content-Type", "text/event-stream")
 				io.WriteString(w, "data: "+head)
-				io.Copy(w, &repeatReader{b: 'x', n: maxFrame})
+				io.Copy(w, &repeatReader{b: 'x', n: jsonrpcio.MaxFrame})
 				io.WriteString(w, "\"}]}}\n\n")
 				return
 			}
@@ -375,7 +314,7 @@ func TestSSETapMemoryBounded(t *testing.T) {
 	if !strings.Contains(out.String(), "16 MiB frame limit") || !strings.Contains(out.String(), `"id":1`) {
 		t.Errorf("stream = %.300q, want a local error for request 1", out.String())
 	}
-	if peak > 3*maxFrame {
+	if peak > 3*jsonrpcio.MaxFrame {
 		t.Errorf("heap peaked at %d MiB", peak>>20)
 	}
 	t.Logf("heap peak %d MiB for a 256 MiB event", peak>>20)
@@ -404,7 +343,7 @@ func TestHTTPOversizedRequestIsRefused(t *testing.T) {
 			case m.Params.Name == "huge-ask":
 				w.Header().Set("Content-Type", "text/event-stream")
 				io.WriteString(w, `data: {"jsonrpc":"2.0","id":"big-1","method":"elicitation/create","params":{"message":"`)
-				io.Copy(w, &repeatReader{b: 'x', n: maxFrame})
+				io.Copy(w, &repeatReader{b: 'x', n: jsonrpcio.MaxFrame})
 				io.WriteString(w, "\",\"requestedSchema\":{\"type\":\"object\"}}}\n\n")
 				w.(http.Flusher).Flush()
 				var got []byte

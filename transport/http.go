@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -19,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -133,13 +133,13 @@ func (h *httpTap) RoundTrip(req *http.Request) (*http.Response, error) {
 		if err != nil {
 			return nil, err
 		}
-		if env, err := parseEnvelope(body); err == nil {
-			if env.isRequest() {
-				method = env.method
-				callID = env.id
+		if env, err := jsonrpcio.ParseEnvelope(body); err == nil {
+			if env.IsRequest() {
+				method = env.Method
+				callID = env.ID
 			}
 			body = h.tap.outRaw(body, &env)
-			if env.method == methodTaskCall {
+			if env.Method == methodTaskCall {
 				method = "tools/call" // renamed by the tap (a task-augmented tools/call)
 				if r.Header.Get("Mcp-Method") != "" {
 					r.Header.Set("Mcp-Method", method)
@@ -214,15 +214,15 @@ func (h *httpTap) inspect(orig, r *http.Request, resp *http.Response, method str
 	ct, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type"))
 	switch ct {
 	case "application/json":
-		body, err := io.ReadAll(io.LimitReader(resp.Body, maxFrame+1))
+		body, err := io.ReadAll(io.LimitReader(resp.Body, jsonrpcio.MaxFrame+1))
 		resp.Body.Close()
 		if err != nil {
 			return nil, err
 		}
-		env, derr := parseEnvelope(body)
-		if len(body) > maxFrame || (derr != nil && bytes.Contains(body[:min(len(body), 256)], []byte(`"jsonrpc"`))) {
+		env, derr := jsonrpcio.ParseEnvelope(body)
+		if len(body) > jsonrpcio.MaxFrame || (derr != nil && bytes.Contains(body[:min(len(body), 256)], []byte(`"jsonrpc"`))) {
 			reason := frameTooLarge()
-			if len(body) <= maxFrame {
+			if len(body) <= jsonrpcio.MaxFrame {
 				reason = "not valid JSON-RPC: " + derr.Error()
 			}
 			body = h.droppedBody(callID, reason)
@@ -264,9 +264,9 @@ func (h *httpTap) discoverTrip(orig, r *http.Request, id jsonrpc.ID) (*http.Resp
 	resp, err := h.base.RoundTrip(r.WithContext(ctx))
 	var body []byte
 	if err == nil {
-		body, err = io.ReadAll(io.LimitReader(resp.Body, maxFrame+1))
+		body, err = io.ReadAll(io.LimitReader(resp.Body, jsonrpcio.MaxFrame+1))
 		resp.Body.Close()
-		if err == nil && len(body) > maxFrame {
+		if err == nil && len(body) > jsonrpcio.MaxFrame {
 			body = h.droppedBody(id, frameTooLarge())
 			resp.Header.Set("Content-Type", "application/json")
 		}
@@ -290,18 +290,18 @@ func (h *httpTap) discoverTrip(orig, r *http.Request, id jsonrpc.ID) (*http.Resp
 
 // sseTap passes each SSE event's data through the tap. A dropped message leaves an
 // event without data, which go-sdk skips like a priming event. Lines and events are
-// read in at most maxFrame bytes into buffers reused from event to event; an event
+// read in at most jsonrpcio.MaxFrame bytes into buffers reused from event to event; an event
 // whose data is larger is dropped and, when its id can be told, replaced by a local
 // error response to that request of ours, or by the stand-in of a server request we
 // refuse (tap.refuse).
 type sseTap struct {
-	lines   *frameReader
+	lines   *jsonrpcio.LineReader
 	body    io.Closer
 	tap     *tap
 	other   bytes.Buffer // the event's non-data lines, as sent
 	data    bytes.Buffer // the event's data lines joined by \n (a prefix once over)
 	hasData bool
-	over    bool // the event's data passed maxFrame
+	over    bool // the event's data passed jsonrpcio.MaxFrame
 	// onEndpoint, when set, is called at an "event: endpoint" line (legacy HTTP+SSE)
 	// and the stream ends there.
 	onEndpoint func()
@@ -317,8 +317,8 @@ const sseReadBuffer = 4 << 10
 
 func newSSETap(body io.ReadCloser, t *tap) *sseTap {
 	// A small read buffer: a stream per POST is the common case, and a longer line is
-	// gathered by the frameReader anyway.
-	return &sseTap{lines: &frameReader{br: bufio.NewReaderSize(body, sseReadBuffer), max: maxFrame}, body: body, tap: t}
+	// gathered by the LineReader anyway.
+	return &sseTap{lines: jsonrpcio.NewLineReaderSize(body, jsonrpcio.MaxFrame, sseReadBuffer), body: body, tap: t}
 }
 
 // Read implements io.Reader.
@@ -327,7 +327,7 @@ func (s *sseTap) Read(p []byte) (int, error) {
 		if s.err != nil {
 			return 0, s.err
 		}
-		line, tooLong, err := s.lines.next()
+		line, tooLong, err := s.lines.Next()
 		if len(line) > 0 {
 			s.add(line, tooLong)
 		}
@@ -366,14 +366,14 @@ func (s *sseTap) add(line []byte, tooLong bool) {
 		s.data.WriteByte('\n')
 	}
 	s.hasData = true
-	if !s.over && (tooLong || s.data.Len()+len(v) > maxFrame) {
+	if !s.over && (tooLong || s.data.Len()+len(v) > jsonrpcio.MaxFrame) {
 		s.over = true
-		if s.data.Len() > frameIDPrefix {
-			s.data.Truncate(frameIDPrefix)
+		if s.data.Len() > jsonrpcio.FrameIDPrefix {
+			s.data.Truncate(jsonrpcio.FrameIDPrefix)
 		}
 	}
 	if s.over {
-		if room := frameIDPrefix - s.data.Len(); room > 0 {
+		if room := jsonrpcio.FrameIDPrefix - s.data.Len(); room > 0 {
 			s.data.Write(v[:min(len(v), room)])
 		}
 		return
@@ -399,7 +399,7 @@ func (s *sseTap) writeData() {
 	var drop string
 	if s.over {
 		drop = frameTooLarge()
-	} else if env, err := parseEnvelope(data); err == nil {
+	} else if env, err := jsonrpcio.ParseEnvelope(data); err == nil {
 		if b := s.tap.inRaw(data, &env); b != nil {
 			s.out.WriteString("data: ")
 			if bytes.IndexByte(b, '\n') >= 0 {
@@ -420,7 +420,7 @@ func (s *sseTap) writeData() {
 		s.out.WriteByte('\n')
 		return
 	}
-	id, isReq, ok := frameID(data)
+	id, isReq, ok := jsonrpcio.FrameID(data)
 	if !ok {
 		s.tap.log.Notef(s.tap.server, "dropped an SSE message: %s", drop)
 		return

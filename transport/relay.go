@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"io"
@@ -15,79 +14,15 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport/oauth"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
-// This file is what a relay (`elicitty proxy`) needs of the transport: the one-pass
-// envelope reader, bounded frames, the server process and the Streamable HTTP
-// connection with our headers and OAuth. Each is the code sessions use, exported.
-
-// MaxFrame is the largest JSON-RPC message read from a peer, on every transport.
-const MaxFrame = maxFrame
-
-// Envelope is what a relay needs of one JSON-RPC message: kind, method, id and the raw
-// params, result and error, read in one pass (ParseEnvelope). The zero value is an
-// empty message. Byte slices point into the parsed message.
-type Envelope struct{ e envelope }
-
-// ParseEnvelope reads the envelope of one JSON-RPC message; it fails on anything that is
-// not a JSON-RPC 2.0 object go-sdk would accept.
-func ParseEnvelope(data []byte) (Envelope, error) {
-	e, err := parseEnvelope(data)
-	return Envelope{e: e}, err
-}
-
-// Method returns the method of a request or notification.
-func (e *Envelope) Method() string { return e.e.method }
-
-// IsRequest reports a request or a notification.
-func (e *Envelope) IsRequest() bool { return e.e.isRequest() }
-
-// IsCall reports a request that expects a response.
-func (e *Envelope) IsCall() bool { return e.e.isCall() }
-
-// IsError reports a response with a non-null error.
-func (e *Envelope) IsError() bool { return e.e.isError() }
-
-// ID returns the message's id (invalid for a notification).
-func (e *Envelope) ID() jsonrpc.ID { return e.e.id }
-
-// IDRaw returns the raw id as sent, nil when absent.
-func (e *Envelope) IDRaw() []byte { return e.e.idRaw }
-
-// Params returns the raw params, nil when absent.
-func (e *Envelope) Params() []byte { return e.e.params }
-
-// ParamsSpan returns where the params value lies in the message: [start, end).
-func (e *Envelope) ParamsSpan() (start, end int) {
-	return e.e.paramsEnd - len(e.e.params), e.e.paramsEnd
-}
-
-// Result returns the raw result, nil when absent.
-func (e *Envelope) Result() []byte { return e.e.result }
-
-// Error returns the raw error, nil when absent.
-func (e *Envelope) Error() []byte { return e.e.errRaw }
-
-// LineReader reads newline-delimited frames of at most a bound, reusing its buffer. It
-// is not safe for concurrent use.
-type LineReader struct{ fr frameReader }
-
-// NewLineReader returns a reader of r's lines of at most max bytes (MaxFrame when max
-// <= 0).
-func NewLineReader(r io.Reader, max int) *LineReader {
-	if max <= 0 {
-		max = maxFrame
-	}
-	return &LineReader{fr: frameReader{br: bufio.NewReaderSize(r, 64<<10), max: max}}
-}
-
-// Next returns the next line (with its newline, when there was one) and whether it was
-// longer than the bound; then only its first max bytes are returned and the rest is
-// discarded. The slice is valid until the next call.
-func (l *LineReader) Next() (line []byte, tooLong bool, err error) { return l.fr.next() }
+// This file is what a relay (`elicitty proxy`) needs of the transport beyond the framing
+// (internal/jsonrpcio): the server process and the Streamable HTTP connection with our
+// headers and OAuth.
 
 // Process is a stdio server process started by StartProcess: in a process group of its
 // own, its stderr in the log. It is safe for concurrent use.
@@ -249,7 +184,7 @@ func (c *RelayConn) streamOnce() (int, error) {
 	if resp.StatusCode != http.StatusOK {
 		return resp.StatusCode, nil
 	}
-	lr := NewLineReader(resp.Body, maxFrame)
+	lr := jsonrpcio.NewLineReader(resp.Body, jsonrpcio.MaxFrame)
 	var data []byte
 	over := false
 	for {
@@ -269,7 +204,7 @@ func (c *RelayConn) streamOnce() (int, error) {
 			data, over = data[:0], false
 		case bytes.HasPrefix(content, []byte("data:")):
 			v := bytes.TrimPrefix(bytes.TrimPrefix(content, []byte("data:")), []byte(" "))
-			if tooLong || len(data)+len(v) > maxFrame {
+			if tooLong || len(data)+len(v) > jsonrpcio.MaxFrame {
 				over = true
 				continue
 			}
@@ -348,8 +283,3 @@ func (v *versionHeader) RoundTrip(r *http.Request) (*http.Response, error) {
 // ViolationsRPCError is the bare -32602 error that answers an elicitation whose content
 // fails its schema (docs/protocol.md, "Validation"); send it unwrapped.
 func ViolationsRPCError(ve *elicit.ViolationsError) *jsonrpc.Error { return violationsError(ve) }
-
-// FrameID finds the top-level id of a JSON-RPC object, possibly cut short (a message
-// over the size bound), in its first 64 KiB; isRequest reports a "method" member
-// seen before the id.
-func FrameID(frame []byte) (id jsonrpc.ID, isRequest, ok bool) { return frameID(frame) }

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport/wire"
 )
@@ -122,8 +123,8 @@ func startStdio(srv config.Server, log *wire.Log, procs *Procs, tp *tap) (*proc,
 		return nil, nil, err
 	}
 	stdin := p.stdin
-	// filterLines enforces maxFrame; go-sdk's own cap must not cut first.
-	iot := &mcp.IOTransport{Reader: pr, Writer: &tapWriter{w: stdin, tap: tp}, MaxLineLength: maxFrame + 64<<10}
+	// filterLines enforces jsonrpcio.MaxFrame; go-sdk's own cap must not cut first.
+	iot := &mcp.IOTransport{Reader: pr, Writer: &tapWriter{w: stdin, tap: tp}, MaxLineLength: jsonrpcio.MaxFrame + 64<<10}
 	inject := func(m jsonrpc.Message) bool {
 		b, err := jsonrpc.EncodeMessage(m)
 		if err != nil {
@@ -232,7 +233,7 @@ func spawn(srv config.Server, log *wire.Log, procs *Procs, readStdout func(io.Re
 
 // filterLines copies JSON-RPC lines from r to w and logs and skips every other line
 // (banners, debug output, JSON logs), so a chatty server does not kill the session
-// (docs/protocol.md, "Transports"). Every line is read in at most maxFrame bytes: a longer one,
+// (docs/protocol.md, "Transports"). Every line is read in at most jsonrpcio.MaxFrame bytes: a longer one,
 // or a JSON-RPC message that cannot be decoded (nested too deep), is dropped. When its
 // id can be told, drop is told (a response or a request) and returns a message to pass
 // on in its place, or nil (tap.dropFrame).
@@ -240,11 +241,11 @@ func spawn(srv config.Server, log *wire.Log, procs *Procs, readStdout func(io.Re
 // in (nil: none) sees each JSON-RPC message as its bytes and envelope and returns the
 // bytes to pass on, or nil to drop it (the tap's inRaw); a batch is passed on as its
 // messages, one a line.
-func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(id jsonrpc.ID, request bool, reason string) []byte, onLSP func(), in func([]byte, *envelope) []byte) {
+func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log, drop func(id jsonrpc.ID, request bool, reason string) []byte, onLSP func(), in func([]byte, *jsonrpcio.Envelope) []byte) {
 	defer r.Close()
-	fr := &frameReader{br: bufio.NewReaderSize(r, 64<<10), max: maxFrame}
+	fr := jsonrpcio.NewLineReader(r, jsonrpcio.MaxFrame)
 	dropFrame := func(frame []byte, reason string) {
-		id, isReq, ok := frameID(frame)
+		id, isReq, ok := jsonrpcio.FrameID(frame)
 		if !ok || drop == nil {
 			log.Notef(server, "dropped a stdout message: %s", reason)
 			return
@@ -255,34 +256,34 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 	}
 	// pass hands one message to in and writes what it returns; false when the reader
 	// is gone (then the rest is drained, so the server never blocks on stdout).
-	pass := func(msg []byte, env *envelope) bool {
+	pass := func(msg []byte, env *jsonrpcio.Envelope) bool {
 		if in != nil {
 			if msg = in(msg, env); msg == nil {
 				return true
 			}
 		}
 		if _, werr := w.Write(append(msg, '\n')); werr != nil {
-			_, _ = io.Copy(io.Discard, fr.br)
+			_ = fr.Drain()
 			return false
 		}
 		return true
 	}
 	for {
-		line, tooLong, err := fr.next()
+		line, tooLong, err := fr.Next()
 		trimmed := bytes.TrimSpace(line)
 		switch {
 		case tooLong:
 			dropFrame(trimmed, frameTooLarge())
 		case len(trimmed) == 0:
 		case trimmed[0] == '{':
-			env, derr := parseEnvelope(trimmed)
+			env, derr := jsonrpcio.ParseEnvelope(trimmed)
 			switch {
 			case derr == nil:
-				env.own = owned(trimmed)
+				env.Owned = jsonrpcio.Owned(trimmed)
 				if !pass(trimmed, &env) {
 					return
 				}
-			case errors.Is(derr, errVersion):
+			case errors.Is(derr, jsonrpcio.ErrVersion):
 				log.Notef(server, "skipped non-JSON-RPC stdout line: %q", truncate(string(trimmed), 200))
 			case bytes.Contains(trimmed[:min(len(trimmed), 256)], []byte(`"jsonrpc"`)):
 				dropFrame(trimmed, "not valid JSON: "+derr.Error())
@@ -300,7 +301,7 @@ func filterLines(r io.ReadCloser, w *io.PipeWriter, server string, log *wire.Log
 				var batch []json.RawMessage
 				_ = json.Unmarshal(trimmed, &batch) // isJSONRPC decoded it
 				for _, m := range batch {
-					env, derr := parseEnvelope(m)
+					env, derr := jsonrpcio.ParseEnvelope(m)
 					if derr != nil {
 						dropFrame(m, "not valid JSON: "+derr.Error())
 						continue

@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -194,21 +195,21 @@ func (t *tap) dropOurResponse(id jsonrpc.ID) bool {
 
 // outRaw is out for a message we send as bytes (Streamable HTTP): it returns the bytes
 // to send (raw, or raw with the requestState spliced), or nil to send nothing.
-func (t *tap) outRaw(raw []byte, env *envelope) []byte {
-	if !env.isRequest() {
-		reason, refused := t.takeRefused(env.id)
-		if t.dropOurResponse(env.id) {
+func (t *tap) outRaw(raw []byte, env *jsonrpcio.Envelope) []byte {
+	if !env.IsRequest() {
+		reason, refused := t.takeRefused(env.ID)
+		if t.dropOurResponse(env.ID) {
 			return nil
 		}
 		if refused {
-			if b, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: env.id, Error: refusedError(reason)}); err == nil {
+			if b, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: env.ID, Error: refusedError(reason)}); err == nil {
 				raw = b
 			}
 		}
-		t.logRaw(wire.Out, raw, "", idText(env.id), 0)
+		t.logRaw(wire.Out, raw, "", idText(env.ID), 0)
 		return raw
 	}
-	if env.method == methodTaskCall || env.method == "initialize" || (t.fileInputs && env.isCall()) {
+	if env.Method == methodTaskCall || env.Method == "initialize" || (t.fileInputs && env.IsCall()) {
 		// Requests the tap edits for tasks (taskOut), rare: decoded, edited, encoded.
 		if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
 			if m := t.out(msg); m == nil {
@@ -218,22 +219,22 @@ func (t *tap) outRaw(raw []byte, env *envelope) []byte {
 			}
 		}
 	}
-	if env.isCall() {
+	if env.IsCall() {
 		t.mu.Lock()
-		t.inflight[idKey(env.id)] = newOutReq(env.method, env.params)
-		if len(env.params) > 0 {
-			if p := t.spliceState(env.params); &p[0] != &env.params[0] || len(p) != len(env.params) {
-				at := env.paramsEnd - len(env.params)
-				out := make([]byte, 0, len(raw)-len(env.params)+len(p))
+		t.inflight[idKey(env.ID)] = newOutReq(env.Method, env.Params)
+		if len(env.Params) > 0 {
+			if p := t.spliceState(env.Params); &p[0] != &env.Params[0] || len(p) != len(env.Params) {
+				at := env.ParamsEnd - len(env.Params)
+				out := make([]byte, 0, len(raw)-len(env.Params)+len(p))
 				out = append(out, raw[:at]...)
 				out = append(out, p...)
-				raw = append(out, raw[env.paramsEnd:]...)
+				raw = append(out, raw[env.ParamsEnd:]...)
 			}
 		}
 		t.mu.Unlock()
-		t.watchDiscover(env.method, env.id)
+		t.watchDiscover(env.Method, env.ID)
 	}
-	t.logRaw(wire.Out, raw, env.method, idText(env.id), 0)
+	t.logRaw(wire.Out, raw, env.Method, idText(env.ID), 0)
 	return raw
 }
 
@@ -284,7 +285,7 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 	if err != nil {
 		return msg
 	}
-	env, err := parseEnvelope(raw)
+	env, err := jsonrpcio.ParseEnvelope(raw)
 	if err != nil {
 		return msg
 	}
@@ -306,52 +307,52 @@ func (t *tap) in(msg jsonrpc.Message) jsonrpc.Message {
 // returns the bytes to deliver (raw itself, or a local replacement), or nil to drop the
 // message. It decodes nothing but what it keeps: the message is decoded once, by go-sdk.
 // raw is what parseEnvelope accepted (env), so valid JSON.
-func (t *tap) inRaw(raw []byte, env *envelope) []byte {
-	if !env.isRequest() {
-		key := idKey(env.id)
+func (t *tap) inRaw(raw []byte, env *jsonrpcio.Envelope) []byte {
+	if !env.IsRequest() {
+		key := idKey(env.ID)
 		t.mu.Lock()
 		if t.answered[key] {
 			delete(t.answered, key)
 			t.mu.Unlock()
-			t.logRaw(wire.In, raw, "", idText(env.id), 0)
-			t.log.Notef(t.server, "dropped late response to request %s", idText(env.id))
+			t.logRaw(wire.In, raw, "", idText(env.ID), 0)
+			t.log.Notef(t.server, "dropped late response to request %s", idText(env.ID))
 			return nil
 		}
 		req, ok := t.inflight[key]
 		delete(t.inflight, key)
-		if req.task && !env.isError() {
-			t.keepHandoff(req.name, env.result)
+		if req.task && !env.IsError() {
+			t.keepHandoff(req.name, env.Result)
 		}
 		t.mu.Unlock()
 		var lat time.Duration
 		if ok {
 			lat = time.Since(req.start)
 		}
-		t.logRaw(wire.In, raw, req.method, idText(env.id), lat)
-		if !env.isError() && req.method == "tools/list" && t.toolsList != nil && len(env.result) > 0 {
-			if light := t.toolsList(req.cursor, env.result); light != nil {
+		t.logRaw(wire.In, raw, req.method, idText(env.ID), lat)
+		if !env.IsError() && req.method == "tools/list" && t.toolsList != nil && len(env.Result) > 0 {
+			if light := t.toolsList(req.cursor, env.Result); light != nil {
 				// go-sdk gets the light result; the wire log above keeps what was sent.
-				at := env.resultEnd - len(env.result)
-				out := make([]byte, 0, at+len(light)+len(raw)-env.resultEnd)
+				at := env.ResultEnd - len(env.Result)
+				out := make([]byte, 0, at+len(light)+len(raw)-env.ResultEnd)
 				out = append(out, raw[:at]...)
 				out = append(out, light...)
-				raw = append(out, raw[env.resultEnd:]...)
-				env.result, env.resultEnd = raw[at:at+len(light)], at+len(light)
+				raw = append(out, raw[env.ResultEnd:]...)
+				env.Result, env.ResultEnd = raw[at:at+len(light)], at+len(light)
 			}
 		}
-		if !env.isError() && req.method == "initialize" {
-			t.noteServerTasks(env.result)
+		if !env.IsError() && req.method == "initialize" {
+			t.noteServerTasks(env.Result)
 		}
-		if !env.isError() && len(env.result) > 0 {
-			if bad := t.noteResult(env.result); bad == `"task"` && req.method == "tools/call" {
+		if !env.IsError() && len(env.Result) > 0 {
+			if bad := t.noteResult(env.Result); bad == `"task"` && req.method == "tools/call" {
 				// A 2026-07-28 tasks-extension CreateTaskResult: the call polls it.
 				t.mu.Lock()
-				t.keepCreatedTask(req.token, env.result)
-				t.keepHandoff(req.name, env.result)
+				t.keepCreatedTask(req.token, env.Result)
+				t.keepHandoff(req.name, env.Result)
 				t.mu.Unlock()
 			} else if bad != "" {
-				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(env.id), bad)
-				b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: env.id, Error: &jsonrpc.Error{
+				t.log.Notef(t.server, "response %s has unknown resultType %s; treated as an error", idText(env.ID), bad)
+				b, _ := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: env.ID, Error: &jsonrpc.Error{
 					Code:    jsonrpc.CodeInternalError,
 					Message: "invalid result: unknown resultType " + bad,
 				}})
@@ -360,15 +361,15 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 		}
 		return raw
 	}
-	t.logRaw(wire.In, raw, env.method, idText(env.id), 0)
+	t.logRaw(wire.In, raw, env.Method, idText(env.ID), 0)
 	t.mu.Lock()
 	serve := t.clientTasks != nil // we run tasks for the server (taskserve.go)
 	t.mu.Unlock()
-	if env.isCall() {
+	if env.IsCall() {
 		t.mu.Lock()
-		t.ask(idKey(env.id))
+		t.ask(idKey(env.ID))
 		t.mu.Unlock()
-		if serve && servedTaskMethod(env.method) {
+		if serve && servedTaskMethod(env.Method) {
 			// A tasks/* request we serve: decoded and sent on as a ping (taskserve.go).
 			if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
 				if rq, ok := msg.(*jsonrpc.Request); ok {
@@ -379,24 +380,24 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 			}
 		}
 	}
-	switch env.method {
+	switch env.Method {
 	case "elicitation/create":
-		if light := t.keepRaw(env.params, true, env.own); light != nil {
+		if light := t.keepRaw(env.Params, true, env.Owned); light != nil {
 			// go-sdk decodes the light params; the middleware answers with the kept ones.
-			at := env.paramsEnd - len(env.params)
-			out := make([]byte, 0, at+len(light)+len(raw)-env.paramsEnd)
+			at := env.ParamsEnd - len(env.Params)
+			out := make([]byte, 0, at+len(light)+len(raw)-env.ParamsEnd)
 			out = append(out, raw[:at]...)
 			out = append(out, light...)
-			return append(out, raw[env.paramsEnd:]...)
+			return append(out, raw[env.ParamsEnd:]...)
 		}
 	case methodSampling:
-		if env.isCall() {
+		if env.IsCall() {
 			// Over the bounds: refused before go-sdk decodes every message of it.
-			if reason := samplingTooLarge(env.params); reason != "" {
-				return t.refuse(env.id, reason)
+			if reason := samplingTooLarge(env.Params); reason != "" {
+				return t.refuse(env.ID, reason)
 			}
 		}
-		if serve && env.isCall() {
+		if serve && env.IsCall() {
 			if b := carrySamplingTask(raw, env); b != nil {
 				return b
 			}
@@ -405,7 +406,7 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 		var p struct {
 			RequestID any `json:"requestId"`
 		}
-		if json.Unmarshal(env.params, &p) == nil && p.RequestID != nil {
+		if json.Unmarshal(env.Params, &p) == nil && p.RequestID != nil {
 			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
 				t.mu.Lock()
 				t.cancelled[idKey(id)] = true
@@ -417,7 +418,7 @@ func (t *tap) inRaw(raw []byte, env *envelope) []byte {
 	return raw
 }
 
-// dropFrame handles a message dropped unread (over maxFrame, or not decodable) whose id
+// dropFrame handles a message dropped unread (over jsonrpcio.MaxFrame, or not decodable) whose id
 // could be told, and returns the message to hand go-sdk in its place (nil: none). A
 // response fails our request with reason (dropResponse). A server request is refused:
 // go-sdk answers its stand-in, and that answer leaves as an error saying why (refuse).
@@ -462,7 +463,7 @@ func (t *tap) takeRefused(id jsonrpc.ID) (string, bool) {
 }
 
 // dropResponse fails the request id locally: its response arrived but was dropped unread
-// (over maxFrame, or not decodable), so the call ends with reason instead of waiting.
+// (over jsonrpcio.MaxFrame, or not decodable), so the call ends with reason instead of waiting.
 func (t *tap) dropResponse(id jsonrpc.ID, reason string) {
 	t.mu.Lock()
 	inject := t.injectFn
@@ -619,7 +620,7 @@ func (t *tap) keepRaw(raw json.RawMessage, lighten, own bool) json.RawMessage {
 	}
 	str := func(k string) string {
 		if sp, ok := f[k]; ok {
-			return jsonString(raw[sp.start:sp.end])
+			return jsonrpcio.JSONString(raw[sp.start:sp.end])
 		}
 		return ""
 	}
@@ -744,7 +745,7 @@ func paramCursor(params json.RawMessage) string {
 	if !ok {
 		return ""
 	}
-	return jsonString(params[sp.start:sp.end])
+	return jsonrpcio.JSONString(params[sp.start:sp.end])
 }
 
 // paramName returns params.name or params.uri, for the log and for elicit.Request.Tool.
@@ -780,25 +781,25 @@ func topSpans(obj []byte) map[string]span {
 
 // spansOf is topSpans for JSON known to be valid.
 func spansOf(obj []byte) map[string]span {
-	s := scanner{b: obj}
-	s.space()
-	if !s.eat('{') {
+	s := jsonrpcio.Scanner{B: obj}
+	s.Space()
+	if !s.Eat('{') {
 		return nil
 	}
 	out := map[string]span{}
-	s.space()
-	for !s.eat('}') {
-		s.space()
-		ks := s.pos
-		key := jsonString(obj[ks:s.skipString()])
-		s.space()
-		s.eat(':')
-		s.space()
-		vs := s.pos
-		s.skipValue()
-		out[key] = span{vs, s.pos}
-		s.space()
-		s.eat(',')
+	s.Space()
+	for !s.Eat('}') {
+		s.Space()
+		ks := s.Pos
+		key := jsonrpcio.JSONString(obj[ks:s.SkipString()])
+		s.Space()
+		s.Eat(':')
+		s.Space()
+		vs := s.Pos
+		s.SkipValue()
+		out[key] = span{vs, s.Pos}
+		s.Space()
+		s.Eat(',')
 	}
 	return out
 }
@@ -949,8 +950,8 @@ type tapWriter struct {
 // Write implements io.Writer.
 func (w *tapWriter) Write(p []byte) (int, error) {
 	msg := bytes.TrimRight(p, "\n")
-	if env, err := parseEnvelope(msg); err == nil {
-		w.tap.logRaw(wire.Out, msg, env.method, idText(env.id), 0)
+	if env, err := jsonrpcio.ParseEnvelope(msg); err == nil {
+		w.tap.logRaw(wire.Out, msg, env.Method, idText(env.ID), 0)
 	} else if w.tap.log != nil {
 		w.tap.log.Append(wire.Entry{Server: w.tap.server, Dir: wire.Out, Size: len(msg), Raw: msg}) // checked there
 	}

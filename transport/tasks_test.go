@@ -13,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 )
 
 // taskServer is a raw server whose initialize result declares caps (a JSON fragment
@@ -458,7 +459,7 @@ func TestTaskHandoff(t *testing.T) {
 				t.Fatalf("with the call in flight: askingCall = %q, %q", call, tool)
 			}
 			raw := []byte(`{"jsonrpc":"2.0","id":"c-1","result":` + tc.result + `}`)
-			env, err := parseEnvelope(raw)
+			env, err := jsonrpcio.ParseEnvelope(raw)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -500,7 +501,7 @@ func TestTaskHandoff(t *testing.T) {
 		s.tap.inflight["s:c-2"] = newOutReq("tools/call", json.RawMessage(`{"name":"echo","arguments":{"task":1}}`))
 		s.tap.mu.Unlock()
 		raw := []byte(`{"jsonrpc":"2.0","id":"c-2","result":{"content":[],"taskId":"x","task":{"taskId":"y"}}}`)
-		env, _ := parseEnvelope(raw)
+		env, _ := jsonrpcio.ParseEnvelope(raw)
 		s.tap.inRaw(raw, &env)
 		if n := len(s.tap.callsInFlight()); n != 0 {
 			t.Fatalf("%d calls still in flight after the response", n)

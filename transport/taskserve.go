@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/internal/safe"
 )
 
@@ -397,8 +398,8 @@ const samplingTaskKey = "elicitty/sampling-task"
 
 // carrySamplingTask returns the sampling request raw with params.task moved to
 // params._meta[samplingTaskKey], or nil when it has no task (or cannot be read).
-func carrySamplingTask(raw []byte, env *envelope) []byte {
-	if _, asTask := requestedTTL(env.params); !asTask {
+func carrySamplingTask(raw []byte, env *jsonrpcio.Envelope) []byte {
+	if _, asTask := requestedTTL(env.Params); !asTask {
 		return nil
 	}
 	var msg map[string]json.RawMessage
@@ -406,7 +407,7 @@ func carrySamplingTask(raw []byte, env *envelope) []byte {
 		return nil
 	}
 	var params map[string]json.RawMessage
-	if json.Unmarshal(env.params, &params) != nil || params == nil {
+	if json.Unmarshal(env.Params, &params) != nil || params == nil {
 		return nil
 	}
 	meta := map[string]json.RawMessage{}

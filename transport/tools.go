@@ -8,6 +8,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	sjson "github.com/segmentio/encoding/json"
+
+	"github.com/elicitty/elicitty/internal/jsonrpcio"
 )
 
 // maxListedPages bounds the tools/list pages a session keeps by cursor (a server that
@@ -68,7 +70,7 @@ func decodeToolPage(result json.RawMessage) (*toolPage, json.RawMessage, error) 
 		}
 		if ex := lt.Execution; len(ex) > 0 && ex[0] == '{' {
 			if ts, ok := topSpans(ex)["taskSupport"]; ok {
-				if v := jsonString(ex[ts.start:ts.end]); v != "" {
+				if v := jsonrpcio.JSONString(ex[ts.start:ts.end]); v != "" {
 					pg.support[t.Name] = v
 				}
 			}
@@ -125,32 +127,32 @@ func lightToolsResult(result json.RawMessage, keep []int) json.RawMessage {
 
 // emptyArray reports whether a valid JSON array has no element.
 func emptyArray(arr []byte) bool {
-	s := scanner{b: arr}
-	s.space()
-	if !s.eat('[') {
+	s := jsonrpcio.Scanner{B: arr}
+	s.Space()
+	if !s.Eat('[') {
 		return false
 	}
-	s.space()
-	return s.eat(']')
+	s.Space()
+	return s.Eat(']')
 }
 
 // arraySpans returns the byte ranges of the elements of a valid JSON array.
 func arraySpans(arr []byte) []span {
-	s := scanner{b: arr}
-	s.space()
-	if !s.eat('[') {
+	s := jsonrpcio.Scanner{B: arr}
+	s.Space()
+	if !s.Eat('[') {
 		return nil
 	}
 	var out []span
-	s.space()
-	for !s.eat(']') && s.pos < len(s.b) {
-		s.space()
-		vs := s.pos
-		s.skipValue()
-		out = append(out, span{vs, s.pos})
-		s.space()
-		s.eat(',')
-		s.space()
+	s.Space()
+	for !s.Eat(']') && s.Pos < len(s.B) {
+		s.Space()
+		vs := s.Pos
+		s.SkipValue()
+		out = append(out, span{vs, s.Pos})
+		s.Space()
+		s.Eat(',')
+		s.Space()
 	}
 	return out
 }
