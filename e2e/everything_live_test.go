@@ -9,6 +9,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/process"
 	"github.com/elicitty/elicitty/transport"
 )
 
@@ -80,7 +81,7 @@ func TestEverythingUpdatesAndLogging(t *testing.T) {
 		default:
 		}
 	}
-	opts.Procs = transport.NewProcs()
+	opts.Procs = process.NewProcs()
 	defer opts.Procs.Stop(time.Second)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/internal/jsonrpcio"
+	"github.com/elicitty/elicitty/internal/process"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/wire"
 )
@@ -117,7 +118,7 @@ func (p *Pipe) Close() error {
 
 // Stdio is the Upstream of a stdio server process started by StartStdio.
 type Stdio struct {
-	proc    *transport.Process
+	proc    *process.Proc
 	pipe    *Pipe
 	deliver chan func([]byte)
 	grace   time.Duration
@@ -126,10 +127,10 @@ type Stdio struct {
 
 // StartStdio starts srv's command (in a process group of its own, its stderr in log)
 // and returns it as an Upstream. procs (nil: none) registers the process.
-func StartStdio(srv config.Server, log *wire.Log, procs *transport.Procs, logf func(string, ...any)) (*Stdio, error) {
+func StartStdio(srv config.Server, log *wire.Log, procs *process.Procs, logf func(string, ...any)) (*Stdio, error) {
 	s := &Stdio{deliver: make(chan func([]byte), 1), grace: closeGrace}
 	started := make(chan struct{})
-	proc, err := transport.StartProcess(srv, log, procs, func(r io.Reader) {
+	proc, err := process.Start(srv, log, procs, func(r io.Reader) {
 		<-started
 		deliver, ok := <-s.deliver
 		if !ok {

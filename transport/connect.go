@@ -117,7 +117,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
 	case s.kind == config.KindStdio:
-		p, t, err := startStdio(srv, opts.Log, opts.Procs, s.tap)
+		p, lsp, t, err := startStdio(srv, opts.Log, opts.Procs, s.tap)
 		if err != nil {
 			return nil, &ConnError{Server: srv.Name, Err: err}
 		}
@@ -130,7 +130,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 		lctx, lcancel := context.WithCancelCause(cctx)
 		go func() {
 			select {
-			case <-p.lspSeen:
+			case <-lsp:
 				lcancel(ErrFraming)
 			case <-lctx.Done():
 			}
@@ -141,17 +141,17 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 		lcancel(nil)
 		cancel()
 		if err != nil && framing {
-			_ = p.stop(context.Background())
+			p.Shutdown(context.Background())
 			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", ErrFraming)}
 		}
 		if err != nil && errors.Is(cause, ErrTimeout) {
 			// We stopped it: its exit status would hide the reason.
-			_ = p.stop(context.Background())
+			p.Shutdown(context.Background())
 			return nil, &ConnError{Server: srv.Name, Err: &HandshakeTimeoutError{After: srv.HandshakeTimeout, Runner: PackageRunner(srv)}}
 		}
 		if err != nil && ctx.Err() != nil {
 			// Interrupted: the server's end is our doing, not the reason.
-			go func() { _ = p.stop(context.Background()) }()
+			go p.Shutdown(context.Background())
 			return nil, &ConnError{Server: srv.Name, Err: fmt.Errorf("initialize: %w", context.Cause(ctx))}
 		}
 		if err != nil {
@@ -159,16 +159,16 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 			// we stop it, its status (often 0) would hide the real one.
 			var rpc *jsonrpc.Error
 			if !errors.As(err, &rpc) {
-				if ee := p.waitExit(exitSettle); ee != nil {
+				if ee := p.WaitExit(exitSettle); ee != nil {
 					return nil, &ConnError{Server: srv.Name, Err: ee}
 				}
 			}
-			_ = p.stop(context.Background())
+			p.Shutdown(context.Background())
 			return nil, &ConnError{Server: srv.Name, Err: handshakeError(err)}
 		}
 		go func() {
-			<-p.done
-			if ee := p.exited(); ee != nil {
+			<-p.Done()
+			if ee := p.Exited(); ee != nil {
 				s.event(EventExit, safe.Untrusted(ee.Error()), "")
 			}
 		}()

@@ -1,10 +1,11 @@
 // Package transport turns a config.Server into a live MCP session over stdio,
 // Streamable HTTP or legacy HTTP+SSE, on top of go-sdk.
 //
-// It owns the stdio process (stderr to the log, non-JSON stdout lines skipped, shutdown
-// by closing stdin, then SIGTERM, then SIGKILL to its whole process group, which gets
-// the SIGKILL even when the server itself exited and left a child behind), taps every JSON-RPC message into a
-// [wire.Log], and hosts the three places where a server asks the user something: the
+// It runs the stdio server through package process (stderr to the log, shutdown by
+// closing stdin, then SIGTERM, then SIGKILL to its whole process group, which gets the
+// SIGKILL even when the server itself exited and left a child behind) and skips its
+// non-JSON stdout lines, reads messages with package jsonrpcio, taps every JSON-RPC
+// message into a [wire.Log], and hosts the three places where a server asks the user something: the
 // elicitation/create middleware (2025-06-18, 2025-11-25), the multi round-trip driver
 // (2026-07-28 input_required) and the -32042 URL-required driver. Each builds an
 // elicit.Request, hands it to the configured elicit.Answerer and writes back what comes

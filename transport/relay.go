@@ -3,7 +3,6 @@ package transport
 import (
 	"bytes"
 	"context"
-	"io"
 	"net/http"
 	"sync"
 	"sync/atomic"
@@ -21,41 +20,8 @@ import (
 )
 
 // This file is what a relay (`elicitty proxy`) needs of the transport beyond the framing
-// (internal/jsonrpcio): the server process and the Streamable HTTP connection with our
-// headers and OAuth.
-
-// Process is a stdio server process started by StartProcess: in a process group of its
-// own, its stderr in the log. It is safe for concurrent use.
-type Process struct{ p *proc }
-
-// StartProcess starts srv's command (config.KindStdio) and hands its stdout to stdout,
-// on a goroutine of its own that must read it to EOF. log receives the server's stderr
-// lines and the notes on its shutdown; procs (nil: none) registers it until it ends.
-func StartProcess(srv config.Server, log *wire.Log, procs *Procs, stdout func(io.Reader)) (*Process, error) {
-	p, err := spawn(srv, log, procs, func(r io.ReadCloser, _ func()) {
-		defer r.Close()
-		stdout(r)
-	})
-	if err != nil {
-		return nil, err
-	}
-	return &Process{p: p}, nil
-}
-
-// Stdin returns the server's standard input.
-func (p *Process) Stdin() io.WriteCloser { return p.p.stdin }
-
-// Done is closed once the process has ended and its pipes are drained (boundedly).
-func (p *Process) Done() <-chan struct{} { return p.p.done }
-
-// Exited returns how the process ended, or nil while it runs.
-func (p *Process) Exited() *ExitError { return p.p.exited() }
-
-// Stop ends the process and what it started: stdin closed, then SIGTERM to its group
-// after grace, then SIGKILL after another grace. It reports whether SIGKILL was needed.
-func (p *Process) Stop(grace time.Duration) bool {
-	return p.p.stopWithin(grace, grace, grace+time.Second)
-}
+// (internal/jsonrpcio) and the server process (internal/process): the Streamable HTTP
+// connection with our headers and OAuth.
 
 // RelayOptions configure ConnectRelay.
 type RelayOptions struct {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/process"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport/oauth"
@@ -75,7 +76,7 @@ type Options struct {
 
 	// Procs, when set, registers the stdio server process so that Procs.Stop ends it
 	// whatever happens to this session; nil leaves stopping it to Close.
-	Procs *Procs
+	Procs *process.Procs
 	// TaskWait bounds the wait for a task a tools/call of ours became (polling, outside
 	// prompts): past it the task is cancelled (as the server allows) and the call ends
 	// with an error wrapping ErrTimeout. Zero means DefaultTaskWait; negative waits without bound.
@@ -148,8 +149,8 @@ type Session struct {
 	mcpClient *mcp.Client                       // for Request's extension methods
 	opts      Options
 	tap       *tap
-	proc      *proc    // stdio only
-	http      *httpTap // HTTP only
+	proc      *process.Proc // stdio only
+	http      *httpTap      // HTTP only
 	kind      config.Kind
 	prompt    pauser
 	urls      *pendingURLs
@@ -386,7 +387,7 @@ func (s *Session) Close() error {
 		err = cs.Close()
 	}
 	if s.proc != nil {
-		_ = s.proc.stop(context.Background())
+		s.proc.Shutdown(context.Background())
 	}
 	if errors.Is(err, mcp.ErrConnectionClosed) {
 		err = nil
@@ -402,7 +403,7 @@ const answerGrace = 300 * time.Millisecond
 func (s *Session) Wait() error {
 	err := s.client().Wait()
 	if s.proc != nil {
-		if ee := s.proc.waitExit(closeGrace); ee != nil {
+		if ee := s.proc.WaitExit(process.CloseGrace); ee != nil {
 			return &ConnError{Server: s.server.Name, Err: ee}
 		}
 	}
@@ -425,7 +426,7 @@ func (s *Session) wrap(ctx context.Context, what string, err error) error {
 	if s.proc != nil && !errors.As(err, &rpc) && ctx.Err() == nil {
 		// A broken pipe or EOF usually means the process is dying: give it a moment
 		// so the report carries its exit status and last stderr lines.
-		if ee := s.proc.waitExit(time.Second); ee != nil {
+		if ee := s.proc.WaitExit(time.Second); ee != nil {
 			return &ConnError{Server: s.server.Name, Err: fmt.Errorf("%s: %w", what, ee)}
 		}
 	}

@@ -1,7 +1,6 @@
 package transport
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"fmt"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/process"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -147,7 +147,7 @@ func TestStdioElicitationBannerAndStderr(t *testing.T) {
 	if err := s.Close(); err != nil {
 		t.Errorf("Close: %v", err)
 	}
-	if s.proc.exited() == nil {
+	if s.proc.Exited() == nil {
 		t.Error("process still running after Close")
 	}
 }
@@ -155,9 +155,9 @@ func TestStdioElicitationBannerAndStderr(t *testing.T) {
 func TestStdioServerExitsAtOnce(t *testing.T) {
 	_, err := Connect(context.Background(), stdioServer(t, "exit"), Options{Log: wire.New(10)})
 	var ce *ConnError
-	var ee *ExitError
+	var ee *process.ExitError
 	if !errors.As(err, &ce) || !errors.As(err, &ee) {
-		t.Fatalf("err = %v, want a ConnError wrapping an ExitError", err)
+		t.Fatalf("err = %v, want a ConnError wrapping a process.ExitError", err)
 	}
 	if ee.Status != 2 || len(ee.Stderr) == 0 || ee.Stderr[len(ee.Stderr)-1] != "cannot start: missing API key" {
 		t.Errorf("exit = %+v", ee)
@@ -179,7 +179,7 @@ func TestStdioCrashMidCall(t *testing.T) {
 	if e := <-events; e.Kind != "exit" || !strings.Contains(e.Text.Line(), "status 3") {
 		t.Errorf("event = %+v, want an exit event", e)
 	}
-	var ee *ExitError
+	var ee *process.ExitError
 	if !errors.As(err, &ee) {
 		t.Fatalf("err = %v, want an ExitError", err)
 	}
@@ -219,24 +219,6 @@ func TestAnswererSeesStdioRequestOnce(t *testing.T) {
 	}
 	if r := a.requests(); len(r) != 1 || r[0].Origin != elicit.OriginPush || r[0].Server != "proc" {
 		t.Errorf("requests = %+v", r)
-	}
-}
-
-func TestReadLineBoundsLongLines(t *testing.T) {
-	long := strings.Repeat("x", 200<<10)
-	br := bufio.NewReaderSize(strings.NewReader(long+"\nnext\nlast"), 16)
-	var got []string
-	for {
-		line, err := readLine(br, 1000)
-		if line != "" {
-			got = append(got, line)
-		}
-		if err != nil {
-			break
-		}
-	}
-	if len(got) != 3 || len(got[0]) != 1000 || got[1] != "next" || got[2] != "last" {
-		t.Errorf("lines = %d %q", len(got), got[1:])
 	}
 }
 
@@ -280,7 +262,7 @@ func TestStdioCrashUnderOpenFormIsNotACancel(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	_, _, err = s.CallTool(ctx, "ask-crash", nil)
-	var ee *ExitError
+	var ee *process.ExitError
 	if !errors.As(err, &ee) || ee.Status != 3 {
 		t.Errorf("err = %v, want the server's exit (status 3)", err)
 	}
@@ -296,47 +278,5 @@ func TestStdioCrashUnderOpenFormIsNotACancel(t *testing.T) {
 		case <-ctx.Done():
 			t.Fatal("no exit event")
 		}
-	}
-}
-
-// TestExitErrorQuotesTheCause: a crash report quotes the stderr lines that name the
-// cause (a panic and what follows it, a Traceback's error), even when a long trace
-// pushed them out of the last lines kept, and names a killing signal as people know it.
-func TestExitErrorQuotesTheCause(t *testing.T) {
-	for _, tc := range []struct {
-		name   string
-		script string
-		want   []string
-		not    []string
-	}{
-		{"go panic", `echo starting >&2; echo 'panic: runtime error: invalid memory address or nil pointer dereference' >&2
-echo '[signal SIGSEGV: segmentation violation]' >&2; echo 'goroutine 1 [running]:' >&2
-i=0; while [ $i -lt 30 ]; do echo "runtime.goexit() frame $i" >&2; i=$((i+1)); done; exit 2`,
-			[]string{"status 2", "panic: runtime error: invalid memory address", "SIGSEGV"}, []string{"frame 29"}},
-		{"python", `echo 'INFO starting' >&2; echo 'Traceback (most recent call last):' >&2; echo '  File "server.py", line 3' >&2
-echo "ModuleNotFoundError: No module named 'mcp'" >&2; echo 'INFO bye' >&2; echo 'INFO really' >&2; echo 'INFO gone' >&2; exit 1`,
-			[]string{"status 1", "ModuleNotFoundError: No module named 'mcp'"}, nil},
-		{"plain", `for l in a b c d; do echo "line $l" >&2; done; exit 3`, []string{"line b | line c | line d"}, []string{"line a"}},
-		{"killed", `kill -KILL $$`, []string{"the server process was killed (SIGKILL)"}, []string{"killed by killed"}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			srv := config.Server{Name: "crash", Command: "sh", Args: []string{"-c", tc.script}, HandshakeTimeout: 20 * time.Second}
-			_, err := Connect(context.Background(), srv, Options{Log: wire.New(100), Protocol: legacy})
-			var ee *ExitError
-			if !errors.As(err, &ee) {
-				t.Fatalf("err = %v, want an ExitError", err)
-			}
-			got := err.Error()
-			for _, w := range tc.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("%q lacks %q", got, w)
-				}
-			}
-			for _, n := range tc.not {
-				if strings.Contains(got, n) {
-					t.Errorf("%q has %q", got, n)
-				}
-			}
-		})
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/process"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/tui/keymap"
@@ -275,7 +276,7 @@ const closeBudget = 800 * time.Millisecond
 // closeAll runs after the program has ended: it answers every pending request with
 // cancel, cancels every call in flight (each server gets notifications/cancelled), and
 // closes the sessions, all at once and within closeBudget; a server still running
-// after that is left to the caller's process set (transport.Procs) to stop. The
+// after that is left to the caller's process set (process.Procs) to stop. The
 // answers go first: a call cancelled first can make its server withdraw the request,
 // and then the server never hears the user's cancel.
 func (m *Model) closeAll() {
@@ -498,7 +499,7 @@ func runCall(ctx context.Context, s session, id callID, kind catKind, item catIt
 			r, rounds, err = s.ReadResource(ctx, item.name)
 			text = renderResourceResult(r)
 		}
-		var ee *transport.ExitError
+		var ee *process.ExitError
 		if err != nil {
 			text, isErr = safe.Block(err.Error()), true // errors may quote the server
 		}

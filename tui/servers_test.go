@@ -12,6 +12,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/process"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/transport"
@@ -108,7 +109,7 @@ func TestServersPaneRestartingCount(t *testing.T) {
 // crashed is not re-sent; restarting (r) starts a new session and says what was lost.
 func TestRestartLegacyReportsLostCalls(t *testing.T) {
 	dials := 0
-	crash := &transport.ConnError{Server: "demo", Err: fmt.Errorf("tools/call t: %w", &transport.ExitError{Status: 3})}
+	crash := &transport.ConnError{Server: "demo", Err: fmt.Errorf("tools/call t: %w", &process.ExitError{Status: 3})}
 	h := newHarness(t, Options{
 		Servers: []config.Server{{Name: "demo", Command: "x"}},
 		dial: func(ctx context.Context, srv config.Server, a elicit.Answerer, _ func(transport.Event)) (session, error) {
@@ -146,7 +147,7 @@ func TestAutoRestartCapAndBackoff(t *testing.T) {
 		Servers: []config.Server{{Name: "demo", Command: "x", Restart: config.RestartOnFailure, MaxRestarts: 2}},
 		dial: func(context.Context, config.Server, elicit.Answerer, func(transport.Event)) (session, error) {
 			dials++
-			return nil, &transport.ConnError{Server: "demo", Err: &transport.ExitError{Status: 1}}
+			return nil, &transport.ConnError{Server: "demo", Err: &process.ExitError{Status: 1}}
 		},
 	})
 	// The harness follows the scheduled restarts (their backoff timers included).

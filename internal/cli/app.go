@@ -14,6 +14,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/process"
 	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/protocol"
 	"github.com/elicitty/elicitty/transport"
@@ -75,7 +76,7 @@ type app struct {
 	samplingCmd []string
 
 	// procs holds every stdio server process this run started; stopServers ends them.
-	procs *transport.Procs
+	procs *process.Procs
 	// logMu guards log, the command's wire log while it is open (for stopServers' note).
 	logMu sync.Mutex
 	log   *wire.Log
@@ -106,7 +107,7 @@ func (a *app) launchCommand() (command, note string, err error) {
 }
 
 func newApp(stdin io.Reader, stdout, stderr io.Writer) *app {
-	return &app{stdin: stdin, stdout: stdout, stderr: stderr, procs: transport.NewProcs(), progress: newProgressLine(stderr)}
+	return &app{stdin: stdin, stdout: stdout, stderr: stderr, procs: process.NewProcs(), progress: newProgressLine(stderr)}
 }
 
 // stopGrace is how long each step of the final shutdown waits: after closing a

@@ -9,15 +9,15 @@ import (
 // TestLayersImportNoUI keeps the engine layers free of terminal UI libraries: config,
 // transport, elicit and proxy (with their sub-packages) must not depend, even indirectly, on
 // bubbletea, huh, lipgloss or any other Charm module, and neither may skills, tree,
-// protocol, the conformance client, internal/safe, internal/boundedfile or
-// internal/jsonrpcio. UI code lives under tui/ (see docs/architecture.md, "Import rules").
+// protocol, the conformance client, internal/safe, internal/boundedfile, internal/jsonrpcio
+// or internal/process. UI code lives under tui/ (see docs/architecture.md, "Import rules").
 func TestLayersImportNoUI(t *testing.T) {
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("the go command is needed to list imports: %v", err)
 	}
 	out, err := exec.Command(goBin, "list", "-f", `{{.ImportPath}}{{range .Deps}} {{.}}{{end}}`,
-		"./config/...", "./transport/...", "./elicit/...", "./proxy/...", "./skills/...", "./tree/...", "./protocol/...", "./internal/conformance/...", "./internal/safe/...", "./internal/boundedfile/...", "./internal/jsonrpcio/...").Output()
+		"./config/...", "./transport/...", "./elicit/...", "./proxy/...", "./skills/...", "./tree/...", "./protocol/...", "./internal/conformance/...", "./internal/safe/...", "./internal/boundedfile/...", "./internal/jsonrpcio/...", "./internal/process/...").Output()
 	if err != nil {
 		t.Fatalf("go list: %v", err)
 	}

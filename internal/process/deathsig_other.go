@@ -1,6 +1,6 @@
 //go:build unix && !linux
 
-package transport
+package process
 
 import "syscall"
 

@@ -1,6 +1,6 @@
 //go:build !unix && !windows
 
-package transport
+package process
 
 import "os/exec"
 

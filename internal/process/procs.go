@@ -1,4 +1,4 @@
-package transport
+package process
 
 import (
 	"errors"
@@ -6,13 +6,13 @@ import (
 	"time"
 )
 
-// Procs is the set of stdio server processes a program started (Options.Procs). Its
+// Procs is the set of stdio server processes a program started (transport.Options.Procs). Its
 // Stop ends every one still running, whatever state its session is in (connecting,
 // ready, or abandoned by a caller that gave up on it), so that no server outlives the
 // program. The zero value is not usable; use NewProcs. It is safe for concurrent use.
 type Procs struct {
 	mu      sync.Mutex
-	live    map[*proc]struct{}
+	live    map[*Proc]struct{}
 	stopped bool
 	// starts counts the starts under way (between begin and add), which Stop waits for
 	// so that no process starts unseen while it runs.
@@ -24,7 +24,7 @@ type Procs struct {
 }
 
 // NewProcs returns an empty set.
-func NewProcs() *Procs { return &Procs{live: map[*proc]struct{}{}, stopDone: make(chan struct{})} }
+func NewProcs() *Procs { return &Procs{live: map[*Proc]struct{}{}, stopDone: make(chan struct{})} }
 
 // errStopping refuses a server start once the program is shutting down.
 var errStopping = errors.New("not started: elicitty is exiting")
@@ -52,7 +52,7 @@ func (ps *Procs) abort() {
 }
 
 // add registers the started p, ending its start.
-func (ps *Procs) add(p *proc) {
+func (ps *Procs) add(p *Proc) {
 	if ps == nil {
 		return
 	}
@@ -63,7 +63,7 @@ func (ps *Procs) add(p *proc) {
 }
 
 // remove forgets p once it has ended.
-func (ps *Procs) remove(p *proc) {
+func (ps *Procs) remove(p *Proc) {
 	if ps == nil {
 		return
 	}
@@ -120,7 +120,7 @@ func (ps *Procs) stop(grace time.Duration) StopReport {
 	}
 	t.Stop()
 	ps.mu.Lock()
-	list := make([]*proc, 0, len(ps.live))
+	list := make([]*Proc, 0, len(ps.live))
 	for p := range ps.live {
 		list = append(list, p)
 	}
