@@ -90,6 +90,56 @@ func TestDoctor(t *testing.T) {
 	if !strings.Contains(r.stdout, "proxy inbox: a proxy listens in ") || !strings.Contains(r.stdout, "proxy inbox: `elicitty inbox` looks in:") {
 		t.Errorf("doctor does not say where proxies listen and inboxes look:\n%s", r.stdout)
 	}
+
+	// With --json: one JSON document on stdout, the same findings.
+	r = runBin(t, nil, "doctor", "--json")
+	if r.code != 0 {
+		t.Fatalf("doctor --json: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	var got struct {
+		OK          bool `json:"ok"`
+		DefaultEras []struct {
+			Transport string `json:"transport"`
+			Protocol  string `json:"protocol"`
+		} `json:"defaultEras"`
+		Columns []struct {
+			Transport string `json:"transport"`
+			Protocol  string `json:"protocol"`
+			Checks    []struct {
+				Name string `json:"name"`
+				OK   bool   `json:"ok"`
+			} `json:"checks"`
+		} `json:"columns"`
+		TokenStore struct {
+			Where string `json:"where"`
+		} `json:"tokenStore"`
+		Inbox struct {
+			ProxyDir string `json:"proxyDir"`
+			Places   []struct {
+				Dir string `json:"dir"`
+			} `json:"places"`
+		} `json:"inbox"`
+	}
+	dec := json.NewDecoder(strings.NewReader(r.stdout))
+	if err := dec.Decode(&got); err != nil || dec.More() {
+		t.Fatalf("doctor --json: stdout is not one JSON document (%v):\n%s", err, r.stdout)
+	}
+	if !got.OK || len(got.DefaultEras) != 2 || got.DefaultEras[0].Protocol != "2025-11-25" || len(got.Columns) != 4 {
+		t.Errorf("doctor --json: %+v", got)
+	}
+	for _, c := range got.Columns {
+		if len(c.Checks) == 0 {
+			t.Errorf("doctor --json: column %s %s has no checks", c.Transport, c.Protocol)
+		}
+		for _, chk := range c.Checks {
+			if !chk.OK {
+				t.Errorf("doctor --json: %s %s: %s failed", c.Transport, c.Protocol, chk.Name)
+			}
+		}
+	}
+	if got.TokenStore.Where == "" || got.Inbox.ProxyDir == "" || len(got.Inbox.Places) == 0 {
+		t.Errorf("doctor --json lacks the token store or the inbox places: %+v", got)
+	}
 }
 
 // TestRenderBadSchemaIsUsageError: a schema file that is not JSON is the user's input

@@ -48,7 +48,10 @@ running there or why the place is not read.
 
 With TARGET: connects to that server as the other commands would (config, flags,
 OAuth), prints its name, the protocol era and why, its capabilities, and lists each
-kind of primitive it declares; nothing is called. Exit 0 when everything passed.`,
+kind of primitive it declares; nothing is called. Exit 0 when everything passed.
+
+With --json, either form prints its findings as one JSON document on stdout (failures
+are also told on stderr).`,
 		Example: "  elicitty doctor\n  elicitty doctor demo\n  elicitty doctor -- elicitty serve-demo",
 		Args:    cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -87,35 +90,122 @@ type doctorColumn struct {
 	proto string
 }
 
+// doctorReport is what `elicitty doctor` found: printed as text, or with --json as one
+// JSON document on stdout.
+type doctorReport struct {
+	// DefaultEras is the era each transport gets without --protocol, and why.
+	DefaultEras []doctorEra `json:"defaultEras"`
+	// Columns are the matrix's columns: a transport and era, with each check's result.
+	Columns    []doctorColumnResult `json:"columns"`
+	TokenStore doctorTokenStore     `json:"tokenStore"`
+	Inbox      doctorInbox          `json:"inbox"`
+	Failed     int                  `json:"failed"`
+	OK         bool                 `json:"ok"`
+}
+
+// doctorEra is the era one transport of the demo server gets without --protocol.
+type doctorEra struct {
+	Transport string `json:"transport"`
+	Protocol  string `json:"protocol,omitempty"`
+	Reason    string `json:"reason,omitempty"`
+	Error     string `json:"error,omitempty"`
+}
+
+// doctorColumnResult is one column of the matrix; Error is set when the session did
+// not start (every check then failed).
+type doctorColumnResult struct {
+	Transport string              `json:"transport"`
+	Protocol  string              `json:"protocol"`
+	Error     string              `json:"error,omitempty"`
+	Checks    []doctorCheckResult `json:"checks"`
+	label     string
+}
+
+// doctorCheckResult is one check of one column.
+type doctorCheckResult struct {
+	Name  string `json:"name"`
+	OK    bool   `json:"ok"`
+	Error string `json:"error,omitempty"`
+}
+
+// doctorTokenStore is where OAuth tokens are kept and why, or why no store is usable.
+type doctorTokenStore struct {
+	Where  string `json:"where,omitempty"`
+	Reason string `json:"reason,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// doctorInbox is where a proxy listens for inboxes and each place an inbox looks in.
+type doctorInbox struct {
+	ProxyDir string        `json:"proxyDir"`
+	Places   []doctorPlace `json:"places"`
+}
+
+// doctorPlace is one place an inbox looks in: the proxies running there, or why it is
+// not read.
+type doctorPlace struct {
+	inbox.Place
+	Proxies int `json:"proxies"`
+}
+
 func (a *app) runDoctor(ctx context.Context) error {
 	cols, stop, err := startDoctorServers()
 	if err != nil {
 		return err
 	}
 	defer stop()
-	results := make([][]string, len(doctorChecks))
-	for i := range results {
-		results[i] = make([]string, len(cols))
-	}
-	failed := 0
-	for j, c := range cols {
-		column, n := a.runDoctorColumn(ctx, c)
-		for i, r := range column {
-			results[i][j] = r
+	var r doctorReport
+	for _, c := range cols {
+		col := a.runDoctorColumn(ctx, c)
+		r.Columns = append(r.Columns, col)
+		for _, chk := range col.Checks {
+			if !chk.OK {
+				r.Failed++
+			}
 		}
-		failed += n
 	}
-	failed += a.printDefaultEras(ctx, []config.Server{cols[0].srv, cols[2].srv})
-	if err := a.printDoctorMatrix(cols, results); err != nil {
+	r.DefaultEras = a.defaultEras(ctx, []config.Server{cols[0].srv, cols[2].srv})
+	for _, e := range r.DefaultEras {
+		if e.Error != "" {
+			r.Failed++
+		}
+	}
+	r.TokenStore = a.tokenStoreReport()
+	r.Inbox = inboxReport(ctx, inbox.SystemPlaces(os.Getenv))
+	r.OK = r.Failed == 0
+	if a.jsonOut {
+		if err := a.printJSON(r); err != nil {
+			return err
+		}
+	} else if err := a.printDoctorReport(r); err != nil {
 		return err
 	}
-	a.printTokenStore()
-	a.printInboxPlaces(ctx, inbox.SystemPlaces(os.Getenv))
-	if failed > 0 {
-		fmt.Fprintf(a.stdout, "%d check(s) failed\n", failed)
+	if !r.OK {
 		return &silentError{code: ExitConn}
 	}
-	fmt.Fprintln(a.stdout, "all checks passed")
+	return nil
+}
+
+// printDoctorReport prints r as text: the default eras, the matrix, the token store,
+// the inbox places and the verdict.
+func (a *app) printDoctorReport(r doctorReport) error {
+	for _, e := range r.DefaultEras {
+		if e.Error != "" {
+			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): FAIL %s\n", e.Transport, e.Error)
+		} else {
+			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): %s (%s)\n", e.Transport, e.Protocol, e.Reason)
+		}
+	}
+	if err := a.printDoctorMatrix(r.Columns); err != nil {
+		return err
+	}
+	a.printTokenStore(r.TokenStore)
+	a.printInbox(r.Inbox)
+	if r.Failed > 0 {
+		fmt.Fprintf(a.stdout, "%d check(s) failed\n", r.Failed)
+	} else {
+		fmt.Fprintln(a.stdout, "all checks passed")
+	}
 	return nil
 }
 
@@ -128,23 +218,24 @@ func (a *app) doctorConnect(ctx context.Context, srv config.Server) (*transport.
 	return transport.Connect(ctx, srv, opts)
 }
 
-// printDefaultEras prints the era a user gets from each server without --protocol, and
-// why; it returns how many servers could not be reached.
-func (a *app) printDefaultEras(ctx context.Context, servers []config.Server) (failed int) {
+// defaultEras finds the era a user gets from each server without --protocol, and why.
+func (a *app) defaultEras(ctx context.Context, servers []config.Server) []doctorEra {
+	var eras []doctorEra
 	for _, srv := range servers {
+		e := doctorEra{Transport: string(srv.EffectiveKind())}
 		cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
 		s, err := a.doctorConnect(cctx, srv)
 		if err != nil {
-			failed++
-			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): FAIL %v\n", srv.EffectiveKind(), err)
+			e.Error = safe.Line(err.Error())
 		} else {
 			era := s.Era()
-			fmt.Fprintf(a.stdout, "protocol without --protocol (%s): %s (%s)\n", srv.EffectiveKind(), era.Version, era.Reason)
+			e.Protocol, e.Reason = era.Version, safe.Line(era.Reason)
 			s.Close()
 		}
 		cancel()
+		eras = append(eras, e)
 	}
-	return failed
+	return eras
 }
 
 // startDoctorServers starts the demo server over Streamable HTTP on loopback (the
@@ -186,11 +277,10 @@ func doctorAnswer(ctx context.Context, req *elicit.Request) (elicit.Response, er
 	return elicit.AutoAccept(req), nil
 }
 
-// runDoctorColumn runs every check on one column and returns the cells ("ok", "FAIL",
-// "FAIL connect") and the number of failures, reporting each on stderr. The doctor
-// ignores the common flags: it tests the client itself, in both eras.
-func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) ([]string, int) {
-	cells := make([]string, len(doctorChecks))
+// runDoctorColumn runs every check on one column, reporting each failure on stderr.
+// The doctor ignores the common flags: it tests the client itself, in both eras.
+func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) doctorColumnResult {
+	col := doctorColumnResult{Transport: string(c.srv.EffectiveKind()), Protocol: c.proto, label: c.label}
 	srv := c.srv
 	srv.Protocol = c.proto
 	cctx, cancel := context.WithTimeout(ctx, 20*time.Second)
@@ -199,28 +289,28 @@ func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) ([]string, in
 	opts.ClientName, opts.ClientVersion, opts.Procs = "elicitty-doctor", currentVersion().Version, a.procs
 	s, err := transport.Connect(cctx, srv, opts)
 	if err != nil {
-		for i := range cells {
-			cells[i] = "FAIL connect"
+		col.Error = safe.Line(err.Error())
+		for _, chk := range doctorChecks {
+			col.Checks = append(col.Checks, doctorCheckResult{Name: chk.name, Error: "connect: " + col.Error})
 		}
-		fmt.Fprintf(a.stderr, "doctor: %s: %v\n", c.label, err)
-		return cells, len(cells)
+		fmt.Fprintf(a.stderr, "doctor: %s: %s\n", c.label, col.Error)
+		return col
 	}
 	defer s.Close()
-	failed := 0
-	for i, chk := range doctorChecks {
+	for _, chk := range doctorChecks {
+		res := doctorCheckResult{Name: chk.name, OK: true}
 		if err := runCheck(cctx, s, chk); err != nil {
-			failed++
-			cells[i] = "FAIL"
-			fmt.Fprintf(a.stderr, "doctor: %s: %s: %v\n", c.label, chk.name, safe.Line(err.Error()))
-		} else {
-			cells[i] = "ok"
+			res.OK, res.Error = false, safe.Line(err.Error())
+			fmt.Fprintf(a.stderr, "doctor: %s: %s: %s\n", c.label, chk.name, res.Error)
 		}
+		col.Checks = append(col.Checks, res)
 	}
-	return cells, failed
+	return col
 }
 
-// printDoctorMatrix prints the checks by columns as a table.
-func (a *app) printDoctorMatrix(cols []doctorColumn, results [][]string) error {
+// printDoctorMatrix prints the checks by columns as a table: "ok", "FAIL", or "FAIL
+// connect" when the column's session did not start.
+func (a *app) printDoctorMatrix(cols []doctorColumnResult) error {
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprint(tw, "check")
 	for _, c := range cols {
@@ -229,8 +319,15 @@ func (a *app) printDoctorMatrix(cols []doctorColumn, results [][]string) error {
 	fmt.Fprintln(tw)
 	for i, chk := range doctorChecks {
 		fmt.Fprint(tw, chk.name)
-		for j := range cols {
-			fmt.Fprintf(tw, "\t%s", results[i][j])
+		for _, c := range cols {
+			cell := "ok"
+			switch {
+			case c.Error != "":
+				cell = "FAIL connect"
+			case i >= len(c.Checks) || !c.Checks[i].OK:
+				cell = "FAIL"
+			}
+			fmt.Fprintf(tw, "\t%s", cell)
 		}
 		fmt.Fprintln(tw)
 	}
@@ -290,28 +387,54 @@ func approveDemoConsent(ctx context.Context, pageURL string) {
 	}
 }
 
-// printTokenStore tells where OAuth tokens are kept and why.
-func (a *app) printTokenStore() {
+// tokenStoreReport tells where OAuth tokens are kept and why.
+func (a *app) tokenStoreReport() doctorTokenStore {
 	c, err := a.tokenChoice()
 	if err != nil {
-		fmt.Fprintf(a.stdout, "token store: unusable: %v\n", err)
-		return
+		return doctorTokenStore{Error: err.Error()}
 	}
-	fmt.Fprintf(a.stdout, "token store: %s (%s)\n", c.Store.Where(), c.Reason)
+	return doctorTokenStore{Where: c.Store.Where(), Reason: c.Reason}
 }
 
-// printInboxPlaces prints where a proxy listens for inboxes and where an inbox looks,
-// with the proxies running in each place or why it is not read.
-func (a *app) printInboxPlaces(ctx context.Context, places inbox.Places) {
-	fmt.Fprintf(a.stdout, "proxy inbox: a proxy listens in %s\n", places.ProxyDir())
-	fmt.Fprintln(a.stdout, "proxy inbox: `elicitty inbox` looks in:")
+// printTokenStore prints where OAuth tokens are kept and why.
+func (a *app) printTokenStore(t doctorTokenStore) {
+	if t.Error != "" {
+		fmt.Fprintf(a.stdout, "token store: unusable: %s\n", t.Error)
+		return
+	}
+	fmt.Fprintf(a.stdout, "token store: %s (%s)\n", t.Where, t.Reason)
+}
+
+// inboxReport finds where a proxy listens for inboxes and, for each place an inbox
+// looks in, the proxies running there or why it is not read.
+func inboxReport(ctx context.Context, places inbox.Places) doctorInbox {
+	r := doctorInbox{ProxyDir: places.ProxyDir(), Places: []doctorPlace{}}
 	for _, pl := range places.Inspect() {
+		p := doctorPlace{Place: pl}
+		if !pl.Missing && pl.Problem == "" {
+			p.Proxies = len(inbox.ListDirs(ctx, []string{pl.Dir}))
+		}
+		r.Places = append(r.Places, p)
+	}
+	return r
+}
+
+// printInboxPlaces prints where a proxy listens and where an inbox looks, with the
+// proxies running in each place or why it is not read.
+func (a *app) printInboxPlaces(ctx context.Context, places inbox.Places) {
+	a.printInbox(inboxReport(ctx, places))
+}
+
+// printInbox prints an inboxReport.
+func (a *app) printInbox(r doctorInbox) {
+	fmt.Fprintf(a.stdout, "proxy inbox: a proxy listens in %s\n", r.ProxyDir)
+	fmt.Fprintln(a.stdout, "proxy inbox: `elicitty inbox` looks in:")
+	for _, pl := range r.Places {
 		state := pl.Problem
 		if pl.Missing {
 			state = "not there yet (no proxy has listened there)"
 		} else if state == "" {
-			n := len(inbox.ListDirs(ctx, []string{pl.Dir}))
-			state = fmt.Sprintf("%d proxy(ies) running", n)
+			state = fmt.Sprintf("%d proxy(ies) running", pl.Proxies)
 		}
 		fmt.Fprintf(a.stdout, "  %s: %s\n", pl.Dir, state)
 	}

@@ -10,7 +10,47 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/transport/wire"
 )
+
+// doctorTargetReport is what `elicitty doctor TARGET` found: printed as text, or with
+// --json as one JSON document on stdout.
+type doctorTargetReport struct {
+	Server    string `json:"server"`
+	Transport string `json:"transport,omitempty"`
+	Connected bool   `json:"connected"`
+	// Error is why the session did not start.
+	Error string `json:"error,omitempty"`
+	// ServerInfo is the name and version the server gave, as sent (the JSON output
+	// escapes what a terminal must not get raw).
+	ServerInfo   *doctorServerInfo   `json:"serverInfo,omitempty"`
+	Protocol     *doctorProtocol     `json:"protocol,omitempty"`
+	Capabilities []string            `json:"capabilities,omitempty"`
+	Checks       []doctorTargetCheck `json:"checks,omitempty"`
+	Failed       int                 `json:"failed"`
+	OK           bool                `json:"ok"`
+}
+
+// doctorServerInfo is a server's serverInfo.
+type doctorServerInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// doctorProtocol is the protocol era a session got, and why.
+type doctorProtocol struct {
+	Version string `json:"version"`
+	Reason  string `json:"reason"`
+}
+
+// doctorTargetCheck is one listing of a declared kind of primitive.
+type doctorTargetCheck struct {
+	Name     string `json:"name"`
+	Declared bool   `json:"declared"`
+	OK       bool   `json:"ok"`
+	Count    int    `json:"count"`
+	Error    string `json:"error,omitempty"`
+}
 
 // runDoctorTarget checks one server the way the other commands would use it (config,
 // common flags, OAuth): it connects, prints the server's name, the protocol era and
@@ -22,36 +62,49 @@ func (a *app) runDoctorTarget(ctx context.Context, srv config.Server) error {
 		return err
 	}
 	defer closeLog()
-	name := safe.Field(srv.Name)
-	s, err := a.connect(ctx, srv, log)
-	if err != nil {
-		fmt.Fprintf(a.stdout, "connect %s: FAIL %s\n", name, safe.Line(err.Error()))
+	r := a.checkTarget(ctx, srv, log)
+	if a.jsonOut {
+		if err := a.printJSON(r); err != nil {
+			return err
+		}
+	} else {
+		a.printTargetReport(r)
+	}
+	if !r.OK {
 		return &silentError{code: ExitConn}
 	}
+	return nil
+}
+
+// checkTarget connects to srv and lists each kind of primitive it declares.
+func (a *app) checkTarget(ctx context.Context, srv config.Server, log *wire.Log) doctorTargetReport {
+	r := doctorTargetReport{Server: srv.Name}
+	s, err := a.connect(ctx, srv, log)
+	if err != nil {
+		r.Error, r.Failed = safe.Line(err.Error()), 1
+		return r
+	}
 	defer s.Close()
-	info := s.ServerInfo()
-	fmt.Fprintf(a.stdout, "connect %s (%s): ok\n", name, s.Kind())
-	if info != nil {
-		fmt.Fprintf(a.stdout, "server: %s %s\n", serverInfoLine(info.Name), serverInfoLine(info.Version))
+	r.Connected, r.Transport = true, string(s.Kind())
+	if info := s.ServerInfo(); info != nil {
+		r.ServerInfo = &doctorServerInfo{Name: info.Name, Version: info.Version}
 	}
 	era := s.Era()
-	fmt.Fprintf(a.stdout, "protocol: %s (%s)\n", era.Version, safe.Line(era.Reason))
+	r.Protocol = &doctorProtocol{Version: era.Version, Reason: safe.Line(era.Reason)}
 	caps := s.Capabilities()
-	fmt.Fprintf(a.stdout, "capabilities: %s\n", capabilityNames(caps))
-
-	failed := 0
+	r.Capabilities = capabilityList(caps)
 	check := func(what string, declared bool, list func() (int, error)) {
-		if !declared {
-			fmt.Fprintf(a.stdout, "%s: skipped (not declared)\n", what)
-			return
+		c := doctorTargetCheck{Name: what, Declared: declared}
+		if declared {
+			n, err := list()
+			if err != nil {
+				r.Failed++
+				c.Error = safe.Line(err.Error())
+			} else {
+				c.OK, c.Count = true, n
+			}
 		}
-		n, err := list()
-		if err != nil {
-			failed++
-			fmt.Fprintf(a.stdout, "%s: FAIL %s\n", what, safe.Line(err.Error()))
-			return
-		}
-		fmt.Fprintf(a.stdout, "%s: ok (%d)\n", what, n)
+		r.Checks = append(r.Checks, c)
 	}
 	check("tools/list", caps != nil && caps.Tools != nil, func() (int, error) {
 		t, err := s.Tools(ctx)
@@ -65,12 +118,42 @@ func (a *app) runDoctorTarget(ctx context.Context, srv config.Server) error {
 		r, tm, err := s.Resources(ctx)
 		return len(r) + len(tm), err
 	})
-	if failed > 0 {
-		fmt.Fprintf(a.stdout, "%d check(s) failed\n", failed)
-		return &silentError{code: ExitConn}
+	r.OK = r.Failed == 0
+	return r
+}
+
+// printTargetReport prints r as text, one line a finding.
+func (a *app) printTargetReport(r doctorTargetReport) {
+	name := safe.Field(r.Server)
+	if !r.Connected {
+		fmt.Fprintf(a.stdout, "connect %s: FAIL %s\n", name, r.Error)
+		return
 	}
-	fmt.Fprintln(a.stdout, "all checks passed")
-	return nil
+	fmt.Fprintf(a.stdout, "connect %s (%s): ok\n", name, r.Transport)
+	if r.ServerInfo != nil {
+		fmt.Fprintf(a.stdout, "server: %s %s\n", serverInfoLine(r.ServerInfo.Name), serverInfoLine(r.ServerInfo.Version))
+	}
+	fmt.Fprintf(a.stdout, "protocol: %s (%s)\n", r.Protocol.Version, r.Protocol.Reason)
+	caps := "none"
+	if len(r.Capabilities) > 0 {
+		caps = strings.Join(r.Capabilities, ", ")
+	}
+	fmt.Fprintf(a.stdout, "capabilities: %s\n", caps)
+	for _, c := range r.Checks {
+		switch {
+		case !c.Declared:
+			fmt.Fprintf(a.stdout, "%s: skipped (not declared)\n", c.Name)
+		case !c.OK:
+			fmt.Fprintf(a.stdout, "%s: FAIL %s\n", c.Name, c.Error)
+		default:
+			fmt.Fprintf(a.stdout, "%s: ok (%d)\n", c.Name, c.Count)
+		}
+	}
+	if r.Failed > 0 {
+		fmt.Fprintf(a.stdout, "%d check(s) failed\n", r.Failed)
+	} else {
+		fmt.Fprintln(a.stdout, "all checks passed")
+	}
 }
 
 // serverInfoLine is a server-controlled name or version, sanitized, on one line and cut.
@@ -82,12 +165,13 @@ func serverInfoLine(s string) string {
 	return s
 }
 
-// capabilityNames lists the capabilities a server declares, "none" when it declares none.
-func capabilityNames(c *mcp.ServerCapabilities) string {
+// capabilityList lists the capabilities a server declares; extension names are
+// sanitized and cut as serverInfoLine does.
+func capabilityList(c *mcp.ServerCapabilities) []string {
+	names := []string{}
 	if c == nil {
-		return "none"
+		return names
 	}
-	var names []string
 	add := func(ok bool, name string) {
 		if ok {
 			names = append(names, name)
@@ -104,9 +188,5 @@ func capabilityNames(c *mcp.ServerCapabilities) string {
 		ext = append(ext, serverInfoLine(k))
 	}
 	sort.Strings(ext)
-	names = append(names, ext...)
-	if len(names) == 0 {
-		return "none"
-	}
-	return strings.Join(names, ", ")
+	return append(names, ext...)
 }
