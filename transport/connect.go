@@ -202,9 +202,10 @@ type HandshakeTimeoutError struct {
 	Runner string // the package runner that starts the server (PackageRunner), if any
 }
 
-// Error implements error.
+// Error implements error. It has no subject: it reads after ConnError's
+// "server NAME: ".
 func (e *HandshakeTimeoutError) Error() string {
-	msg := "the server did not answer initialize within " + e.After.String()
+	msg := "did not answer initialize within " + e.After.String()
 	if e.Runner != "" {
 		msg += " (" + e.Runner + " may still have been downloading it)"
 	}

@@ -234,7 +234,7 @@ func TestStdioSilentServerTimesOut(t *testing.T) {
 	}()
 	select {
 	case err := <-done:
-		if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), `server "silent": the server did not answer initialize`) {
+		if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), `server "silent": did not answer initialize`) {
 			t.Fatalf("err = %v, want the initialize timeout of server \"silent\"", err)
 		}
 	case <-time.After(20 * time.Second):

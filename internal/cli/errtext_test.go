@@ -40,7 +40,7 @@ func TestUserMessageHasNoGoWords(t *testing.T) {
 		{"refused", &transport.ConnError{Server: "127.0.0.1:18765", Err: fmt.Errorf("cannot reach http://127.0.0.1:18765/mcp: %w", dial)},
 			`server "127.0.0.1:18765": cannot reach http://127.0.0.1:18765/mcp: nothing is listening there (is the server running?)`},
 		{"handshake", &transport.ConnError{Server: "e", Err: &transport.HandshakeTimeoutError{After: 2 * time.Minute, Runner: "npx"}},
-			`server "e": the server did not answer initialize within 2m0s (npx may still have been downloading it); allow it longer with --handshake-timeout`},
+			`server "e": did not answer initialize within 2m0s (npx may still have been downloading it); allow it longer with --handshake-timeout`},
 		{"unanswered", safe.Errorf("tools/call deploy: %w (server said: %v)", fmt.Errorf("%s: %w", "127.0.0.1:18765", elicit.ErrUnanswered), errors.New("elicitation not answered: 127.0.0.1:18765: elicitation could not be answered")),
 			"tools/call deploy: the question was not answered"},
 		{"unanswered input", fmt.Errorf(`tools/call mrtr_one: input "color": %w`, fmt.Errorf("%s: %w", "demo", elicit.ErrUnanswered)),
