@@ -48,6 +48,7 @@ func (s *Server) addFileTools() {
 			"structuredContent {name, type, size, sha256}; a value that is not a base64 data URI, or over " +
 			"1 MiB, is a tool error. Clients without file inputs see a uri text field.",
 		InputSchema: uploadArgs,
+		Annotations: readOnly(),
 	}, false, s.uploadFileTool)
 }
 

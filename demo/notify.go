@@ -114,12 +114,13 @@ func (s *Server) addNotifyTools() {
 		Description: "Adds a new tool (added_1, added_2, ...) to this server, which then sends " +
 			"notifications/tools/list_changed: the client's tool list refreshes.",
 		InputSchema: map[string]any{"type": "object"},
+		Annotations: changes(),
 	}, func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		s.notes.mu.Lock()
 		s.notes.added++
 		name := fmt.Sprintf("added_%d", s.notes.added)
 		s.notes.mu.Unlock()
-		s.mcp.AddTool(&mcp.Tool{Name: name, Description: "Added at run time by add_tool.", InputSchema: map[string]any{"type": "object"}},
+		s.mcp.AddTool(&mcp.Tool{Name: name, Description: "Added at run time by add_tool.", InputSchema: map[string]any{"type": "object"}, Annotations: readOnly()},
 			func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 				return textResult(name+" was added at run time", nil), nil
 			})
@@ -131,6 +132,7 @@ func (s *Server) addNotifyTools() {
 		Description: "Sends one notifications/message at each level, debug to emergency; the client " +
 			"sees those at or above the level it set with logging/setLevel (none before it sets one).",
 		InputSchema: map[string]any{"type": "object"},
+		Annotations: readOnly(),
 	}, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		levels := []mcp.LoggingLevel{"debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"}
 		for _, l := range levels {
@@ -144,6 +146,7 @@ func (s *Server) addNotifyTools() {
 		Description: "Asks the client for its roots (roots/list; an input request in 2026-07-28) and " +
 			"returns them, one URI per line.",
 		InputSchema: map[string]any{"type": "object"},
+		Annotations: readOnly(),
 	}, s.listRoots)
 }
 

@@ -34,6 +34,7 @@ func (s *Server) addPlainTools() {
 		Name:        "echo",
 		Title:       "Echo",
 		Description: "Returns its text argument unchanged.",
+		Annotations: readOnly(),
 	}, func(_ context.Context, _ *mcp.CallToolRequest, in echoIn) (*mcp.CallToolResult, any, error) {
 		return textResult(in.Text, nil), nil, nil
 	})
@@ -42,6 +43,7 @@ func (s *Server) addPlainTools() {
 		Name:        "add",
 		Title:       "Add two numbers",
 		Description: "Returns a+b as text and as structuredContent {sum}.",
+		Annotations: readOnly(),
 	}, func(_ context.Context, _ *mcp.CallToolRequest, in addIn) (*mcp.CallToolResult, addOut, error) {
 		sum := in.A + in.B
 		return textResult(fmt.Sprint(sum), nil), addOut{Sum: sum}, nil
@@ -52,6 +54,7 @@ func (s *Server) addPlainTools() {
 		Title: "Slow task with progress",
 		Description: "Works for steps×interval_ms milliseconds and sends notifications/progress after " +
 			"each step when the call carries a progressToken. Returns \"finished N steps\".",
+		Annotations: readOnly(),
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in slowIn) (*mcp.CallToolResult, any, error) {
 		if in.Steps == 0 {
 			in.Steps = 3

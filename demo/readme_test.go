@@ -33,3 +33,43 @@ func TestReadmeNamesTheListedTools(t *testing.T) {
 		t.Errorf("readme:\n%s\nlacks %q", text, want)
 	}
 }
+
+// TestToolAnnotations: every tool says whether it changes anything. Those that only
+// compute or ask are read-only (a client runs them without asking first); those that
+// change the demo's state (add_tool, the account links, deploy) are not, and say they
+// only add.
+func TestToolAnnotations(t *testing.T) {
+	s, _ := newDemo(t)
+	cs := connect(t, s, "2025-11-25", inMemory, nil)
+	ctx := testCtx(t)
+	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add_tool"}); err != nil {
+		t.Fatal(err)
+	}
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	changing := map[string]bool{"add_tool": true, "deploy": true, "link_account": true, "needs_link": true, "mrtr_url": true}
+	seen := 0
+	for _, tl := range tools.Tools {
+		a := tl.Annotations
+		if a == nil {
+			t.Errorf("%s has no annotations", tl.Name)
+			continue
+		}
+		if a.OpenWorldHint == nil || *a.OpenWorldHint {
+			t.Errorf("%s: openWorldHint %v, want false (the demo's world is closed)", tl.Name, a.OpenWorldHint)
+		}
+		if changing[tl.Name] {
+			seen++
+			if a.ReadOnlyHint || a.DestructiveHint == nil || *a.DestructiveHint {
+				t.Errorf("%s changes the demo's state, only adding: readOnlyHint %v, destructiveHint %v", tl.Name, a.ReadOnlyHint, a.DestructiveHint)
+			}
+		} else if !a.ReadOnlyHint {
+			t.Errorf("%s changes nothing but is not marked read-only", tl.Name)
+		}
+	}
+	if seen != len(changing) {
+		t.Errorf("saw %d of the %d tools that change state", seen, len(changing))
+	}
+}

@@ -27,6 +27,7 @@ func (s *Server) addSamplingTools() {
 		Description: "Asks the client for a model reply with sampling/createMessage: a one-sentence summary of text, " +
 			"with a system prompt, model preferences, a temperature and a stop sequence. Returns the reply, the model " +
 			"name and the stop reason; declined when the client declines. Needs the client's sampling capability.",
+		Annotations: readOnly(),
 	}, func(ctx context.Context, req *mcp.CallToolRequest, in summarizeIn) (*mcp.CallToolResult, any, error) {
 		if caps := req.ClientCapabilities(); caps == nil || caps.Sampling == nil {
 			return toolError(fmt.Errorf("this client did not declare the sampling capability")), nil, nil

@@ -41,6 +41,20 @@ func (s *Server) addFlowTool(t *mcp.Tool, convert bool, f toolFlow) {
 	})
 }
 
+// readOnly annotates a tool that changes nothing: it computes, or asks the user and
+// reports the answer. A client may run such a tool without asking first. The demo's
+// world is closed: this process and its consent page.
+func readOnly() *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(false)}
+}
+
+// changes annotates a tool that changes the demo's state, only by adding to it: a tool
+// added, a consent request opened, an account linked, a deployment played. A client
+// should ask before running it.
+func changes() *mcp.ToolAnnotations {
+	return &mcp.ToolAnnotations{DestructiveHint: new(false), OpenWorldHint: new(false)}
+}
+
 // toolResult turns a flow's error into the call's outcome: a *jsonrpc.Error
 // (such as -32042 or -32602) is returned bare so its data reaches the wire;
 // any other error is a tool result with isError.
@@ -123,6 +137,7 @@ func (s *Server) addFormTools() {
 			"defaults and several are required. Returns the action and content received, as text and as " +
 			"structuredContent {action, content}; a refusal is reported as \"declined\" or \"cancelled\".",
 		InputSchema: noArgs,
+		Annotations: readOnly(),
 	}, false, s.formAllKindsTool)
 
 	s.addFlowTool(&mcp.Tool{
@@ -132,6 +147,7 @@ func (s *Server) addFormTools() {
 			"replica count (integer 1-10) and a yes/no. Returns \"deployed SERVICE to ENV with N replicas\", " +
 			"\"not deployed\" when not confirmed, or \"declined\"/\"cancelled\".",
 		InputSchema: deployArgs,
+		Annotations: changes(),
 	}, false, s.deployTool)
 
 	s.addFlowTool(&mcp.Tool{
@@ -139,6 +155,7 @@ func (s *Server) addFormTools() {
 		Title:       "Confirmation (empty form)",
 		Description: "Asks a form with an empty schema: a pure yes/no confirmation. Returns \"confirmed\", \"declined\" or \"cancelled\".",
 		InputSchema: noArgs,
+		Annotations: readOnly(),
 	}, false, s.confirmOnlyTool)
 
 	s.addFlowTool(&mcp.Tool{
@@ -148,6 +165,7 @@ func (s *Server) addFormTools() {
 			"it exists to show the client's warning about sensitive fields. The token is never echoed: the " +
 			"result only says how many characters arrived.",
 		InputSchema: noArgs,
+		Annotations: readOnly(),
 	}, false, s.secretWarningTool)
 
 	s.addFlowTool(&mcp.Tool{
@@ -158,6 +176,7 @@ func (s *Server) addFormTools() {
 			"round cap (go-sdk's automatic loop allows 9 forms). Returns \"answered N forms\", or " +
 			"\"declined at form I\"/\"cancelled at form I\".",
 		InputSchema: elicitNArgs,
+		Annotations: readOnly(),
 	}, false, s.elicitNTool)
 }
 
@@ -171,6 +190,7 @@ func (s *Server) addURLTools() {
 			"notifications/elicitation/complete (2025-11-25 era) and the tool returns \"linked\". " +
 			"Returns \"declined\"/\"cancelled\" if the user refuses to open the link.",
 		InputSchema: noArgs,
+		Annotations: changes(),
 	}, false, s.linkAccountTool)
 
 	s.addFlowTool(&mcp.Tool{
@@ -181,6 +201,7 @@ func (s *Server) addURLTools() {
 			"then sends notifications/elicitation/complete and a retry returns \"linked\". In the " +
 			"2026-07-28 era, which has no -32042, it asks the same link as a URL input request.",
 		InputSchema: noArgs,
+		Annotations: changes(),
 	}, false, s.needsLinkTool)
 }
 
@@ -193,6 +214,7 @@ func (s *Server) addMRTRTools() {
 			"(a colour), then completes with \"you picked COLOUR\". Legacy clients get the same form " +
 			"pushed through go-sdk's conversion.",
 		InputSchema: noArgs,
+		Annotations: readOnly(),
 	}, true, s.mrtrOneTool)
 
 	s.addFlowTool(&mcp.Tool{
@@ -203,6 +225,7 @@ func (s *Server) addMRTRTools() {
 			"or \"(not confirmed)\", or \"declined\"/\"cancelled\". Legacy clients get the first round " +
 			"through go-sdk's conversion and the later ones pushed.",
 		InputSchema: noArgs,
+		Annotations: readOnly(),
 	}, true, s.mrtrMultiTool)
 
 	s.addFlowTool(&mcp.Tool{
@@ -212,6 +235,7 @@ func (s *Server) addMRTRTools() {
 			"days). Returns \"N days in CITY\"; if either answer is a refusal it reports which " +
 			"(\"declined\"/\"cancelled\").",
 		InputSchema: noArgs,
+		Annotations: readOnly(),
 	}, true, s.mrtrParallelTool)
 
 	s.addFlowTool(&mcp.Tool{
@@ -221,6 +245,7 @@ func (s *Server) addMRTRTools() {
 			"consent page; after the user accepts, the retry waits until the page is approved and " +
 			"returns \"linked\". Legacy clients get it as URL-mode elicitation/create.",
 		InputSchema: noArgs,
+		Annotations: changes(),
 	}, true, s.mrtrUrlTool)
 
 	s.addFlowTool(&mcp.Tool{
@@ -230,6 +255,7 @@ func (s *Server) addMRTRTools() {
 			"requestState (no input requests); the retry completes with \"done\". Legacy clients, which " +
 			"have no such round, get \"done\" at once.",
 		InputSchema: noArgs,
+		Annotations: readOnly(),
 	}, true, s.mrtrShedTool)
 }
 

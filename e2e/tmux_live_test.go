@@ -28,8 +28,7 @@ func TestTmuxTUIRootsScreen(t *testing.T) {
 	tm.Keys("o") // o again closes it (esc too)
 	tm.WaitFor("form_all_kinds")
 	selectTool(t, tm, "list_roots")
-	tm.Keys("Enter") // no arguments, not marked read-only: it asks
-	tm.Keys("y")
+	tm.Keys("Enter") // read-only: it runs at once
 	tm.WaitFor("tools/call list_roots · done", wd, "file:///srv/extra")
 	tm.Keys("q")
 	if code, _ := tm.Wait(); code != 0 {

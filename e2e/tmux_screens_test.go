@@ -66,8 +66,7 @@ func TestTmuxSmallTerminal(t *testing.T) {
 			tm := startTerm(t, termOptions{cols: size.cols, rows: size.rows}, "demo")
 			tm.WaitFor("demo ready")
 			filterTool(tm, "form_all_kinds")
-			tm.Keys("Enter") // no arguments, not marked read-only: it asks
-			tm.Keys("y")
+			tm.Keys("Enter") // read-only: it runs at once
 			step := func(title string, want ...string) {
 				t.Helper()
 				tm.WaitFor(append([]string{"┃ " + title}, want...)...)
@@ -107,7 +106,8 @@ func TestTmuxSmallTerminal(t *testing.T) {
 			waitIdle(tm)
 
 			filterTool(tm, "needs_link")
-			tm.Keys("Enter") // no arguments, not marked read-only: it asks
+			tm.Keys("Enter") // no arguments, and it links an account: it asks
+			tm.WaitFor("run needs_link now?")
 			tm.Keys("y")
 			tm.WaitFor(`"demo" asks you to open a link`, "Goes to: 127.0.0.1", "Open in browser", "Copy", "Decline", "Cancel")
 			tm.Keys("Escape")
@@ -148,8 +148,7 @@ func TestTmuxTUITypeaheadAcrossPages(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo")
 	tm.WaitFor("demo ready")
 	filterTool(tm, "form_all_kinds")
-	tm.Keys("Enter") // no arguments, not marked read-only: it asks
-	tm.Keys("y")
+	tm.Keys("Enter") // read-only: it runs at once
 	tm.WaitFocus("Full name *")
 	tm.TypeText("Bob\r5\ra@b.co" + strings.Repeat("\r", 11))
 	screen := tm.WaitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, `"email": "a@b.co"`)

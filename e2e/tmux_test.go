@@ -352,8 +352,7 @@ func TestTmuxTUIFormEveryKind(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo")
 	tm.WaitFor("demo ready", "form_all_kinds")
 	selectTool(t, tm, "form_all_kinds")
-	tm.Keys("Enter") // no arguments, not marked read-only: it asks
-	tm.Keys("y")
+	tm.Keys("Enter") // read-only: it runs at once
 
 	first := tm.WaitFocus("Full name *")
 	for _, want := range []string{
@@ -426,8 +425,7 @@ func TestTmuxTUIMRTRRound(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo", "--protocol", "2026-07-28")
 	tm.WaitFor("ready 2026-07-28")
 	selectTool(t, tm, "mrtr_one")
-	tm.Keys("Enter") // no arguments, not marked read-only: it asks
-	tm.Keys("y")
+	tm.Keys("Enter") // read-only: it runs at once
 
 	tm.WaitFocus("Colour *")
 	tm.WaitFor("Answering demo form (input-request) ← tools/call mrtr_one", "Pick a colour", "1 pending")
@@ -472,8 +470,7 @@ func TestTmuxTUIRecord(t *testing.T) {
 	tm := startTerm(t, termOptions{}, "demo", "--record", "rec.yaml")
 	tm.WaitFor("ready ")
 	selectTool(t, tm, "confirm_only")
-	tm.Keys("Enter") // no arguments, not marked read-only: it asks
-	tm.Keys("y")
+	tm.Keys("Enter") // read-only: it runs at once
 	tm.WaitFor("Proceed with the demo operation?", "[ Accept ]")
 	tm.Keys("d")
 	tm.WaitFor("tools/call confirm_only · done", "declined")
