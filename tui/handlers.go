@@ -43,11 +43,11 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 		m.status = "still waiting: " + describe(msg.req)
 		return nil
 	}
-	bell := notify("elicitty: " + msg.req.Asker() + " asks for input")
+	note := "elicitty: " + msg.req.Asker() + " asks for input"
 	if m.active == nil && m.args == nil && m.opensByItself(p) {
 		if msg.req.Host != "" {
 			// A proxy's ask: its user may be looking at another window.
-			return tea.Batch(m.open(p), bell)
+			return tea.Batch(m.open(p), m.ring(note))
 		}
 		return m.open(p)
 	}
@@ -56,7 +56,7 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 	if msg.req.Host != "" && !m.opts.InboxOnly {
 		m.status = "new request from " + msg.req.Asker() + ": i, then enter opens it"
 	}
-	return bell
+	return m.ring(note)
 }
 
 // opensByItself reports whether p may open without the user asking: a question of the

@@ -72,7 +72,8 @@ type Model struct {
 	// filled when they are on the stack, or nil (restack keeps them).
 	active *pending
 	args   *argForm
-	unseen int // requests that arrived while something else was open
+	unseen int       // requests that arrived while something else was open
+	rang   time.Time // when the bell last rang (ring)
 
 	// cancels stops the calls in flight (the originating call of a URL flow).
 	cancels map[callID]context.CancelFunc
@@ -506,6 +507,21 @@ func runCall(ctx context.Context, s session, id callID, kind catKind, item catIt
 		return callDoneMsg{id: id, text: text, isErr: isErr, rounds: len(rounds), lost: errors.As(err, &ee),
 			ended: err != nil && ctx.Err() != nil && errors.Is(err, ctx.Err())}
 	}
+}
+
+// bellEvery is the least time between two bells: a burst of questions (many proxies
+// asking at once) rings once.
+const bellEvery = time.Second
+
+// ring rings the bell and raises an OSC 9 notification saying text, unless it rang
+// less than bellEvery ago.
+func (m *Model) ring(text string) tea.Cmd {
+	now := m.opts.Now()
+	if !m.rang.IsZero() && now.Sub(m.rang) < bellEvery {
+		return nil
+	}
+	m.rang = now
+	return notify(text)
 }
 
 // notify rings the bell and raises an OSC 9 notification.

@@ -24,7 +24,7 @@ func (a *app) inboxCommand() *cobra.Command {
 ` + "`elicitty proxy`" + ` of this user (over a socket in the user's runtime directory) and shows
 their questions in the Inbox, with the host and the server that ask ("Claude Desktop ›
 github"), as the usual forms and URL consent screens. The terminal bell rings when one
-arrives; a question answered in another inbox, or that its proxy stopped waiting for,
+arrives (once for a burst, at most once a second); a question answered in another inbox, or that its proxy stopped waiting for,
 is withdrawn. After you consent to a link that a server requires before it runs a
 tool (error -32042), the waiting screen shows until the server confirms the step: r
 has the proxy retry the host's call at once, o reopens the link, c stops waiting. The
