@@ -156,7 +156,8 @@ func refusalWord(action string) string {
 // text stays true as tools are added).
 func readmeText(tools []string) string {
 	return "elicitty demo server\n\nTools: " + strings.Join(tools, ", ") + ".\n" +
-		"Prompts: greet, mrtr_prompt. Resources: demo://readme, demo://items/{id}, demo://mrtr/resource.\n" +
+		"Prompts: greet, mrtr_prompt. Resources: demo://readme, demo://items/{id}, demo://mrtr/resource, " +
+		TickerURI + ".\n" +
 		"completion/complete suggests ids for the template demo://items/{id} and names for greet.\n"
 }
 

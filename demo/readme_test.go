@@ -73,3 +73,43 @@ func TestToolAnnotations(t *testing.T) {
 		t.Errorf("saw %d of the %d tools that change state", seen, len(changing))
 	}
 }
+
+// TestReadmeNamesEveryPromptAndResource: demo://readme names every prompt, resource
+// and resource template the server lists.
+func TestReadmeNamesEveryPromptAndResource(t *testing.T) {
+	s, _ := newDemo(t)
+	cs := connect(t, s, "2025-11-25", inMemory, nil)
+	ctx := testCtx(t)
+	rr, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "demo://readme"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := rr.Contents[0].Text
+	var names []string
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range prompts.Prompts {
+		names = append(names, p.Name)
+	}
+	res, err := cs.ListResources(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Resources {
+		names = append(names, r.URI)
+	}
+	tmpls, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tm := range tmpls.ResourceTemplates {
+		names = append(names, tm.URITemplate)
+	}
+	for _, n := range names {
+		if !strings.Contains(text, n) {
+			t.Errorf("readme does not name %s:\n%s", n, text)
+		}
+	}
+}
