@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/config"
@@ -114,11 +115,18 @@ func (a *app) runTUI(cmd *cobra.Command, args []string) error {
 	return a.tui(cmd.Context(), servers, false)
 }
 
+// uiTerminal reports whether the terminal UI can run: it reads keys from stdin and
+// draws on stdout, so both must be terminals; stderr may go to a file.
+func (a *app) uiTerminal() bool {
+	in, ok := a.stdin.(term.File)
+	return ok && term.IsTerminal(in.Fd()) && isTerminal(a.stdout)
+}
+
 // tui runs the terminal UI over servers, attached to the running elicitty proxies
 // (their questions appear in the Inbox); inboxOnly is `elicitty inbox`.
 func (a *app) tui(ctx context.Context, servers []config.Server, inboxOnly bool) error {
-	if !a.isTTY() && !a.accessible {
-		return usagef("the terminal UI needs a terminal; use a command such as `elicitty tools TARGET`, or --accessible")
+	if !a.uiTerminal() && !a.accessible {
+		return usagef("the terminal UI needs a terminal on standard input and output; use a command such as `elicitty tools TARGET`, or --accessible")
 	}
 	open, err := opener()
 	if err != nil {
