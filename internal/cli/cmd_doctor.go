@@ -309,12 +309,18 @@ func (a *app) runDoctorColumn(ctx context.Context, c doctorColumn) doctorColumnR
 }
 
 // printDoctorMatrix prints the checks by columns as a table: "ok", "FAIL", or "FAIL
-// connect" when the column's session did not start.
+// connect" when the column's session did not start. The header takes two lines, the
+// transport over the era, so that the table fits 80 columns.
 func (a *app) printDoctorMatrix(cols []doctorColumnResult) error {
 	tw := tabwriter.NewWriter(a.stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprint(tw, "")
+	for _, c := range cols {
+		fmt.Fprintf(tw, "\t%s", c.Transport)
+	}
+	fmt.Fprintln(tw)
 	fmt.Fprint(tw, "check")
 	for _, c := range cols {
-		fmt.Fprintf(tw, "\t%s", c.label)
+		fmt.Fprintf(tw, "\t%s", c.Protocol)
 	}
 	fmt.Fprintln(tw)
 	for i, chk := range doctorChecks {

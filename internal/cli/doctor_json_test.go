@@ -95,3 +95,32 @@ func TestDoctorTargetJSON(t *testing.T) {
 		t.Errorf("unreachable: report %+v, want not connected with an error", got)
 	}
 }
+
+// TestDoctorMatrixFits80Columns: doctor's table of checks, every check passed, fits
+// an 80-column terminal.
+func TestDoctorMatrixFits80Columns(t *testing.T) {
+	var cols []doctorColumnResult
+	for _, tr := range []string{"stdio", "http"} {
+		for _, era := range []string{"2025-11-25", "2026-07-28"} {
+			c := doctorColumnResult{Transport: tr, Protocol: era, label: tr + " " + era}
+			for _, chk := range doctorChecks {
+				c.Checks = append(c.Checks, doctorCheckResult{Name: chk.name, OK: true})
+			}
+			cols = append(cols, c)
+		}
+	}
+	var out strings.Builder
+	a := newApp(strings.NewReader(""), &out, io.Discard)
+	if err := a.printDoctorMatrix(cols); err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+		if n := len([]rune(line)); n > 80 {
+			t.Errorf("a line of %d columns:\n%s", n, out.String())
+			break
+		}
+	}
+	if !strings.Contains(out.String(), "2026-07-28") || !strings.Contains(out.String(), doctorChecks[len(doctorChecks)-1].name) {
+		t.Errorf("the table lacks an era or a check:\n%s", out.String())
+	}
+}
