@@ -69,14 +69,13 @@ func TestDoctorTargetJSON(t *testing.T) {
 		ServerInfo *struct {
 			Name string `json:"name"`
 		} `json:"serverInfo"`
-		Protocol *struct {
-			Version string `json:"version"`
-		} `json:"protocol"`
-		Checks []check `json:"checks"`
+		Protocol       string  `json:"protocol"`
+		ProtocolReason string  `json:"protocolReason"`
+		Checks         []check `json:"checks"`
 	}
 	var got report
 	decodeOne(t, r.stdout, &got)
-	if !got.OK || !got.Connected || got.ServerInfo == nil || got.ServerInfo.Name != name || got.Protocol == nil || got.Protocol.Version == "" {
+	if !got.OK || !got.Connected || got.ServerInfo == nil || got.ServerInfo.Name != name || got.Protocol == "" || got.ProtocolReason == "" {
 		t.Errorf("report %+v, want connected, ok, serverInfo.name %q and a protocol", got, name)
 	}
 	if len(got.Checks) != 3 || !got.Checks[0].OK || got.Checks[0].Count != 1 || got.Checks[1].Declared {

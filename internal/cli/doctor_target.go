@@ -23,24 +23,21 @@ type doctorTargetReport struct {
 	Error string `json:"error,omitempty"`
 	// ServerInfo is the name and version the server gave, as sent (the JSON output
 	// escapes what a terminal must not get raw).
-	ServerInfo   *doctorServerInfo   `json:"serverInfo,omitempty"`
-	Protocol     *doctorProtocol     `json:"protocol,omitempty"`
-	Capabilities []string            `json:"capabilities,omitempty"`
-	Checks       []doctorTargetCheck `json:"checks,omitempty"`
-	Failed       int                 `json:"failed"`
-	OK           bool                `json:"ok"`
+	ServerInfo *doctorServerInfo `json:"serverInfo,omitempty"`
+	// Protocol is the era the session got, as in doctor's defaultEras and columns,
+	// and ProtocolReason why.
+	Protocol       string              `json:"protocol,omitempty"`
+	ProtocolReason string              `json:"protocolReason,omitempty"`
+	Capabilities   []string            `json:"capabilities,omitempty"`
+	Checks         []doctorTargetCheck `json:"checks,omitempty"`
+	Failed         int                 `json:"failed"`
+	OK             bool                `json:"ok"`
 }
 
 // doctorServerInfo is a server's serverInfo.
 type doctorServerInfo struct {
 	Name    string `json:"name"`
 	Version string `json:"version"`
-}
-
-// doctorProtocol is the protocol era a session got, and why.
-type doctorProtocol struct {
-	Version string `json:"version"`
-	Reason  string `json:"reason"`
 }
 
 // doctorTargetCheck is one listing of a declared kind of primitive.
@@ -90,7 +87,7 @@ func (a *app) checkTarget(ctx context.Context, srv config.Server, log *wire.Log)
 		r.ServerInfo = &doctorServerInfo{Name: info.Name, Version: info.Version}
 	}
 	era := s.Era()
-	r.Protocol = &doctorProtocol{Version: era.Version, Reason: safe.Line(era.Reason)}
+	r.Protocol, r.ProtocolReason = era.Version, safe.Line(era.Reason)
 	caps := s.Capabilities()
 	r.Capabilities = capabilityList(caps)
 	check := func(what string, declared bool, list func() (int, error)) {
@@ -133,7 +130,7 @@ func (a *app) printTargetReport(r doctorTargetReport) {
 	if r.ServerInfo != nil {
 		fmt.Fprintf(a.stdout, "server: %s %s\n", serverInfoLine(r.ServerInfo.Name), serverInfoLine(r.ServerInfo.Version))
 	}
-	fmt.Fprintf(a.stdout, "protocol: %s (%s)\n", r.Protocol.Version, r.Protocol.Reason)
+	fmt.Fprintf(a.stdout, "protocol: %s (%s)\n", r.Protocol, r.ProtocolReason)
 	caps := "none"
 	if len(r.Capabilities) > 0 {
 		caps = strings.Join(r.Capabilities, ", ")
