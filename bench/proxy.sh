@@ -5,6 +5,8 @@
 # tool-0 (answered at once, so the relay is all that differs), after one warm-up call:
 #
 #   stdio   direct        client -> fakeserver
+#   stdio   copy relay    client -> bench/copyrelay -> fakeserver (the floor: a Go relay
+#                         that copies bytes and reads no message)
 #   stdio   elicitty      client -> elicitty proxy -> fakeserver
 #   HTTP    direct        client over Streamable HTTP -> supergateway -> fakeserver
 #   HTTP    elicitty      client -> elicitty proxy URL -> supergateway -> fakeserver
@@ -12,9 +14,9 @@
 #
 # For each: the p50, p90 and p99 of one call's round trip as the client sees it, the
 # throughput (calls per second over the timed calls) and its ratio to direct; for
-# elicitty also its own CPU per forwarded call ((CPU of a CALLS run - CPU of a 10-call
-# run) / (CALLS - 10), bench/clientcpu reading the proxy process alone, in 10 ms ticks)
-# and its peak RSS. Medians over RUNS runs, the setups alternating so that drift in load
+# elicitty and the copy relay also the relay's own CPU per forwarded call ((CPU of a
+# CALLS run - CPU of a 10-call run) / (CALLS - 10), bench/clientcpu reading the relay
+# process alone, in 10 ms ticks) and its peak RSS. Medians over RUNS runs, the setups alternating so that drift in load
 # hits them alike. The HTTP rows share one supergateway (stateful Streamable HTTP in
 # front of one fakeserver); the peers are installed from bench/peers (pinned) outside
 # the repository, and their rows are left out, with a note, when npm cannot install them.
@@ -33,10 +35,11 @@ calls=${2:-2000}
 [[ $calls =~ ^[0-9]+$ ]] && ((calls > 10)) || die "CALLS must be an integer > 10"
 
 mkdir -p bin
-go build -o bin/elicitty . && go build -o bin/ ./bench/fakeserver ./bench/clientcpu || die "go build failed"
+go build -o bin/elicitty . && go build -o bin/ ./bench/fakeserver ./bench/clientcpu ./bench/copyrelay || die "go build failed"
 elicitty=$root/bin/elicitty
 fake=$root/bin/fakeserver
 cpu=$root/bin/clientcpu
+copy=$root/bin/copyrelay
 
 install_ts_client
 cp bench/ts-client/calls.mjs "$cache/calls.mjs"
@@ -81,6 +84,7 @@ one() {
   local -a argv
   case $setup in
   stdio-direct) argv=(-- "$fake") ;;
+  stdio-copy) argv=(-- "$cpu" "$tmp/$setup-$n.cpu" "$copy" "$fake") ;;
   stdio-elicitty) argv=(-- "$cpu" "$tmp/$setup-$n.cpu" "$elicitty" proxy --answers "$tmp/answers.yaml" -- "$fake") ;;
   http-direct) argv=("$url") ;;
   http-elicitty) argv=(-- "$cpu" "$tmp/$setup-$n.cpu" "$elicitty" proxy --answers "$tmp/answers.yaml" "$url") ;;
@@ -90,7 +94,7 @@ one() {
   echo "$out" >>"$tmp/$setup-$n"
 }
 
-setups=(stdio-direct stdio-elicitty)
+setups=(stdio-direct stdio-copy stdio-elicitty)
 ((have_peers)) && setups+=(http-direct http-elicitty http-mcp-remote)
 for s in "${setups[@]}"; do one "$s" 11; done # warm-up (and a check), not counted
 rm -f "$tmp"/*-11 "$tmp"/*-11.cpu
@@ -98,7 +102,7 @@ printf '%s: %d runs of %d calls per setup...\n' "$me" "$runs" "$calls" >&2
 for _ in $(seq "$runs"); do
   for s in "${setups[@]}"; do
     one "$s" "$calls"
-    [[ $s == *elicitty ]] && one "$s" 10
+    [[ $s == *elicitty || $s == *copy ]] && one "$s" 10
   done
 done
 
@@ -125,12 +129,13 @@ for s in "${setups[@]}"; do
   base=direct_$tr
   ratio=$(awk -v r="$rate" -v b="${!base}" 'BEGIN { printf "%.2fx", r / b }')
   cpucol=- rsscol=-
-  if [[ $relay == elicitty ]]; then
+  if [[ $relay == elicitty || $relay == copy ]]; then
     big=$(median "$f.cpu" 1) small=$(median "$tmp/$s-10.cpu" 1)
     cpucol=$(awk -v b="$big" -v s="$small" -v n="$calls" 'BEGIN { printf "%d µs", (b - s) / (n - 10) }')
     rsscol=$(awk -v k="$(median "$f.cpu" 2)" 'BEGIN { printf "%.1f MiB", k / 1024 }')
   fi
   name=stdio
+  [[ $relay == copy ]] && relay='copy relay (the floor)'
   [[ $tr == http ]] && name='Streamable HTTP (supergateway in front of the server)'
   printf '| %s | %s | %s ms | %s ms | %s ms | %s | %s | %s | %s |\n' "$name" "$relay" "$(ms "$p50")" "$(ms "$p90")" "$(ms "$p99")" "$rate" "$ratio" "$cpucol" "$rsscol"
 done
