@@ -22,7 +22,11 @@ export PATH="$(go env GOPATH)/bin:$PATH"
 # Tells the tests whose tools setup.sh installed that a missing one is a failure, not a skip.
 export ELICITTY_E2E=1
 
-echo "== gofmt, go vet, staticcheck"
+# stage NAME: prints the stage's heading with the time since the script started, so a
+# slow run shows where its minutes went.
+stage() { printf '== %s (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
+
+stage "gofmt, go vet, staticcheck"
 unformatted=$(gofmt -l .)
 if [ -n "$unformatted" ]; then
   echo "gofmt: these files need formatting:" >&2
@@ -33,7 +37,7 @@ go vet ./...
 go tool -modfile=tools/go.mod staticcheck ./...
 
 # ---- module hygiene and release checks (go.mod, tools/go.mod, .goreleaser.yaml) ----
-echo "== go mod tidy"
+stage "go mod tidy"
 go mod tidy -diff
 (cd tools && go mod tidy -diff)
 # Developer tools live in tools/go.mod: none of their modules may reach the binary.
@@ -41,23 +45,23 @@ if go list -deps -f '{{with .Module}}{{.Path}}{{end}}' . | grep -E '^(honnef\.co
   echo "a developer tool's module is linked into elicitty" >&2
   exit 1
 fi
-echo "== goreleaser check and snapshot (one target: $(go env GOOS)/$(go env GOARCH))"
+stage "goreleaser check and snapshot (one target: $(go env GOOS)/$(go env GOARCH))"
 bash scripts/release-check.sh
 # ---- end of module hygiene and release checks ----
 
-echo "== build"
+stage "build"
 mkdir -p bin
 go build -o bin/elicitty .
 
-echo "== go test (every tier: unit, goldens, e2e/)"
+stage "go test (every tier: unit, goldens, e2e/)"
 go test -count=1 -timeout 20m ./...
 
 # The end-to-end tier drives a binary built without the race detector, so the race run
 # covers the quick tier, where the concurrent code runs in the test process.
-echo "== go test -race -short"
+stage "go test -race -short"
 go test -count=1 -race -short -timeout 20m ./...
 
-echo "== fuzz (bounded)"
+stage "fuzz (bounded)"
 # A finding writes its failing input and fails the run. Go's fuzzing coordinator can also
 # end a run with a bare "context deadline exceeded" and no input written, when -fuzztime
 # runs out while a starved worker is mid-call (a race in the coordinator, not a finding);
@@ -84,7 +88,7 @@ done < <(grep -rl --include='*_test.go' '^func Fuzz' . | while read -r f; do
   grep -o '^func Fuzz[A-Za-z0-9_]*' "$f" | sed 's/^func //' | while read -r t; do echo "./${d#./} $t"; done
 done | sort -u)
 
-echo "== bench smoke (a few benchmarks once, the bench programs built, the scripts parsed; no timing asserted)"
+stage "bench smoke (a few benchmarks once, the bench programs built, the scripts parsed; no timing asserted)"
 go test -run '^$' -bench 'ElicitRoundTrip|Parse50$|View50$' -benchtime 1x ./transport ./elicit ./tui/form >/dev/null
 go build -o "${TMPDIR:-/tmp}" ./bench/...
 for f in bench/*.sh; do bash -n "$f"; done
@@ -92,7 +96,7 @@ for f in bench/*.sh; do bash -n "$f"; done
 # A fresh clone has no folders beside it: copy what a commit would hold (tracked and new,
 # unignored files) into an empty temporary folder and run set-up, build, the
 # self-containment test and one conformance scenario there.
-echo "== fresh copy in an empty folder"
+stage "fresh copy in an empty folder"
 fresh=$(mktemp -d -t elicitty-fresh.XXXXXX)
 trap 'rm -rf "$fresh"' EXIT
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
@@ -109,7 +113,8 @@ done
 # The repository's own conformance runner, over every client scenario of both pinned
 # suites (extensions included); results stay in a temporary folder. sse-retry is timing
 # sensitive, so nothing else runs while it does. The last line is the closing count.
-echo "== conformance (alpha suite: every client scenario)"
+stage "conformance (alpha suite: every client scenario)"
 bash scripts/conformance.sh --suite alpha --all
-echo "== conformance (stable suite: every client scenario)"
+stage "conformance (stable suite: every client scenario)"
 bash scripts/conformance.sh --suite stable --all
+stage "done"
