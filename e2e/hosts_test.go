@@ -166,6 +166,11 @@ type agentSpec struct {
 	Tool      string            `json:"tool"`
 	Arguments map[string]any    `json:"arguments"`
 	Attempts  int               `json:"attempts"`
+	// TimeoutMs is the host's request timeout (0: the SDK's default, 60 s).
+	TimeoutMs int `json:"timeoutMs,omitempty"`
+	// ResetTimeoutOnProgress asks for progress and restarts the timeout on each
+	// notification, as hosts that offer it do.
+	ResetTimeoutOnProgress bool `json:"resetTimeoutOnProgress,omitempty"`
 }
 
 // agentEvent is one line of agent-host.mjs's report.

@@ -7,6 +7,7 @@
 //
 //   {"event":"connected"}
 //   {"event":"call","attempt":N}
+//   {"event":"progress","attempt":N,"message":"..."}   (only with resetTimeoutOnProgress)
 //   {"event":"error","attempt":N,"code":C,"message":"..."}
 //   {"event":"result","attempt":N,"result":{...}}
 //   {"event":"done"}
@@ -14,8 +15,11 @@
 //   node agent-host.mjs SPEC_JSON
 //
 // SPEC_JSON: {"command":..., "args":[...], "env":{...} or null, "tool":..., "arguments":{...},
-// "attempts":N}. With env null the server gets the SDK's default environment; with an
-// object, the default plus that object (what a host's "env" setting does).
+// "attempts":N, "timeoutMs":N, "resetTimeoutOnProgress":bool}. With env null the server
+// gets the SDK's default environment; with an object, the default plus that object (what
+// a host's "env" setting does). timeoutMs (default: the SDK's own, 60 s) is the request
+// timeout; resetTimeoutOnProgress asks for progress (the request carries a progressToken)
+// and restarts the timeout on each notification, as hosts that offer it do.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport, getDefaultEnvironment } from '@modelcontextprotocol/sdk/client/stdio.js';
 
@@ -34,7 +38,13 @@ emit({ event: 'connected' });
 for (let attempt = 1; attempt <= (spec.attempts ?? 1); attempt++) {
   emit({ event: 'call', attempt });
   try {
-    const result = await client.callTool({ name: spec.tool, arguments: spec.arguments ?? {} });
+    const options = {};
+    if (spec.timeoutMs) options.timeout = spec.timeoutMs;
+    if (spec.resetTimeoutOnProgress) {
+      options.resetTimeoutOnProgress = true;
+      options.onprogress = (p) => emit({ event: 'progress', attempt, message: String(p?.message ?? '') });
+    }
+    const result = await client.callTool({ name: spec.tool, arguments: spec.arguments ?? {} }, undefined, options);
     emit({ event: 'result', attempt, result });
     break;
   } catch (e) {
