@@ -457,6 +457,64 @@ func (p *Proxy) progress(c *call) {
 	}
 }
 
+// fanOutProgress passes the server's progress for a call a person is asked about to
+// every host request waiting for it, each under its own progressToken: the server
+// tags it with the token of the request that started the call, which the host may
+// have given up, so a request joined to the call (the host's call again after its
+// timeout) would never see it. Values never fall below what the proxy sent before
+// for the call. It reports whether msg was handled (false: not such a call's).
+func (p *Proxy) fanOutProgress(env *transport.Envelope, msg []byte) bool {
+	var params map[string]json.RawMessage
+	if json.Unmarshal(env.Params(), &params) != nil {
+		return false
+	}
+	k := tokenKey(params["progressToken"])
+	var server float64
+	if k == "" || json.Unmarshal(params["progress"], &server) != nil {
+		return false
+	}
+	p.mu.Lock()
+	var c *call
+	for _, kc := range p.bySig {
+		if !kc.tokenRead {
+			kc.token, kc.tokenRead = progressToken(kc.line), true
+		}
+		if kc.token != nil && tokenKey(kc.token) == k {
+			c = kc
+			break
+		}
+	}
+	if c == nil || len(c.joined) == 0 {
+		p.mu.Unlock()
+		return false // nobody but the original request waits: as the server sent it
+	}
+	var toks []json.RawMessage
+	if !c.gone {
+		toks = append(toks, c.token)
+	}
+	for _, h := range c.joined {
+		if h.token != nil {
+			toks = append(toks, h.token)
+		}
+	}
+	v := server
+	if v <= c.prog {
+		v = c.prog + 1
+	}
+	c.prog = v
+	p.mu.Unlock()
+	params["progress"] = json.RawMessage(strconv.FormatFloat(v, 'f', -1, 64))
+	for _, t := range toks {
+		params["progressToken"] = t
+		b, err := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "notifications/progress", "params": params})
+		if err != nil {
+			continue
+		}
+		p.toHost(b)
+	}
+	return true
+}
+
 // noteProgress remembers the latest progress value the server sent for a token, so
 // the proxy's own progress for it keeps growing.
 func (p *Proxy) noteProgress(env *jsonrpcio.Envelope) {

@@ -639,6 +639,9 @@ func (p *Proxy) fromServer(msg []byte) {
 			}
 		case "notifications/progress":
 			p.noteProgress(&env)
+			if p.nSig.Load() > 0 && p.fanOutProgress(&env, msg) {
+				return
+			}
 		}
 		if env.IsCall() {
 			p.mu.Lock()
