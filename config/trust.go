@@ -163,7 +163,8 @@ func (st trustStore) trusts(p Project) bool {
 // Trust records in the trust store (LoadOptions.TrustFile) that the user trusts p's
 // folder with its files as they are (their digests in p, from the Load that showed
 // them to the user): from then on Load expands and starts their servers, until a file
-// changes. The store is written atomically with mode 0600 (its folder 0700).
+// changes. The store is written atomically with mode 0600 (its folder 0700), under a
+// lock, so that two elicitty processes trusting folders at once both keep theirs.
 func Trust(opts LoadOptions, p Project) error {
 	if p.Dir == "" || len(p.Files) == 0 {
 		return nil
@@ -172,6 +173,14 @@ func Trust(opts LoadOptions, p Project) error {
 	if path == "" {
 		return errors.New("trust: no config directory to keep the trust store in (set HOME or XDG_CONFIG_HOME)")
 	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	unlock, err := lockFile(path)
+	if err != nil {
+		return fmt.Errorf("trust: %w", err)
+	}
+	defer unlock()
 	st, err := readTrust(path)
 	if err != nil {
 		return fmt.Errorf("trust: %w", err)

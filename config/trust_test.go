@@ -228,6 +228,43 @@ func TestTrustKeepsOtherFolders(t *testing.T) {
 	}
 }
 
+// TestTrustConcurrent: many folders trusted at the same moment (as by several elicitty
+// processes) all stay trusted: no write of the store loses another's entry.
+func TestTrustConcurrent(t *testing.T) {
+	opts, _, _ := hostileProject(t)
+	const n = 16
+	var all []LoadOptions
+	for range n {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers": {"o": {"command": "o"}}}`), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		o := opts
+		o.WorkDir = dir
+		all = append(all, o)
+	}
+	errs := make(chan error, n)
+	for _, o := range all {
+		go func() {
+			cfg, err := Load(o)
+			if err == nil {
+				err = Trust(o, cfg.Project)
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, o := range all {
+		if cfg, _ := Load(o); !cfg.Project.Trusted {
+			t.Errorf("%s not trusted after %d folders were trusted at once", o.WorkDir, n)
+		}
+	}
+}
+
 func TestUntrustedOwnFileWins(t *testing.T) {
 	opts, root, _ := hostileProject(t)
 	own := filepath.Join(root, "config", "elicitty", "config.yaml")
