@@ -7,6 +7,8 @@
 #   stdio   direct        client -> fakeserver
 #   stdio   copy relay    client -> bench/copyrelay -> fakeserver (the floor: a Go relay
 #                         that copies bytes and reads no message)
+#   stdio   C copy relay  client -> bench/crelay -> fakeserver (the same in C, no runtime;
+#                         left out, with a note, when there is no C compiler)
 #   stdio   elicitty      client -> elicitty proxy -> fakeserver
 #   HTTP    direct        client over Streamable HTTP -> supergateway -> fakeserver
 #   HTTP    elicitty      client -> elicitty proxy URL -> supergateway -> fakeserver
@@ -14,7 +16,7 @@
 #
 # For each: the p50, p90 and p99 of one call's round trip as the client sees it, the
 # throughput (calls per second over the timed calls) and its ratio to direct; for
-# elicitty and the copy relay also the relay's own CPU per forwarded call ((CPU of a
+# elicitty and the copy relays also the relay's own CPU per forwarded call ((CPU of a
 # CALLS run - CPU of a 10-call run) / (CALLS - 10), bench/clientcpu reading the relay
 # process alone, in 10 ms ticks) and its peak RSS. Medians over RUNS runs, the setups alternating so that drift in load
 # hits them alike. The HTTP rows share one supergateway (stateful Streamable HTTP in
@@ -40,6 +42,13 @@ elicitty=$root/bin/elicitty
 fake=$root/bin/fakeserver
 cpu=$root/bin/clientcpu
 copy=$root/bin/copyrelay
+crelay=$root/bin/crelay
+have_cc=0
+if command -v cc >/dev/null && cc -O2 -pthread -o "$crelay" bench/crelay/relay.c; then
+  have_cc=1
+else
+  printf '%s: no C compiler (cc): the C copy relay row is left out\n' "$me" >&2
+fi
 
 install_ts_client
 cp bench/ts-client/calls.mjs "$cache/calls.mjs"
@@ -85,6 +94,7 @@ one() {
   case $setup in
   stdio-direct) argv=(-- "$fake") ;;
   stdio-copy) argv=(-- "$cpu" "$tmp/$setup-$n.cpu" "$copy" "$fake") ;;
+  stdio-ccopy) argv=(-- "$cpu" "$tmp/$setup-$n.cpu" "$crelay" "$fake") ;;
   stdio-elicitty) argv=(-- "$cpu" "$tmp/$setup-$n.cpu" "$elicitty" proxy --answers "$tmp/answers.yaml" -- "$fake") ;;
   http-direct) argv=("$url") ;;
   http-elicitty) argv=(-- "$cpu" "$tmp/$setup-$n.cpu" "$elicitty" proxy --answers "$tmp/answers.yaml" "$url") ;;
@@ -94,7 +104,9 @@ one() {
   echo "$out" >>"$tmp/$setup-$n"
 }
 
-setups=(stdio-direct stdio-copy stdio-elicitty)
+setups=(stdio-direct)
+((have_cc)) && setups+=(stdio-ccopy)
+setups+=(stdio-copy stdio-elicitty)
 ((have_peers)) && setups+=(http-direct http-elicitty http-mcp-remote)
 for s in "${setups[@]}"; do one "$s" 11; done # warm-up (and a check), not counted
 rm -f "$tmp"/*-11 "$tmp"/*-11.cpu
@@ -102,7 +114,7 @@ printf '%s: %d runs of %d calls per setup...\n' "$me" "$runs" "$calls" >&2
 for _ in $(seq "$runs"); do
   for s in "${setups[@]}"; do
     one "$s" "$calls"
-    [[ $s == *elicitty || $s == *copy ]] && one "$s" 10
+    [[ $s == *elicitty || $s == *copy ]] && one "$s" 10 # the start-up CPU to subtract
   done
 done
 
@@ -129,13 +141,14 @@ for s in "${setups[@]}"; do
   base=direct_$tr
   ratio=$(awk -v r="$rate" -v b="${!base}" 'BEGIN { printf "%.2fx", r / b }')
   cpucol=- rsscol=-
-  if [[ $relay == elicitty || $relay == copy ]]; then
+  if [[ $relay == elicitty || $relay == *copy ]]; then
     big=$(median "$f.cpu" 1) small=$(median "$tmp/$s-10.cpu" 1)
     cpucol=$(awk -v b="$big" -v s="$small" -v n="$calls" 'BEGIN { printf "%d µs", (b - s) / (n - 10) }')
     rsscol=$(awk -v k="$(median "$f.cpu" 2)" 'BEGIN { printf "%.1f MiB", k / 1024 }')
   fi
   name=stdio
-  [[ $relay == copy ]] && relay='copy relay (the floor)'
+  [[ $relay == copy ]] && relay='copy relay in Go (bench/copyrelay)'
+  [[ $relay == ccopy ]] && relay='copy relay in C (bench/crelay)'
   [[ $tr == http ]] && name='Streamable HTTP (supergateway in front of the server)'
   printf '| %s | %s | %s ms | %s ms | %s ms | %s | %s | %s | %s |\n' "$name" "$relay" "$(ms "$p50")" "$(ms "$p90")" "$(ms "$p99")" "$rate" "$ratio" "$cpucol" "$rsscol"
 done

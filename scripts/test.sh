@@ -92,6 +92,7 @@ stage "bench smoke (a few benchmarks once, the bench programs built, the scripts
 go test -run '^$' -bench 'ElicitRoundTrip|Parse50$|View50$' -benchtime 1x ./transport ./elicit ./tui/form >/dev/null
 go build -o "${TMPDIR:-/tmp}" ./bench/...
 for f in bench/*.sh; do bash -n "$f"; done
+if command -v cc >/dev/null; then cc -fsyntax-only -Wall -Wextra -Werror -pthread bench/crelay/relay.c; fi
 
 # A fresh clone has no folders beside it: copy what a commit would hold (tracked and new,
 # unignored files) into an empty temporary folder and run set-up, build, the
