@@ -462,10 +462,11 @@ func (p *Proxy) progress(c *call) {
 // tags it with the token of the request that started the call, which the host may
 // have given up, so a request joined to the call (the host's call again after its
 // timeout) would never see it. Values never fall below what the proxy sent before
-// for the call. It reports whether msg was handled (false: not such a call's).
-func (p *Proxy) fanOutProgress(env *transport.Envelope, msg []byte) bool {
+// for the call. It reports whether the notification was handled (false: not such a
+// call's; it goes on as the server sent it).
+func (p *Proxy) fanOutProgress(env *jsonrpcio.Envelope) bool {
 	var params map[string]json.RawMessage
-	if json.Unmarshal(env.Params(), &params) != nil {
+	if json.Unmarshal(env.Params, &params) != nil {
 		return false
 	}
 	k := tokenKey(params["progressToken"])

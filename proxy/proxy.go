@@ -639,7 +639,7 @@ func (p *Proxy) fromServer(msg []byte) {
 			}
 		case "notifications/progress":
 			p.noteProgress(&env)
-			if p.nSig.Load() > 0 && p.fanOutProgress(&env, msg) {
+			if p.nSig.Load() > 0 && p.fanOutProgress(&env) {
 				return
 			}
 		}
