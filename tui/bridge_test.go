@@ -166,12 +166,14 @@ func (p probed) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return p, cmd
 }
 
-// waitScreen waits until the current frame contains want, failing after 5 s.
+// waitScreen waits until the current frame contains want, failing after 30 s.
 func waitScreen(t *testing.T, tm *teatest.TestModel, want string) {
 	t.Helper()
 	tick := time.NewTicker(5 * time.Millisecond)
 	defer tick.Stop()
-	deadline := time.After(5 * time.Second)
+	// A bound on a failure, not a pace: under -race on a loaded machine the program
+	// can take seconds to get through thousands of queued messages.
+	deadline := time.After(30 * time.Second)
 	var last string
 	for {
 		reply := make(chan string, 1)

@@ -90,6 +90,9 @@ func TestProgramURLRequiredRetryNow(t *testing.T) {
 	if u := <-opened; u != "https://auth.example.com/link?s=abc" {
 		t.Errorf("opened %q", u)
 	}
+	// The waiting screen follows the opener's return: a key sent before it lands on
+	// the consent screen, which has no use for i.
+	waitScreen(t, tm, "Waiting for the step in your browser")
 	tm.Send(testkit.Key("i"))
 	waitScreen(t, tm, "waiting for call #1")
 	tm.Send(testkit.Key("n"))

@@ -155,7 +155,7 @@ func TestProgramQuitWithThousandsQueued(t *testing.T) {
 	waitScreen(t, tm, fmt.Sprintf("%d pending", n))
 	tm.Send(testkit.Key("<ctrl+c>")) // cancels the open question; the next opens
 	tm.Send(testkit.Key("<ctrl+c>")) // cancel all and quit
-	tm.WaitFinished(t, teatest.WithFinalTimeout(5*time.Second))
+	tm.WaitFinished(t, teatest.WithFinalTimeout(30*time.Second))
 	m.closeAll()
 	for i := range n {
 		select {
@@ -163,7 +163,7 @@ func TestProgramQuitWithThousandsQueued(t *testing.T) {
 			if r.Action != elicit.Cancel {
 				t.Fatalf("an asker got %+v, want cancel", r)
 			}
-		case <-time.After(5 * time.Second):
+		case <-time.After(30 * time.Second):
 			t.Fatalf("%d of %d askers never got an answer", n-i, n)
 		}
 	}
