@@ -2,7 +2,6 @@ package transport
 
 import (
 	"context"
-	"sync"
 	"testing"
 
 	"github.com/elicitty/elicitty/elicit"
@@ -11,22 +10,7 @@ import (
 // With file inputs on, every request is edited (fileInputs in its _meta), and the
 // requestState of an MRTR retry is still echoed byte for byte.
 func TestFileInputsKeepRequestStateBytes(t *testing.T) {
-	var mu sync.Mutex
-	n := 0
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		mu.Lock()
-		n++
-		k := n
-		mu.Unlock()
-		if k == 1 {
-			rs.reply(m.ID, twoInputs)
-			return
-		}
-		rs.reply(m.ID, `{"content":[{"type":"text","text":"done"}]}`)
-	})
+	rs, tr := startTools(t, true, result(twoInputs), result(`{"content":[{"type":"text","text":"done"}]}`))
 	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
 		return elicit.Response{Action: elicit.Decline}, nil
 	})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/elicitty/elicitty/elicit"
@@ -35,12 +34,7 @@ func TestFileInputsCapabilityOnlyWithTheFlag(t *testing.T) {
 		}},
 	} {
 		for _, on := range []bool{false, true} {
-			rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-				if handshake(rs, m, era.modern) || m.Method != "tools/call" {
-					return
-				}
-				rs.reply(m.ID, `{"content":[]}`)
-			})
+			rs, tr := startTools(t, era.modern, result(`{"content":[]}`))
 			proto := legacy
 			if era.modern {
 				proto = modern
@@ -68,22 +62,7 @@ func TestFileInputsCapabilityOnlyWithTheFlag(t *testing.T) {
 // field; the data URI goes to the server, and the wire log masks it.
 func TestFileInputsInputRequest(t *testing.T) {
 	const ask = `{"resultType":"input_required","requestState":"s","inputRequests":{"f":{"method":"elicitation/create","params":{"mode":"form","message":"Pick a photo","requestedSchema":{"type":"object","properties":{"photo":{"type":"string","format":"uri","x-mcp-file":{"accept":["image/*"],"maxSize":100}}},"required":["photo"]}}}}}`
-	var mu sync.Mutex
-	n := 0
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		mu.Lock()
-		n++
-		k := n
-		mu.Unlock()
-		if k == 1 {
-			rs.reply(m.ID, ask)
-			return
-		}
-		rs.reply(m.ID, `{"content":[{"type":"text","text":"got it"}]}`)
-	})
+	rs, tr := startTools(t, true, result(ask), result(`{"content":[{"type":"text","text":"got it"}]}`))
 	uri := elicit.DataURI("image/png", "p.png", []byte("\x89PNG-secret-bytes"))
 	var kinds []elicit.Kind
 	a := newAnswerer(func(_ context.Context, r *elicit.Request) (elicit.Response, error) {
@@ -136,12 +115,7 @@ func TestToolInputFiles(t *testing.T) {
 
 // A tool's file argument (a data URI) reaches the server and is masked in the wire log.
 func TestFileArgumentMaskedInLog(t *testing.T) {
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, false) || m.Method != "tools/call" {
-			return
-		}
-		rs.reply(m.ID, `{"content":[]}`)
-	})
+	rs, tr := startTools(t, false, result(`{"content":[]}`))
 	log := wire.New(100)
 	s := connectRaw(t, tr, Options{Protocol: legacy, FileInputs: true, Log: log})
 	uri := elicit.DataURI("text/plain", "a.txt", []byte("the file's own words"))

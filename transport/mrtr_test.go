@@ -26,22 +26,7 @@ const twoInputs = `{"resultType":"input_required","requestState":` + stateToken 
  "a":{"method":"elicitation/create","params":{"mode":"form","message":"First","requestedSchema":{"type":"object","properties":{"y":{"type":"number"},"x":{"type":"boolean"}}}}}}}`
 
 func TestMRTRByteExactStateAndNewIDs(t *testing.T) {
-	var calls int
-	var mu sync.Mutex
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		mu.Lock()
-		calls++
-		n := calls
-		mu.Unlock()
-		if n == 1 {
-			rs.reply(m.ID, twoInputs)
-			return
-		}
-		rs.reply(m.ID, `{"content":[{"type":"text","text":"done"}]}`)
-	})
+	rs, tr := startTools(t, true, result(twoInputs), result(`{"content":[{"type":"text","text":"done"}]}`))
 	a := newAnswerer(func(_ context.Context, r *elicit.Request) (elicit.Response, error) {
 		if r.Key == "a" {
 			return elicit.Response{Action: elicit.Accept, Content: map[string]any{"y": 2}}, nil
@@ -144,12 +129,7 @@ func TestMRTRReasksInvalidAnswer(t *testing.T) {
 }
 
 func TestMRTRInvalidAnswerFailsLocally(t *testing.T) {
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		rs.reply(m.ID, `{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"n?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}}}}`)
-	})
+	rs, tr := startTools(t, true, result(`{"resultType":"input_required","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"n?","requestedSchema":{"type":"object","properties":{"n":{"type":"integer"}}}}}}}`))
 	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
 		return elicit.Response{}, &elicit.ViolationsError{Violations: []elicit.Violation{{Path: "/n", Keyword: "type", Message: "not an integer"}}}
 	})
@@ -185,12 +165,7 @@ func TestMRTRUnansweredWrapsErr(t *testing.T) {
 }
 
 func TestMRTRRoundCap(t *testing.T) {
-	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		rs.reply(m.ID, `{"resultType":"input_required","requestState":"s-42","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"again","requestedSchema":{"type":"object","properties":{}}}}}}`)
-	})
+	_, tr := startTools(t, true, result(`{"resultType":"input_required","requestState":"s-42","inputRequests":{"k":{"method":"elicitation/create","params":{"message":"again","requestedSchema":{"type":"object","properties":{}}}}}}`))
 	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: newAnswerer(accept(nil)), MaxRounds: 3})
 	_, rounds, err := s.CallTool(context.Background(), "t", nil)
 	if err == nil || !strings.Contains(err.Error(), "3 input_required rounds") || !strings.Contains(err.Error(), "s-42") {
@@ -398,20 +373,9 @@ func TestDiscoverTimeoutWithPinIsAnError(t *testing.T) {
 func TestMRTRURLRepeatMarked(t *testing.T) {
 	const link = `{"resultType":"input_required","requestState":"s","inputRequests":{"u":{"method":"elicitation/create","params":{"mode":"url","message":"Link","url":"https://auth.example.com/link?s=1"}}}}`
 	const other = `{"resultType":"input_required","requestState":"s","inputRequests":{"u":{"method":"elicitation/create","params":{"mode":"url","message":"Other","url":"https://auth.example.com/other"}}}}`
-	var mu sync.Mutex
-	n := 0
 	// Rounds: link, link (repeat 1), load shedding, link (repeat 2), other, link (new again), done.
-	replies := []string{link, link, `{"resultType":"input_required","requestState":"busy"}`, link, other, link, `{"content":[{"type":"text","text":"done"}]}`}
-	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		mu.Lock()
-		r := replies[n]
-		n++
-		mu.Unlock()
-		rs.reply(m.ID, r)
-	})
+	_, tr := startTools(t, true, result(link), result(link), result(`{"resultType":"input_required","requestState":"busy"}`),
+		result(link), result(other), result(link), result(`{"content":[{"type":"text","text":"done"}]}`))
 	a := newAnswerer(accept(nil))
 	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: a, URLMode: true})
 	if _, _, err := s.CallTool(context.Background(), "t", nil); err != nil {
@@ -428,22 +392,7 @@ func TestMRTRURLRepeatMarked(t *testing.T) {
 
 func TestMRTRURLRepeatNeedsAccept(t *testing.T) {
 	const link = `{"resultType":"input_required","requestState":"s","inputRequests":{"u":{"method":"elicitation/create","params":{"mode":"url","message":"Link","url":"https://auth.example.com/link"}}}}`
-	var mu sync.Mutex
-	n := 0
-	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		mu.Lock()
-		n++
-		k := n
-		mu.Unlock()
-		if k < 3 {
-			rs.reply(m.ID, link)
-			return
-		}
-		rs.reply(m.ID, `{"content":[]}`)
-	})
+	_, tr := startTools(t, true, result(link), result(link), result(`{"content":[]}`))
 	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
 		return elicit.Response{Action: elicit.Decline}, nil
 	})

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -119,4 +120,36 @@ func connectRaw(t *testing.T, tr mcp.Transport, opts Options) *Session {
 	}
 	t.Cleanup(func() { s.Close() })
 	return s
+}
+
+// toolReply is what a scripted server sends for one tools/call, given the call's id.
+type toolReply func(rs *rawServer, id json.RawMessage)
+
+// result answers a call with the result object r.
+func result(r string) toolReply {
+	return func(rs *rawServer, id json.RawMessage) { rs.reply(id, r) }
+}
+
+// rpcError answers a call with the JSON-RPC error object e.
+func rpcError(e string) toolReply {
+	return func(rs *rawServer, id json.RawMessage) {
+		rs.send(`{"jsonrpc":"2.0","id":` + string(id) + `,"error":` + e + `}`)
+	}
+}
+
+// startTools runs a rawServer that completes the handshake of its era (2026-07-28 when
+// modern) and answers the nth tools/call with replies[n-1], and every call past the last
+// reply with the last one.
+func startTools(t *testing.T, modern bool, replies ...toolReply) (*rawServer, mcp.Transport) {
+	if len(replies) == 0 {
+		t.Fatal("startTools: no replies")
+	}
+	var calls atomic.Int64
+	return startRaw(t, func(rs *rawServer, m rawMsg) {
+		if handshake(rs, m, modern) || m.Method != "tools/call" {
+			return
+		}
+		n := int(calls.Add(1))
+		replies[min(n, len(replies))-1](rs, m.ID)
+	})
 }

@@ -108,16 +108,7 @@ const samplingInput = `{"resultType":"input_required","requestState":"s1","input
  "llm":{"method":"sampling/createMessage","params":{"messages":[{"role":"user","content":{"type":"text","text":"Name a colour"}}],"maxTokens":5}}}}`
 
 func TestSamplingInputRequest(t *testing.T) {
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		if len(rs.received("tools/call")) == 1 {
-			rs.reply(m.ID, samplingInput)
-			return
-		}
-		rs.reply(m.ID, `{"content":[{"type":"text","text":"done"}]}`)
-	})
+	rs, tr := startTools(t, true, result(samplingInput), result(`{"content":[{"type":"text","text":"done"}]}`))
 	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
 		return elicit.Response{Action: elicit.Accept, Sample: &elicit.SampleReply{Text: "Blue"}}, nil
 	})
@@ -157,12 +148,7 @@ func TestSamplingInputRequest(t *testing.T) {
 }
 
 func TestSamplingInputDeclinedEndsTheCall(t *testing.T) {
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		rs.reply(m.ID, samplingInput)
-	})
+	rs, tr := startTools(t, true, result(samplingInput))
 	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
 		return elicit.Response{Action: elicit.Decline}, nil
 	})
@@ -177,12 +163,7 @@ func TestSamplingInputDeclinedEndsTheCall(t *testing.T) {
 }
 
 func TestSamplingInputUndeclaredIsAnError(t *testing.T) {
-	_, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		rs.reply(m.ID, samplingInput)
-	})
+	_, tr := startTools(t, true, result(samplingInput))
 	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: elicit.NewEngine(newAnswerer(nil), nil)})
 	_, _, err := s.CallTool(context.Background(), "paint", nil)
 	if err == nil || !strings.Contains(err.Error(), "which elicitty did not declare") {

@@ -2,6 +2,7 @@ package transport
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -90,21 +91,12 @@ func TestURLCompletionDuringRetryPauseKept(t *testing.T) {
 	const required = `{"code":-32042,"message":"link first","data":{"elicitations":[` +
 		`{"mode":"url","message":"Link","url":"https://auth.example.com/link","elicitationId":"e-1"}]}}`
 	const complete = `{"jsonrpc":"2.0","method":"notifications/elicitation/complete","params":{"elicitationId":"e-1"}}`
-	var calls atomic.Int64
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, false) || m.Method != "tools/call" {
-			return
-		}
-		switch calls.Add(1) {
-		case 1:
-			rs.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":` + required + `}`)
-		case 2: // not done yet as the retry arrives; done a moment later
-			rs.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":` + required + `}`)
+	rs, tr := startTools(t, false, rpcError(required),
+		func(rs *rawServer, id json.RawMessage) { // not done yet as the retry arrives; done a moment later
+			rpcError(required)(rs, id)
 			rs.send(complete)
-		default:
-			rs.reply(m.ID, `{"content":[{"type":"text","text":"linked"}]}`)
-		}
-	})
+		},
+		result(`{"content":[{"type":"text","text":"linked"}]}`))
 	var asked atomic.Int64
 	a := newAnswerer(func(context.Context, *elicit.Request) (elicit.Response, error) {
 		if asked.Add(1) == 1 {

@@ -13,6 +13,9 @@ import (
 	"github.com/elicitty/elicitty/elicit"
 )
 
+// urlRequired is a -32042 error asking for one link, with the elicitationId of 2025-11-25.
+const urlRequired = `{"code":-32042,"message":"URL required","data":{"elicitations":[{"mode":"url","message":"Link","url":"https://auth.example.com/x","elicitationId":"e1"}]}}`
+
 // The URL-mode scenarios of both eras, each against a scripted server that follows the
 // specification text it quotes (docs/protocol.md, "URL mode").
 
@@ -28,23 +31,8 @@ import (
 // elicitationId, which 2026-07-28 removed: nothing waits on it.
 func TestURLEra20260728RetryWithStateNoWait(t *testing.T) {
 	const link = `{"resultType":"input_required","requestState":"link:%d","inputRequests":{"pay":{"method":"elicitation/create","params":{"mode":"url","message":"Pay","url":"https://pay.example.com/checkout?o=7","elicitationId":"stale-id"}}}}`
-	var mu sync.Mutex
-	n := 0
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		mu.Lock()
-		n++
-		k := n
-		mu.Unlock()
-		switch k {
-		case 1, 2:
-			rs.reply(m.ID, strings.Replace(link, "%d", string(rune('0'+k)), 1))
-		default:
-			rs.reply(m.ID, `{"resultType":"complete","content":[{"type":"text","text":"paid"}]}`)
-		}
-	})
+	rs, tr := startTools(t, true, result(strings.Replace(link, "%d", "1", 1)), result(strings.Replace(link, "%d", "2", 1)),
+		result(`{"resultType":"complete","content":[{"type":"text","text":"paid"}]}`))
 	var events []Event
 	var emu sync.Mutex
 	a := newAnswerer(accept(nil))
@@ -108,12 +96,7 @@ func TestURLEra20260728RetryWithStateNoWait(t *testing.T) {
 // them is 2025-11-25 only, so a 2026-07-28 server sending it gets a clear error, and
 // nothing is asked or retried.
 func TestURLEra20260728RejectsMinus32042(t *testing.T) {
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, true) || m.Method != "tools/call" {
-			return
-		}
-		rs.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32042,"message":"URL required","data":{"elicitations":[{"mode":"url","message":"Link","url":"https://auth.example.com/x","elicitationId":"e1"}]}}}`)
-	})
+	rs, tr := startTools(t, true, rpcError(urlRequired))
 	a := newAnswerer(accept(nil))
 	s := connectRaw(t, tr, Options{Protocol: modern, Answerer: a, URLMode: true})
 	// Bounded: before the era check, this call waited for a completion that never came.
@@ -143,22 +126,7 @@ func TestURLEra20260728RejectsMinus32042(t *testing.T) {
 // is done, and the client then retries the original request; the retry is a new request
 // (new id) that carries no requestState or inputResponses.
 func TestURLEra20251125WaitsForCompletion(t *testing.T) {
-	var mu sync.Mutex
-	n := 0
-	rs, tr := startRaw(t, func(rs *rawServer, m rawMsg) {
-		if handshake(rs, m, false) || m.Method != "tools/call" {
-			return
-		}
-		mu.Lock()
-		n++
-		k := n
-		mu.Unlock()
-		if k == 1 {
-			rs.send(`{"jsonrpc":"2.0","id":` + string(m.ID) + `,"error":{"code":-32042,"message":"URL required","data":{"elicitations":[{"mode":"url","message":"Link","url":"https://auth.example.com/x","elicitationId":"e1"}]}}}`)
-			return
-		}
-		rs.reply(m.ID, `{"content":[{"type":"text","text":"linked"}]}`)
-	})
+	rs, tr := startTools(t, false, rpcError(urlRequired), result(`{"content":[{"type":"text","text":"linked"}]}`))
 	waiting := make(chan struct{})
 	var once sync.Once
 	a := newAnswerer(accept(nil))
