@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // fakeNPX writes an `npx` that waits until the file gate exists (a download in
@@ -96,7 +98,7 @@ wait:
 // shown on one stderr line that counts the seconds, cleared once it runs.
 func TestTmuxStartingLineCountsSeconds(t *testing.T) {
 	gate := filepath.Join(t.TempDir(), "downloaded")
-	tm := startTerm(t, termOptions{stdoutToFile: true, env: []string{"PATH=" + fakeNPX(t, gate)}},
+	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true, Env: []string{"PATH=" + fakeNPX(t, gate)}},
 		"tools", "--", "npx", "-y", "@example/slow-server")
 	tm.WaitFor(`elicitty: starting "npx": 2s (npx may be downloading it; up to 2m0s)`)
 	if err := os.WriteFile(gate, nil, 0o644); err != nil {

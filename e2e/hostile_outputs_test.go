@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitty/elicitty/internal/cli"
 	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // TestHostileEveryOutput runs every headless command that prints server text over the
@@ -92,7 +93,7 @@ const escapedPayload = `Plinkevil\u2028\u2029\rCR\nelicitty: fake line`
 // Log tab: nothing raw reaches the terminal, no line is the server's.
 func TestTmuxHostileResultAndLog(t *testing.T) {
 	t.Parallel()
-	tm := hostileTerm(t, termOptions{cols: 160, rows: 50}, "payload")
+	tm := hostileTerm(t, tmuxterm.Options{Cols: 160, Rows: 50}, "payload")
 	tm.WaitFor("ready")
 	scanTerm(t, tm, "tools list")
 	noFakeLine(t, tm, "tools list")

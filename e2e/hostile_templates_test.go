@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/internal/cli"
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // TestHostileCompletionsHeadless: a hostile server's completions and a read of its
@@ -37,7 +38,7 @@ func TestHostileCompletionsHeadless(t *testing.T) {
 // form, suggestions and detail view show nothing raw.
 func TestTmuxHostileTemplate(t *testing.T) {
 	t.Parallel()
-	tm := hostileTerm(t, termOptions{}, "payload")
+	tm := hostileTerm(t, tmuxterm.Options{}, "payload")
 	tm.WaitFor("ready")
 	tm.Keys("Tab", "Tab")
 	tm.WaitFor("hostile://items/{id}")

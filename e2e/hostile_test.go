@@ -20,6 +20,7 @@ import (
 
 	"github.com/elicitty/elicitty/internal/cli"
 	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // The hostile suite runs elicitty against testdata/hostile, a server that puts an
@@ -296,10 +297,10 @@ func TestHostileMisbehaviour(t *testing.T) {
 // hostileTerm starts elicitty with args against the hostile server in a real terminal
 // whose tmux accepts OSC 52 clipboard writes, so that a write that got through would
 // show as a paste buffer.
-func hostileTerm(t *testing.T, opts termOptions, scenario string, args ...string) *tmuxTerm {
+func hostileTerm(t *testing.T, opts tmuxterm.Options, scenario string, args ...string) *tmuxTerm {
 	t.Helper()
 	srv := hostileServer(t)
-	opts.rawOutput = true
+	opts.RawOutput = true
 	tm := startTerm(t, opts, append(args, "--", srv, scenario)...)
 	tm.Tmux("set-option", "-g", "set-clipboard", "on")
 	return tm
@@ -362,7 +363,7 @@ func scanScreen(t *testing.T, tm *tmuxTerm, what string, ours bool) {
 // "cancelled" line quotes its message, which must not run in the terminal.
 func TestTmuxHostileInlineCancelled(t *testing.T) {
 	t.Parallel()
-	tm := hostileTerm(t, termOptions{stdoutToFile: true}, "payload", "call", "cancel")
+	tm := hostileTerm(t, tmuxterm.Options{StdoutToFile: true}, "payload", "call", "cancel")
 	tm.WaitFor("Plinkevil")
 	scanScreen(t, tm, "inline form", false) // the message is multi-line by design
 	tm.WaitFor("cancelled")
@@ -379,7 +380,7 @@ func TestTmuxHostileInlineCancelled(t *testing.T) {
 // TestTmuxHostileAccessible shows the payload form in accessible (line prompt) mode.
 func TestTmuxHostileAccessible(t *testing.T) {
 	t.Parallel()
-	tm := hostileTerm(t, termOptions{stdoutToFile: true}, "payload", "call", "ask", "--accessible")
+	tm := hostileTerm(t, tmuxterm.Options{StdoutToFile: true}, "payload", "call", "ask", "--accessible")
 	tm.WaitFor("Plinkevil", "[A]nswer, [d]ecline, [c]ancel")
 	scanScreen(t, tm, "accessible form", false)
 	tm.TypeText("c")
@@ -394,7 +395,7 @@ func TestTmuxHostileAccessible(t *testing.T) {
 // error carries the payload and reads the error and log views.
 func TestTmuxHostileTUI(t *testing.T) {
 	t.Parallel()
-	tm := hostileTerm(t, termOptions{}, "payload")
+	tm := hostileTerm(t, tmuxterm.Options{}, "payload")
 	tm.WaitFor("ready")
 	scanTerm(t, tm, "tools list")
 	selectTool(t, tm, "fail")
@@ -448,7 +449,7 @@ func TestHostileHTTPErrorHeadless(t *testing.T) {
 func TestTmuxHostileHTTPServersPane(t *testing.T) {
 	t.Parallel()
 	url := hostileHTTP(t)
-	tm := startTerm(t, termOptions{rawOutput: true, cols: 200, rows: 30}, url)
+	tm := startTerm(t, tmuxterm.Options{RawOutput: true, Cols: 200, Rows: 30}, url)
 	tm.Tmux("set-option", "-g", "set-clipboard", "on")
 	tm.WaitFor("failed", "Plinkevil")
 	scanScreen(t, tm, "servers pane", false) // the narrow pane wraps words: any may start a line
@@ -464,7 +465,7 @@ func TestTmuxHostileHTTPServersPane(t *testing.T) {
 // servers pane shows the reason.
 func TestTmuxHostileServersPane(t *testing.T) {
 	t.Parallel()
-	tm := hostileTerm(t, termOptions{cols: 200, rows: 30}, "initfail") // wide: the pane shows the stderr tail
+	tm := hostileTerm(t, tmuxterm.Options{Cols: 200, Rows: 30}, "initfail") // wide: the pane shows the stderr tail
 	tm.WaitFor("✗ hostile", "failed", "Plinkevil")
 	scanTerm(t, tm, "servers pane")
 	tm.Keys("q")

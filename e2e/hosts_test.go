@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/internal/testkit"
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // The host matrix (issue 28): real MCP hosts run `elicitty proxy` as their server and a
@@ -141,7 +142,7 @@ func (k *hostKit) startInbox(t *testing.T, env ...string) (*tmuxTerm, string) {
 	if err := os.WriteFile(opener, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+shellQuote(record)+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tm := startTerm(t, termOptions{env: append([]string{"ELICITTY_OPENER=" + opener, k.mark}, env...)}, "inbox")
+	tm := startTerm(t, tmuxterm.Options{Env: append([]string{"ELICITTY_OPENER=" + opener, k.mark}, env...)}, "inbox")
 	return tm, record
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/internal/cli"
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // stubbornConfig writes a config of n stubborn servers of mode and returns its path and
@@ -230,7 +231,7 @@ func TestNoServerOutlivesTUI(t *testing.T) {
 		t.Run(key, func(t *testing.T) {
 			const n = 30
 			cfg, pids := stubbornConfig(t, n, "silent")
-			tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports")
+			tm := startTerm(t, tmuxterm.Options{}, "--config", cfg, "--no-imports")
 			waitStarted(t, pids, n)
 			// The servers pane at 80x24 scrolls: 30 servers do not fit.
 			tm.WaitFor("s00", "starting…", "↓ ", " more")
@@ -248,7 +249,7 @@ func TestNoServerOutlivesTUI(t *testing.T) {
 	}
 	t.Run("terminal closed", func(t *testing.T) {
 		cfg, pids := stubbornConfig(t, 3, "demo")
-		tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports")
+		tm := startTerm(t, tmuxterm.Options{}, "--config", cfg, "--no-imports")
 		tm.WaitFor("s00", "s02", "ready")
 		waitStarted(t, pids, 3)
 		// Killing the tmux server closes the terminal: elicitty gets SIGHUP.
@@ -264,7 +265,7 @@ func TestNoServerOutlivesTUI(t *testing.T) {
 func TestTUIQuitWithCallInFlight(t *testing.T) {
 	cfg, pids := stubbornConfig(t, 1, "demo")
 	logFile := filepath.Join(t.TempDir(), "wire.jsonl")
-	tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports", "--protocol", "2025-11-25", "--log", logFile)
+	tm := startTerm(t, tmuxterm.Options{}, "--config", cfg, "--no-imports", "--protocol", "2025-11-25", "--log", logFile)
 	tm.WaitFor("s00", "ready", "form_all_kinds")
 	selectTool(t, tm, "form_all_kinds")
 	tm.Keys("Enter") // read-only: it runs at once
@@ -311,7 +312,7 @@ func TestTUIQuitWithCallInFlight(t *testing.T) {
 // request, says which, and the call completes.
 func TestTUIRestartResendsLostRequest(t *testing.T) {
 	cfg, pids := stubbornConfig(t, 1, "crash-once", "restart: on-failure", "maxRestarts: 2")
-	tm := startTerm(t, termOptions{}, "--config", cfg, "--no-imports", "--protocol", "2026-07-28")
+	tm := startTerm(t, tmuxterm.Options{}, "--config", cfg, "--no-imports", "--protocol", "2026-07-28")
 	tm.WaitFor("s00", "ready 2026-07-28", "add")
 	selectTool(t, tm, "slow")
 	tm.Keys("Enter")

@@ -21,6 +21,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/elicitty/elicitty/internal/cli"
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // docCommand is one command line a user reads in the README or in --help.
@@ -178,7 +179,7 @@ func runDocCommand(t *testing.T, c docCommand) {
 			args = nil
 		}
 		mark := fmt.Sprintf("ELICITTY_DOC_RUN=%d", runSeq.Add(1))
-		tm := startTerm(t, termOptions{env: []string{mark}}, args...)
+		tm := startTerm(t, tmuxterm.Options{Env: []string{mark}}, args...)
 		tm.WaitFor("demo ready", "form_all_kinds")
 		tm.Keys("q")
 		if code, _ := tm.Wait(); code != 0 {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // TestTmuxInlineFilePicker answers the demo's upload_file on a terminal with
@@ -14,7 +16,7 @@ import (
 // directory is opened rather than chosen, the review shows the chosen file's name and
 // size (never its bytes), and the server reports the file's sha256.
 func TestTmuxInlineFilePicker(t *testing.T) {
-	tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "upload_file", "--experimental", "file-inputs", "--", bin, "serve-demo")
+	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true}, "call", "upload_file", "--experimental", "file-inputs", "--", bin, "serve-demo")
 	tm.WaitFor("Choose a file to hash", "run.sh", "home")
 	// The listing is sorted with the directory home first: down to run.sh, choose it.
 	tm.Keys("Down", "Enter")

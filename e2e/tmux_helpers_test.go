@@ -15,22 +15,10 @@ const (
 // tmuxTerm is the elicitty binary running in a real terminal.
 type tmuxTerm = tmuxterm.Term
 
-// termOptions says how to run the binary in the terminal (tmuxterm.Options).
-type termOptions struct {
-	env          []string
-	stdoutToFile bool
-	rawOutput    bool
-	cols, rows   int
-	workDir      string
-}
-
 // startTerm runs the elicitty binary with args in a fresh tmux server (tmuxterm.Start).
-func startTerm(t *testing.T, opts termOptions, args ...string) *tmuxTerm {
+func startTerm(t *testing.T, opts tmuxterm.Options, args ...string) *tmuxTerm {
 	t.Helper()
-	return tmuxterm.Start(t, bin, tmuxterm.Options{
-		Env: opts.env, StdoutToFile: opts.stdoutToFile, RawOutput: opts.rawOutput, Cols: opts.cols, Rows: opts.rows,
-		WorkDir: opts.workDir,
-	}, args...)
+	return tmuxterm.Start(t, bin, opts, args...)
 }
 
 // shellQuote quotes s for sh.

@@ -15,6 +15,7 @@ import (
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/cli"
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 	"github.com/elicitty/elicitty/proxy/inbox"
 )
 
@@ -52,7 +53,7 @@ func TestTmuxInboxAnswersAProxyAsk(t *testing.T) {
 	defer b.Close()
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) }) // after the terminal is gone
-	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}, rawOutput: true}, "inbox")
+	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}, RawOutput: true}, "inbox")
 	tm.WaitFor("Proxies", "Claude Desktop", "› demo", fmt.Sprintf("pid %d", os.Getpid()), "Inbox: 0 pending")
 
 	answered := make(chan elicit.Response, 1)
@@ -141,7 +142,7 @@ func TestTmuxInboxProxyEndToEnd(t *testing.T) {
 	// cleanup runs last.
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) }) // after the terminal is gone
-	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
+	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
 	tm.WaitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", bin, "serve-demo")
 	h.initialize()
@@ -271,7 +272,7 @@ func TestTmuxTUIAttachesToProxies(t *testing.T) {
 	defer b.Close()
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
-	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}}, "demo")
+	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}}, "demo")
 	// The status line says "demo ready" only until the proxy's attach notice replaces
 	// it; the listed tools stay. The ask reaches the TUI whenever it attaches.
 	tm.WaitFor("elicit_n")
@@ -366,7 +367,7 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 	if err := os.WriteFile(opener, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+shellQuote(record)+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
+	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
 	tm.WaitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", "node", js)
 	h.initialize()
@@ -440,7 +441,7 @@ func TestTmuxInboxURLRequiredEverything(t *testing.T) {
 	if err := os.WriteFile(opener, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+shellQuote(record)+"\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	tm := startTerm(t, termOptions{env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
+	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
 	tm.WaitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", "node", js)
 	h.initialize()

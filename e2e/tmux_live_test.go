@@ -3,6 +3,7 @@ package e2e
 import (
 	"testing"
 
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 	"github.com/elicitty/elicitty/transport"
 )
 
@@ -11,7 +12,7 @@ import (
 // roots again: the working directory and the added one.
 func TestTmuxTUIRootsScreen(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{cols: 120, rows: 24}, "demo") // wide enough for the temporary directory's URI
+	tm := startTerm(t, tmuxterm.Options{Cols: 120, Rows: 24}, "demo") // wide enough for the temporary directory's URI
 	tm.WaitFor("demo ready", "form_all_kinds")
 	wd, err := transport.RootURI(tm.Dir())
 	if err != nil {

@@ -3,6 +3,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // TestTmuxTUISampling runs `elicitty demo` in both eras (and over HTTP) at 80x24, calls summarize,
@@ -21,7 +23,7 @@ func TestTmuxTUISampling(t *testing.T) {
 				target = startDemoHTTP(t)
 				server = strings.TrimSuffix(strings.TrimPrefix(target, "http://"), "/mcp")
 			}
-			tm := startTerm(t, termOptions{}, target, "--protocol", tc.era)
+			tm := startTerm(t, tmuxterm.Options{}, target, "--protocol", tc.era)
 			tm.WaitFor("ready " + tc.era)
 			selectTool(t, tm, "summarize")
 			tm.Keys("Enter")
@@ -53,7 +55,7 @@ func TestTmuxTUISampling(t *testing.T) {
 // reply reviewed before it is sent.
 func TestTmuxInlineSampling(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "summarize", "text=Cats sit on mats.", "--", bin, "serve-demo")
+	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true}, "call", "summarize", "text=Cats sit on mats.", "--", bin, "serve-demo")
 	tm.WaitFor("asks for a model reply (sampling) for summarize", "You write one-sentence summaries",
 		"Cats sit on mats.", `stop at "\n\n"`, `Write the assistant's reply; end it with a line holding only "."`)
 	tm.TypeText("Cats sit.")
@@ -78,7 +80,7 @@ func TestTmuxEverythingSampling(t *testing.T) {
 	js := everythingJS(t)
 	t.Run("tui", func(t *testing.T) {
 		t.Parallel()
-		tm := startTerm(t, termOptions{}, "--", "node", js, "stdio")
+		tm := startTerm(t, tmuxterm.Options{}, "--", "node", js, "stdio")
 		tm.WaitFor("node ready", "get-sum")
 		selectTool(t, tm, "trigger-sampling-request")
 		tm.Keys("Enter")
@@ -104,7 +106,7 @@ func TestTmuxEverythingSampling(t *testing.T) {
 	})
 	t.Run("inline", func(t *testing.T) {
 		t.Parallel()
-		tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "trigger-sampling-request", "prompt=the sea", "--", "node", js, "stdio")
+		tm := startTerm(t, tmuxterm.Options{StdoutToFile: true}, "call", "trigger-sampling-request", "prompt=the sea", "--", "node", js, "stdio")
 		tm.WaitFor("Resource trigger-sampling-request context: the sea", "You are a helpful test server.", "Write the assistant's reply")
 		tm.TypeText("/decline")
 		tm.Keys("Enter")

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // TestTmuxTypeaheadAcrossEnter types a whole form in one send-keys call, as a fast
@@ -29,7 +31,7 @@ func TestTmuxTypeaheadAcrossEnter(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			tm := startTerm(t, termOptions{stdoutToFile: true}, "render", schema)
+			tm := startTerm(t, tmuxterm.Options{StdoutToFile: true}, "render", schema)
 			tm.WaitFocus("Name *")
 			tc.input(tm)
 			screen := tm.WaitFor("Review: Accept sends this response", `"name": "Bob"`, `"seats": 5`, "[ Accept ]")
@@ -63,7 +65,7 @@ func TestTmuxSmallTerminal(t *testing.T) {
 	}{{"60x15", 60, 15}, {"80x24", 80, 24}} {
 		t.Run(size.name, func(t *testing.T) {
 			t.Parallel()
-			tm := startTerm(t, termOptions{cols: size.cols, rows: size.rows}, "demo")
+			tm := startTerm(t, tmuxterm.Options{Cols: size.cols, Rows: size.rows}, "demo")
 			tm.WaitFor("demo ready")
 			filterTool(tm, "form_all_kinds")
 			tm.Keys("Enter") // read-only: it runs at once
@@ -145,7 +147,7 @@ func filterTool(tm *tmuxTerm, name string) {
 // terminal UI in one send-keys call, across its three pages, up to the review.
 func TestTmuxTUITypeaheadAcrossPages(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{}, "demo")
+	tm := startTerm(t, tmuxterm.Options{}, "demo")
 	tm.WaitFor("demo ready")
 	filterTool(tm, "form_all_kinds")
 	tm.Keys("Enter") // read-only: it runs at once

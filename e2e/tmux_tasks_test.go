@@ -3,6 +3,8 @@ package e2e
 import (
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // TestTmuxTUITaskWithElicitation runs the TUI over server-everything (stdio) in a real
@@ -14,7 +16,7 @@ import (
 func TestTmuxTUITaskWithElicitation(t *testing.T) {
 	js := everythingJS(t)
 	t.Parallel()
-	tm := startTerm(t, termOptions{cols: 100, rows: 30}, "--", "node", js, "stdio")
+	tm := startTerm(t, tmuxterm.Options{Cols: 100, Rows: 30}, "--", "node", js, "stdio")
 	tm.WaitFor("ready 2025-11-25", "get-sum")
 	selectTool(t, tm, "simulate-research-query") // scrolls to it
 	tm.Keys("Enter")

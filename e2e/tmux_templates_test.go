@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // TestTmuxTUIResourceTemplate runs `elicitty demo` at 80x24 and 60x15, opens the
@@ -16,7 +18,7 @@ func TestTmuxTUIResourceTemplate(t *testing.T) {
 	for _, size := range [][2]int{{80, 24}, {60, 15}} {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			t.Parallel()
-			tm := startTerm(t, termOptions{cols: size[0], rows: size[1]}, "demo")
+			tm := startTerm(t, tmuxterm.Options{Cols: size[0], Rows: size[1]}, "demo")
 			tm.WaitFor("demo ready")
 			tm.Keys("Tab", "Tab")
 			tm.WaitFor("demo://items/{id}  template:")
@@ -45,7 +47,7 @@ func TestTmuxTUIResourceTemplate(t *testing.T) {
 // server suggests for what was typed.
 func TestTmuxTUIPromptCompletions(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{cols: 60, rows: 15}, "demo")
+	tm := startTerm(t, tmuxterm.Options{Cols: 60, Rows: 15}, "demo")
 	tm.WaitFor("demo ready")
 	tm.Keys("Tab")
 	tm.WaitFor("demo       greet")
@@ -71,7 +73,7 @@ func TestTmuxTUIEverythingCompletions(t *testing.T) {
 	// run (node included) may outlive it.
 	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
 	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
-	tm := startTerm(t, termOptions{env: []string{mark}}, "--", "node", js, "stdio")
+	tm := startTerm(t, tmuxterm.Options{Env: []string{mark}}, "--", "node", js, "stdio")
 	tm.WaitFor("ready", "completions")
 	tm.Keys("Tab")
 	tm.WaitFor("completable-prompt")

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // These tests drive elicitty in a real terminal (tmux, 80x24, NO_COLOR): they type
@@ -133,7 +135,7 @@ func TestTmuxInlineFormEveryKind(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.protocol, func(t *testing.T) {
 			t.Parallel()
-			tm := startTerm(t, termOptions{stdoutToFile: true},
+			tm := startTerm(t, tmuxterm.Options{StdoutToFile: true},
 				"call", "form_all_kinds", "--json", "--protocol", tt.protocol, "--", bin, "serve-demo")
 			first := tm.WaitFocus("Full name *")
 			// The server is named after its command, as configured ad hoc.
@@ -193,7 +195,7 @@ func TestTmuxInlineDeclineVersusCancel(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
-			tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "confirm_only", "--", bin, "serve-demo")
+			tm := startTerm(t, tmuxterm.Options{StdoutToFile: true}, "call", "confirm_only", "--", bin, "serve-demo")
 			tm.WaitFor("Proceed with the demo operation?", "This request has no fields", "[ Accept ]",
 				"esc cancel · a accept · d decline")
 			tm.Keys(tt.key)
@@ -250,7 +252,7 @@ func TestTmuxInlineURLConsent(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			opener, record := fakeOpener(t)
-			tm := startTerm(t, termOptions{stdoutToFile: true, env: []string{"ELICITTY_OPENER=" + opener}},
+			tm := startTerm(t, tmuxterm.Options{StdoutToFile: true, Env: []string{"ELICITTY_OPENER=" + opener}},
 				"call", "link_account", "--protocol", tt.protocol, "--", bin, "serve-demo")
 			screen := tm.WaitFor("Nothing has been opened or fetched.")
 			for _, want := range []string{
@@ -349,7 +351,7 @@ func mainPane(screen string) []string {
 // echo of the content in the result pane.
 func TestTmuxTUIFormEveryKind(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{}, "demo")
+	tm := startTerm(t, tmuxterm.Options{}, "demo")
 	tm.WaitFor("demo ready", "form_all_kinds")
 	selectTool(t, tm, "form_all_kinds")
 	tm.Keys("Enter") // read-only: it runs at once
@@ -396,7 +398,7 @@ func TestTmuxTUIFormEveryKind(t *testing.T) {
 // through its argument form, typing the argument as a user would, and reads the result.
 func TestTmuxTUIToolArguments(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{}, "demo")
+	tm := startTerm(t, tmuxterm.Options{}, "demo")
 	tm.WaitFor("demo ready", "echo")
 	selectTool(t, tm, "echo")
 	tm.Keys("Enter")
@@ -422,7 +424,7 @@ func TestTmuxTUIToolArguments(t *testing.T) {
 // answers its input request (one MRTR round) from the TUI.
 func TestTmuxTUIMRTRRound(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{}, "demo", "--protocol", "2026-07-28")
+	tm := startTerm(t, tmuxterm.Options{}, "demo", "--protocol", "2026-07-28")
 	tm.WaitFor("ready 2026-07-28")
 	selectTool(t, tm, "mrtr_one")
 	tm.Keys("Enter") // read-only: it runs at once
@@ -443,7 +445,7 @@ func TestTmuxTUIMRTRRound(t *testing.T) {
 // token the user finally typed.
 func TestTmuxInlineSecretMaskedAndValidated(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "secret_warning", "--", bin, "serve-demo")
+	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true}, "call", "secret_warning", "--", bin, "serve-demo")
 	tm.WaitFocus("API token *")
 	tm.WaitFor("looks like a secret", "servers should use URL mode")
 	tm.TypeText("s3cr")
@@ -467,7 +469,7 @@ func TestTmuxInlineSecretMaskedAndValidated(t *testing.T) {
 // becomes an answers file; replaying it answers the same form.
 func TestTmuxTUIRecord(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{}, "demo", "--record", "rec.yaml")
+	tm := startTerm(t, tmuxterm.Options{}, "demo", "--record", "rec.yaml")
 	tm.WaitFor("ready ")
 	selectTool(t, tm, "confirm_only")
 	tm.Keys("Enter") // read-only: it runs at once
@@ -499,7 +501,7 @@ func TestTmuxTUIRecord(t *testing.T) {
 // progress notifications on one updating stderr line, gone when the call ends, and that
 // nothing of it is printed when stderr is not a terminal.
 func TestHeadlessProgressLine(t *testing.T) {
-	tm := startTerm(t, termOptions{stdoutToFile: true}, "call", "demo", "slow", "steps=8", "interval_ms=250")
+	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true}, "call", "demo", "slow", "steps=8", "interval_ms=250")
 	screen := tm.WaitFor("elicitty: demo: step 2 of 8")
 	if strings.Contains(screen, "step 1 of 8") {
 		t.Errorf("progress is not one updating line:\n%s", screen)

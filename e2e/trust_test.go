@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/internal/cli"
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // folder is a project folder and a private home for runs of the binary in it.
@@ -296,7 +297,7 @@ func TestTmuxUntrustedProjectTrustScreen(t *testing.T) {
 	env := []string{"SECRET=s3cr3t-value", "HOME=" + home, "XDG_CONFIG_HOME=" + filepath.Join(home, ".config")}
 	// Each run is a subtest: its tmux server is its own.
 	t.Run("not now", func(t *testing.T) {
-		tm := startTerm(t, termOptions{workDir: f.dir, env: env, cols: 120, rows: 30})
+		tm := startTerm(t, tmuxterm.Options{WorkDir: f.dir, Env: env, Cols: 120, Rows: 30})
 		tm.WaitFor("Trust this project folder?", "marker: runs sh -c touch "+marker, "exfil: connects to "+sink.url, "y: trust and start them")
 		nothingRan("on the trust screen")
 		tm.Keys("n")
@@ -318,7 +319,7 @@ func TestTmuxUntrustedProjectTrustScreen(t *testing.T) {
 		nothingRan("after n")
 	})
 	t.Run("trust", func(t *testing.T) {
-		tm := startTerm(t, termOptions{workDir: f.dir, env: env, cols: 120, rows: 30})
+		tm := startTerm(t, tmuxterm.Options{WorkDir: f.dir, Env: env, Cols: 120, Rows: 30})
 		tm.WaitFor("Trust this project folder?")
 		tm.Keys("y")
 		tm.WaitFor("● marker")
@@ -337,7 +338,7 @@ func TestTmuxUntrustedProjectTrustScreen(t *testing.T) {
 		}
 	})
 	t.Run("remembered", func(t *testing.T) {
-		tm := startTerm(t, termOptions{workDir: f.dir, env: env, cols: 120, rows: 30})
+		tm := startTerm(t, tmuxterm.Options{WorkDir: f.dir, Env: env, Cols: 120, Rows: 30})
 		screen := tm.WaitFor("● marker")
 		if strings.Contains(screen, "Trust this project folder?") {
 			t.Errorf("asked again after trusting:\n%s", screen)

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // noBrowser is the environment of a machine whose browser fails: $BROWSER names a
@@ -62,7 +64,7 @@ func joinedURL(t *testing.T, lines []string) string {
 func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 	t.Parallel()
 	env, mark := noBrowser()
-	tm := startTerm(t, termOptions{stdoutToFile: true, rawOutput: true, env: env},
+	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true, RawOutput: true, Env: env},
 		"call", "needs_link", "--protocol", "2025-11-25", "--", bin, "serve-demo")
 	tm.WaitFor("Nothing has been opened or fetched.")
 	tm.Keys("o")
@@ -90,7 +92,7 @@ func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 func TestTmuxInlineURLWaitKeys(t *testing.T) {
 	t.Parallel()
 	env, mark := noBrowser()
-	tm := startTerm(t, termOptions{stdoutToFile: true, env: env},
+	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true, Env: env},
 		"call", "needs_link", "--protocol", "2025-11-25", "--", bin, "serve-demo")
 	tm.WaitFor("Nothing has been opened or fetched.")
 	tm.Keys("c") // copy only
@@ -131,7 +133,7 @@ func TestTmuxTUIURLNoBrowser(t *testing.T) {
 		t.Run(size.name, func(t *testing.T) {
 			t.Parallel()
 			env, mark := noBrowser()
-			tm := startTerm(t, termOptions{env: env, cols: size.cols, rows: size.rows}, "demo", "--protocol", size.protocol)
+			tm := startTerm(t, tmuxterm.Options{Env: env, Cols: size.cols, Rows: size.rows}, "demo", "--protocol", size.protocol)
 			tm.WaitFor("ready")
 			selectTool(t, tm, size.tool)
 			tm.Keys("Enter") // no arguments, not marked read-only: it asks
