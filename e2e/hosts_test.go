@@ -60,8 +60,9 @@ func newHostKit(t *testing.T) *hostKit {
 	t.Helper()
 	node := hostTool(t, "ELICITTY_NODE22", "Node 22")
 	sdk := hostTool(t, "ELICITTY_TS_SDK_DIR", "the TypeScript SDK (@modelcontextprotocol/sdk)")
-	k := &hostKit{dir: t.TempDir(), node: node,
-		mark: fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))}
+	// The mark's check is registered first, so that it runs last: after the hosts and
+	// terminals are gone.
+	k := &hostKit{dir: t.TempDir(), node: node, mark: runMark(t)}
 	k.runs = filepath.Join(k.dir, "runs")
 	for _, f := range []string{"agent-host.mjs", "counter-server.mjs"} {
 		b, err := os.ReadFile(filepath.Join("testdata", "hosts", f))
@@ -75,11 +76,7 @@ func newHostKit(t *testing.T) *hostKit {
 	if err := os.Symlink(sdk, filepath.Join(k.dir, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	// Registered first, so that it runs last: after the hosts and terminals are gone.
-	t.Cleanup(func() {
-		noSurvivors(t, k.dir)
-		noSurvivorsIn(t, "environ", append([]byte(k.mark), 0))
-	})
+	t.Cleanup(func() { noSurvivors(t, k.dir) }) // likewise, after the hosts and terminals
 	return k
 }
 
@@ -136,12 +133,7 @@ func (k *hostKit) hostEnv(t *testing.T, extra ...string) []string {
 // links it is given in the returned file.
 func (k *hostKit) startInbox(t *testing.T, env ...string) (*tmuxTerm, string) {
 	t.Helper()
-	dir := t.TempDir()
-	record := filepath.Join(dir, "opened")
-	opener := filepath.Join(dir, "opener.sh")
-	if err := os.WriteFile(opener, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+shellQuote(record)+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	opener, record := recordingOpener(t)
 	tm := startTerm(t, tmuxterm.Options{Env: append([]string{"ELICITTY_OPENER=" + opener, k.mark}, env...)}, "inbox")
 	return tm, record
 }

@@ -51,8 +51,7 @@ func TestTmuxInboxAnswersAProxyAsk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
-	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) }) // after the terminal is gone
+	mark := runMark(t) // after the terminal is gone
 	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}, RawOutput: true}, "inbox")
 	tm.WaitFor("Proxies", "Claude Desktop", "› demo", fmt.Sprintf("pid %d", os.Getpid()), "Inbox: 0 pending")
 
@@ -140,8 +139,7 @@ func TestTmuxInboxProxyEndToEnd(t *testing.T) {
 	opener, record := fakeOpener(t)
 	// The inbox's terminal goes first, so that it is killed after the host: its
 	// cleanup runs last.
-	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
-	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) }) // after the terminal is gone
+	mark := runMark(t) // after the terminal is gone
 	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
 	tm.WaitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", bin, "serve-demo")
@@ -270,8 +268,7 @@ func TestTmuxTUIAttachesToProxies(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
-	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
+	mark := runMark(t)
 	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, mark}}, "demo")
 	// The status line says "demo ready" only until the proxy's attach notice replaces
 	// it; the listed tools stay. The ask reaches the TUI whenever it attaches.
@@ -360,13 +357,8 @@ func TestTmuxInboxProxyEverything(t *testing.T) {
 	js := everythingJS(t)
 	t.Parallel()
 	dir := inboxDir(t)
-	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
-	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
-	record := filepath.Join(t.TempDir(), "opened")
-	opener := filepath.Join(t.TempDir(), "opener.sh")
-	if err := os.WriteFile(opener, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+shellQuote(record)+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	mark := runMark(t)
+	opener, record := recordingOpener(t)
 	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
 	tm.WaitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", "node", js)
@@ -434,13 +426,8 @@ func TestTmuxInboxURLRequiredEverything(t *testing.T) {
 	js := everythingJS(t)
 	t.Parallel()
 	dir := inboxDir(t)
-	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
-	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
-	record := filepath.Join(t.TempDir(), "opened")
-	opener := filepath.Join(t.TempDir(), "opener.sh")
-	if err := os.WriteFile(opener, []byte("#!/bin/sh\nprintf '%s\\n' \"$1\" >> "+shellQuote(record)+"\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	mark := runMark(t)
+	opener, record := recordingOpener(t)
 	tm := startTerm(t, tmuxterm.Options{Env: []string{"ELICITTY_RUNTIME_DIR=" + dir, "ELICITTY_OPENER=" + opener, mark}}, "inbox")
 	tm.WaitFor("Proxies", "(none running)")
 	h := startHost(t, []string{"ELICITTY_RUNTIME_DIR=" + dir}, bin, "proxy", "--", "node", js)

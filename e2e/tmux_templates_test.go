@@ -2,7 +2,6 @@ package e2e
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"testing"
 
@@ -71,8 +70,7 @@ func TestTmuxTUIEverythingCompletions(t *testing.T) {
 	t.Parallel()
 	// Registered first, the check runs after the terminal is gone: no process of the
 	// run (node included) may outlive it.
-	mark := fmt.Sprintf("ELICITTY_TEST_RUN=%d-%d", os.Getpid(), runSeq.Add(1))
-	t.Cleanup(func() { noSurvivorsIn(t, "environ", append([]byte(mark), 0)) })
+	mark := runMark(t)
 	tm := startTerm(t, tmuxterm.Options{Env: []string{mark}}, "--", "node", js, "stdio")
 	tm.WaitFor("ready", "completions")
 	tm.Keys("Tab")
