@@ -2,22 +2,24 @@ package cli
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/colorprofile"
+
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // TestHelpEnvironmentIsComplete reads every Go file compiled into the binary and
 // checks that each environment variable it names in a Getenv/LookupEnv call (or a
 // getenv function passed around) is listed by `elicitty help environment`.
 func TestHelpEnvironmentIsComplete(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-f", `{{if .Module}}{{if .Module.Main}}{{.Dir}}{{range .GoFiles}} {{.}}{{end}}{{end}}{{end}}`, "github.com/elicitty/elicitty").Output()
+	// The module's packages that the binary compiles in, read without the go command.
+	pkgs, err := testkit.ModulePackages("../..", ".")
 	if err != nil {
-		t.Fatalf("go list: %v", err)
+		t.Fatal(err)
 	}
 	call := regexp.MustCompile(`(?i)(?:getenv|lookupenv)\(\s*"([A-Za-z_][A-Za-z0-9_]*)"`)
 	prefixed := regexp.MustCompile(`"(ELICITTY_[A-Z0-9_]*)"`)
@@ -29,13 +31,9 @@ func TestHelpEnvironmentIsComplete(t *testing.T) {
 	}
 	var files int
 	missing := map[string]string{}
-	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
-		fields := strings.Fields(line)
-		if len(fields) < 2 {
-			continue
-		}
-		for _, f := range fields[1:] {
-			src, err := os.ReadFile(filepath.Join(fields[0], f))
+	for _, p := range pkgs {
+		for _, f := range p.GoFiles {
+			src, err := os.ReadFile(filepath.Join(p.Dir, f))
 			if err != nil {
 				t.Fatal(err)
 			}
