@@ -17,7 +17,11 @@ import (
 // getenv function passed around) is listed by `elicitty help environment`.
 func TestHelpEnvironmentIsComplete(t *testing.T) {
 	// The module's packages that the binary compiles in, read without the go command.
-	pkgs, err := testkit.ModulePackages("../..", ".")
+	root, err := testkit.ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := testkit.ModulePackages(root, ".")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,6 +13,25 @@ import (
 	"strings"
 )
 
+// ModuleRoot is the nearest folder at or above the working directory that holds a
+// go.mod: the root of the module whose tests run.
+func ModuleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", fmt.Errorf("find the module root: %w", err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod at or above the working directory")
+		}
+		dir = parent
+	}
+}
+
 // ModulePath is the module path that root's go.mod declares, read from the file.
 func ModulePath(root string) (string, error) {
 	f, err := os.Open(filepath.Join(root, "go.mod"))

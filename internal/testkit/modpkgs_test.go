@@ -1,7 +1,9 @@
 package testkit
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -9,10 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// The module root, from this package's folder.
-const root = "../.."
-
 func TestModulePackagesFollowsOwnImports(t *testing.T) {
+	root := moduleRoot(t)
 	pkgs, err := ModulePackages(root, "internal/testkit")
 	if err != nil {
 		t.Fatal(err)
@@ -51,6 +51,7 @@ func TestModulePackagesMatchesGoList(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the go command: full tier")
 	}
+	root := moduleRoot(t)
 	for _, args := range [][]string{{"."}, {"./config/...", "./proxy/..."}} {
 		cmd := exec.Command("go", append([]string{"list", "-deps", "-f", `{{if .Module}}{{if .Module.Main}}{{.ImportPath}}{{range .GoFiles}} {{.}}{{end}}{{end}}{{end}}`}, args...)...)
 		cmd.Dir = root
@@ -77,4 +78,16 @@ func sorted(s []string) []string {
 	out := append([]string(nil), s...)
 	slices.Sort(out)
 	return out
+}
+
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	root, err := ModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "internal", "testkit", "modpkgs.go")); err != nil {
+		t.Fatalf("ModuleRoot() = %s, not this module's root: %v", root, err)
+	}
+	return root
 }
