@@ -252,7 +252,7 @@ func TestProgressKeepsTheHostWaiting(t *testing.T) {
 	if got := h.hostGot(); got != server {
 		t.Fatalf("host got %s, want the server's progress", got)
 	}
-	h.server(`{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`)
+	h.server(whoAsked)
 	<-ans.asked
 	last := 40.0
 	for i := range 5 { // five notifications, each past the host's timeout if it were 10 ms
@@ -308,13 +308,7 @@ func TestProgressViaAgent(t *testing.T) {
 // its own deadline (withdrawn: nobody answered in time), and once the call has been
 // kept Keep longer it is cancelled at the server.
 func TestKeptCallExpires(t *testing.T) {
-	ans := newPerson()
-	h := start(t, Options{Answerer: ans, Wait: 100 * time.Millisecond, Keep: 50 * time.Millisecond, Progress: -1})
-	h.handshake(initNoElicit)
-	h.host(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"signup","arguments":{}}}`)
-	h.serverGot()
-	h.server(`{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`)
-	<-ans.asked
+	h, ans := askDuringCall(t, Options{Wait: 100 * time.Millisecond, Keep: 50 * time.Millisecond, Progress: -1}, `{}`)
 	h.host(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
 	if err := <-ans.ended; !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("the question ended with %v, want its deadline", err)
@@ -337,13 +331,7 @@ func TestKeptCallExpires(t *testing.T) {
 // TestOtherArgumentsRunAgain: only an identical call joins: other arguments, or
 // another tool, reach the server.
 func TestOtherArgumentsRunAgain(t *testing.T) {
-	ans := newPerson()
-	h := start(t, Options{Answerer: ans, Progress: -1})
-	h.handshake(initNoElicit)
-	h.host(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"signup","arguments":{"plan":"pro"}}}`)
-	h.serverGot()
-	h.server(`{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`)
-	<-ans.asked
+	h, ans := askDuringCall(t, Options{Progress: -1}, `{"plan":"pro"}`)
 	h.host(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
 	for _, c := range []string{
 		`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"signup","arguments":{"plan":"free"}}}`,
@@ -368,13 +356,7 @@ func TestOtherArgumentsRunAgain(t *testing.T) {
 // TestKeptIDReused: a host request under the id of a call kept for the host is refused
 // with an error (the server still runs the call under that id).
 func TestKeptIDReused(t *testing.T) {
-	ans := newPerson()
-	h := start(t, Options{Answerer: ans, Progress: -1})
-	h.handshake(initNoElicit)
-	h.host(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"signup","arguments":{}}}`)
-	h.serverGot()
-	h.server(`{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`)
-	<-ans.asked
+	h, _ := askDuringCall(t, Options{Progress: -1}, `{}`)
 	h.host(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`)
 	h.host(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	got := decode(t, h.hostGot())
@@ -388,13 +370,7 @@ func TestKeptIDReused(t *testing.T) {
 // the question it asked for it: the question is withdrawn (the inbox drops it, with
 // the reason) and the server's request answered cancel.
 func TestCallEndedWithdrawsItsQuestion(t *testing.T) {
-	ans := newPerson()
-	h := start(t, Options{Answerer: ans, Progress: -1})
-	h.handshake(initNoElicit)
-	h.host(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"signup","arguments":{}}}`)
-	h.serverGot()
-	h.server(`{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`)
-	<-ans.asked
+	h, ans := askDuringCall(t, Options{Progress: -1}, `{}`)
 	res := `{"jsonrpc":"2.0","id":1,"result":{"content":[],"isError":true}}`
 	h.server(res)
 	if got := h.hostGot(); got != res {
@@ -406,6 +382,25 @@ func TestCallEndedWithdrawsItsQuestion(t *testing.T) {
 	if got := h.serverGot(); got != `{"jsonrpc":"2.0","id":"e-1","result":{"action":"cancel"}}` {
 		t.Errorf("server got %s, want the question answered cancel", got)
 	}
+}
+
+// whoAsked is the server's question of the keep tests, asked during a call.
+const whoAsked = `{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`
+
+// askDuringCall starts a proxy with opts, a person answering, whose host (declaring no
+// elicitation) calls the tool signup with args under id 1 and whose server then asks
+// whoAsked; it returns once the person has the question.
+func askDuringCall(t *testing.T, opts Options, args string) (*harness, *person) {
+	t.Helper()
+	ans := newPerson()
+	opts.Answerer = ans
+	h := start(t, opts)
+	h.handshake(initNoElicit)
+	h.host(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"signup","arguments":` + args + `}}`)
+	h.serverGot()
+	h.server(whoAsked)
+	<-ans.asked
+	return h, ans
 }
 
 // waitFor waits up to 5 s for cond.
@@ -458,7 +453,7 @@ func TestQuestionDuringParallelCalls(t *testing.T) {
 	h.serverGot()
 	h.host(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"search","arguments":{"q":"x"}}}`)
 	h.serverGot()
-	h.server(`{"jsonrpc":"2.0","id":"e-1","method":"elicitation/create","params":{"message":"Who?","requestedSchema":{"type":"object","properties":{}}}}`)
+	h.server(whoAsked)
 	if r := <-ans.asked; r.Call != "" {
 		t.Errorf("the question names %q, want no call (it could be either)", r.Call)
 	}
