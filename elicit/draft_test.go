@@ -2,15 +2,14 @@ package elicit
 
 import (
 	"context"
-	"os/exec"
 	"testing"
 	"time"
+
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 func TestDrafter(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	testkit.External(t, "sh") // and true and sleep
 	var seen *Request
 	inner := AnswererFunc(func(_ context.Context, r *Request) (Response, error) { seen = r; return Response{Action: Decline}, nil })
 	req := samplingRequest(t, "demo", "", "Say hi", "")

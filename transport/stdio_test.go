@@ -15,6 +15,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/process"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -226,6 +227,7 @@ func TestAnswererSeesStdioRequestOnce(t *testing.T) {
 // wrapper whose child keeps the pipes open after the wrapper is gone) fails the connect
 // with the timeout, within the shutdown graces, instead of hanging.
 func TestStdioSilentServerTimesOut(t *testing.T) {
+	testkit.External(t, "sh") // the server is a shell script
 	srv := config.Server{Name: "silent", Command: "sh", Args: []string{"-c", "sleep 30 & wait"}, Timeout: 200 * time.Millisecond}
 	done := make(chan error, 1)
 	go func() {

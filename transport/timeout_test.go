@@ -16,6 +16,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -250,6 +251,7 @@ func TestHTTPHandshakeBounded(t *testing.T) {
 // TestStdioHandshakeBoundedByDefault: with no request timeout configured, a stdio
 // server that never answers initialize fails at the handshake timeout.
 func TestStdioHandshakeBounded(t *testing.T) {
+	testkit.External(t, "sh") // the server is a shell script
 	srv := config.Server{Name: "silent", Command: "sh", Args: []string{"-c", "exec sleep 30"}, HandshakeTimeout: 200 * time.Millisecond}
 	_, err := Connect(context.Background(), srv, Options{Log: wire.New(10), Protocol: legacy})
 	if !errors.Is(err, ErrTimeout) || !strings.Contains(err.Error(), "initialize") {
@@ -282,6 +284,7 @@ func TestURLWaitLineSaysWhatAndHow(t *testing.T) {
 // Length headers) never answers a newline-delimited initialize; the handshake fails as
 // soon as its first header shows, saying why, instead of running out its timeout.
 func TestStdioContentLengthFramingHinted(t *testing.T) {
+	testkit.External(t, "sh") // the server is a shell script
 	srv := config.Server{Name: "lsp", Command: "sh", Args: []string{"-c", `printf 'Content-Length: 52\r\n\r\n{"jsonrpc":"2.0","method":"window/logMessage"}'; exec sleep 30`},
 		HandshakeTimeout: time.Minute}
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -324,6 +327,7 @@ func TestHandshakeTimeoutOfPackageRunners(t *testing.T) {
 	if got := DefaultHandshakeBound(config.Server{Command: "npx", Timeout: 10 * time.Second}); got != 10*time.Second {
 		t.Errorf("a shorter --timeout bounds the handshake too: %s", got)
 	}
+	testkit.External(t, "sh") // the rest starts a server that is a shell script
 	srv := config.Server{Name: "mute", Command: "sh", Args: []string{"-c", "exec sleep 30"}, HandshakeTimeout: 200 * time.Millisecond}
 	_, err := Connect(context.Background(), srv, Options{Log: wire.New(10), Protocol: legacy})
 	var he *HandshakeTimeoutError

@@ -18,9 +18,8 @@ var engineLayers = []string{"./config/...", "./transport/...", "./elicit/...", "
 // bubbletea, huh, lipgloss or any other Charm module, and neither may skills, tree,
 // protocol, the conformance client, internal/safe, internal/boundedfile, internal/jsonrpcio
 // or internal/process. UI code lives under tui/ (see docs/architecture.md, "Import rules").
-// It reads the sources (no go command), following
-// our own packages' imports; TestLayersImportNoUIDeps, in the full tier, follows other
-// modules' imports too.
+// It reads the sources (no go command), following our own packages' imports;
+// TestLayersImportNoUIDeps, in the full tier, follows other modules' imports too.
 func TestLayersImportNoUI(t *testing.T) {
 	pkgs, err := testkit.ModulePackages(".", engineLayers...)
 	if err != nil {

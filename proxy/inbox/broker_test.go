@@ -304,6 +304,7 @@ func TestNobodyAttachedNotifiesThenLateInboxAnswers(t *testing.T) {
 // fakeNotify writes a notify command that writes its arguments, one a line, to out.
 func fakeNotify(t *testing.T) (script, out string) {
 	t.Helper()
+	testkit.External(t, "sh")
 	dir := t.TempDir()
 	out = filepath.Join(dir, "args")
 	script = filepath.Join(dir, "notify.sh")
@@ -626,7 +627,7 @@ func TestHostNamedAfterListen(t *testing.T) {
 // cleaned up by the next inbox; a live proxy's socket is kept.
 func TestStaleSocketRemoved(t *testing.T) {
 	dir := privateDir(t)
-	dead := exec.Command("true")
+	dead := exec.Command(os.Args[0], "-test.run=^$") // this test binary, running no test
 	if err := dead.Run(); err != nil {
 		t.Fatal(err)
 	}

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 func TestBrowserOpenerNoBrowser(t *testing.T) {
@@ -46,9 +47,7 @@ func TestBrowserOpenerNoBrowser(t *testing.T) {
 }
 
 func TestCommandOpener(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	testkit.External(t, "sh")
 	file := filepath.Join(t.TempDir(), "opened")
 	// sh -c SCRIPT FILE URL: $0 is the file, $1 the URL appended by the opener.
 	c := &CommandOpener{Path: "sh", Args: []string{"-c", `printf %s "$1" > "$0"; echo noise; echo noise >&2`, file}}
@@ -107,9 +106,7 @@ func TestParseCommandAndEnv(t *testing.T) {
 }
 
 func TestCommandOpenerPlaceholder(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	testkit.External(t, "sh")
 	file := filepath.Join(t.TempDir(), "opened")
 	// "%s" is replaced by the URL, which then is $0; nothing is appended after it.
 	c := &CommandOpener{Path: "sh", Args: []string{"-c", `printf '%s|%s' "$0" "$#" > ` + file, "%s"}}
@@ -129,9 +126,7 @@ func TestCommandOpenerPlaceholder(t *testing.T) {
 // TestOpenerPathWithSpaces: $ELICITTY_OPENER and $BROWSER may name a program whose path
 // has spaces, quoted or escaped as in a shell; the program gets the URL.
 func TestOpenerPathWithSpaces(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("no sh")
-	}
+	testkit.External(t, "sh")
 	dir := filepath.Join(t.TempDir(), "My Opener")
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)

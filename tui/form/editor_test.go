@@ -21,6 +21,7 @@ var keyCtrlE = tea.KeyPressMsg{Code: 'e', Mod: tea.ModCtrl}
 // in seen and replaces the file with out, a printf format.
 func fakeEditor(t *testing.T, out string) (editor, seen string) {
 	t.Helper()
+	testkit.External(t, "sh")
 	dir := t.TempDir()
 	seen = filepath.Join(dir, "seen")
 	script := filepath.Join(dir, "editor.sh")
