@@ -16,6 +16,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/demo"
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit/cputime"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -79,7 +80,7 @@ func BenchmarkElicitRoundTrip(b *testing.B) {
 			}
 			defer s.Close()
 			b.ReportAllocs()
-			start := cpuTime()
+			start := cputime.Now()
 			for b.Loop() {
 				res, _, err := s.CallTool(ctx, "elicit_n", map[string]any{"n": benchForms})
 				if err != nil || res.IsError {
@@ -107,7 +108,7 @@ func BenchmarkElicitRoundTrip(b *testing.B) {
 			}
 			defer cs.Close()
 			b.ReportAllocs()
-			start := cpuTime()
+			start := cputime.Now()
 			for b.Loop() {
 				res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "elicit_n", Arguments: map[string]any{"n": benchForms}})
 				if err != nil || res.IsError {
@@ -134,7 +135,7 @@ func newBareCommand(b *testing.B, srv config.Server) mcp.Transport {
 func reportPerElicitation(b *testing.B, start time.Duration) {
 	n := float64(b.N * benchForms)
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/elicitation")
-	if d := cpuTime() - start; d > 0 {
+	if d := cputime.Now() - start; d > 0 {
 		b.ReportMetric(float64(d.Nanoseconds())/n, "cpu-ns/elicitation")
 	}
 }
@@ -265,14 +266,14 @@ func BenchmarkElicitBigEnum(b *testing.B) {
 				}
 				defer s.Close()
 				b.ReportAllocs()
-				start := cpuTime()
+				start := cputime.Now()
 				for b.Loop() {
 					res, _, err := s.CallTool(ctx, "pick", nil)
 					if err != nil || res.IsError {
 						b.Fatal(res, err)
 					}
 				}
-				if d := cpuTime() - start; d > 0 {
+				if d := cputime.Now() - start; d > 0 {
 					b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
 				}
 			})

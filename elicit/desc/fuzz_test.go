@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/elicitty/elicitty/internal/testkit/cputime"
 )
 
 // FuzzLint runs the loader and linter on arbitrary bytes, as YAML and as JSON. It must
@@ -142,14 +144,14 @@ func benchmarkLint(b *testing.B, asJSON bool) {
 	name := map[bool]string{true: "bench.mcpdesc.json", false: "bench.mcpdesc.yaml"}[asJSON]
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	cpu0 := cputime.Now()
 	for b.Loop() {
 		r, err := Lint(data, name, nil)
 		if err != nil || !r.Valid(false) {
 			b.Fatalf("lint failed: %v", err)
 		}
 	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cputime.Now()-cpu0)/float64(b.N), "cpu-ns/op")
 }
 
 // BenchmarkLint5MB lints a generated 5 MB JSON description (target: under 1 s).

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit/cputime"
 )
 
 // fields50 is a 50-field form cycling through every kind.
@@ -27,7 +28,7 @@ func fields50() *elicit.Form {
 func BenchmarkBuild50(b *testing.B) {
 	f := fields50()
 	req := request("Fifty fields")
-	start := cpuTime()
+	start := cputime.Now()
 	for b.Loop() {
 		NewModel(req, f, Options{Width: 80, Height: 24})
 	}
@@ -39,7 +40,7 @@ func BenchmarkBuild50(b *testing.B) {
 func BenchmarkFirstFrame50(b *testing.B) {
 	f := fields50()
 	req := request("Fifty fields")
-	start := cpuTime()
+	start := cputime.Now()
 	for b.Loop() {
 		m := NewModel(req, f, Options{Width: 80, Height: 24})
 		m.Init()
@@ -52,7 +53,7 @@ func BenchmarkFirstFrame50(b *testing.B) {
 func BenchmarkView50(b *testing.B) {
 	m := NewModel(request("Fifty fields"), fields50(), Options{Width: 80, Height: 24})
 	m.Init()
-	start := cpuTime()
+	start := cputime.Now()
 	for b.Loop() {
 		_ = m.View()
 	}
@@ -62,7 +63,7 @@ func BenchmarkView50(b *testing.B) {
 // reportCPU reports the CPU time per operation beside the wall time, which says more on
 // a loaded machine.
 func reportCPU(b *testing.B, start time.Duration) {
-	if d := cpuTime() - start; d > 0 {
+	if d := cputime.Now() - start; d > 0 {
 		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "cpu-ns/op")
 	}
 }
@@ -90,7 +91,7 @@ func BenchmarkBigEnumFirstFrame(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			f := bigEnum(n, false)
 			req := request("Big enum")
-			start := cpuTime()
+			start := cputime.Now()
 			for b.Loop() {
 				m := NewModel(req, f, Options{Width: 80, Height: 24})
 				m.Init()
@@ -119,7 +120,7 @@ func BenchmarkBigEnumKey(b *testing.B) {
 				m.Init()
 				_ = m.View()
 				down := tea.KeyPressMsg{Code: tea.KeyDown}
-				start := cpuTime()
+				start := cputime.Now()
 				for b.Loop() {
 					m.Update(down)
 					_ = m.View()
@@ -133,7 +134,7 @@ func BenchmarkBigEnumKey(b *testing.B) {
 				_ = m.View()
 				letter := tea.KeyPressMsg{Code: 'e', Text: "e"}
 				bs := tea.KeyPressMsg{Code: tea.KeyBackspace}
-				start := cpuTime()
+				start := cputime.Now()
 				for b.Loop() {
 					m.Update(letter)
 					_ = m.View()

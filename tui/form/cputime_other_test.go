@@ -1,8 +1,0 @@
-//go:build !unix
-
-package form
-
-import "time"
-
-// cpuTime is unknown here; benchmarks then report no cpu-ns/op.
-func cpuTime() time.Duration { return 0 }
