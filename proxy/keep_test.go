@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // person answers each question once the test releases it, with {"name": "Ada"}; it
@@ -220,7 +221,7 @@ func TestAnswerWhileTheHostIsAway(t *testing.T) {
 		if n == 2 {
 			close(ans.release)
 			// Kept as the host was away, or as its cancellation crossed the response.
-			waitFor(t, "the response kept", func() bool {
+			testkit.WaitFor(t, "the response kept", func() bool {
 				l := h.log()
 				return strings.Contains(l, "its response is kept for the host's next identical call") ||
 					strings.Contains(l, "as its response went out; the response is kept")
@@ -234,7 +235,7 @@ func TestAnswerWhileTheHostIsAway(t *testing.T) {
 	}
 	// Served: the call after it runs the tool again.
 	h.host(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"signup","arguments":{"seats":2,"plan":"pro"}}}`)
-	waitFor(t, "a second run", func() bool { return srv.runs.Load() == 2 })
+	testkit.WaitFor(t, "a second run", func() bool { return srv.runs.Load() == 2 })
 }
 
 // TestProgressKeepsTheHostWaiting: a host that resets its timeout on progress (the
@@ -401,18 +402,6 @@ func askDuringCall(t *testing.T, opts Options, args string) (*harness, *person) 
 	h.server(whoAsked)
 	<-ans.asked
 	return h, ans
-}
-
-// waitFor waits up to 5 s for cond.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
 }
 
 // TestURLRequiredKeptAndJoined: the -32042 path: the host gives up while the person

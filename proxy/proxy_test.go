@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/elicitty/elicitty/elicit"
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // harness runs a Proxy between a fake host and a fake server, both driven by the test
@@ -691,13 +692,8 @@ func TestHostEOF(t *testing.T) {
 	}
 }
 
+// waitAsked waits until s has been asked n questions.
 func waitAsked(t *testing.T, s *script, n int) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for len(s.requests()) < n {
-		if time.Now().After(deadline) {
-			t.Fatalf("asked %d questions, want %d", len(s.requests()), n)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	testkit.WaitFor(t, fmt.Sprintf("%d questions asked", n), func() bool { return len(s.requests()) >= n })
 }

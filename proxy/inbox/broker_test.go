@@ -54,18 +54,6 @@ func peerHelper(path string) int {
 	return 0
 }
 
-// waitFor polls cond for up to 5 s.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
 // privateDir returns a new directory of mode 0700 (t.TempDir's are 0755).
 func privateDir(t *testing.T) string {
 	t.Helper()
@@ -161,7 +149,7 @@ func TestFirstAnswerWinsOthersWithdrawn(t *testing.T) {
 	attached := make(chan []Proxy, 16)
 	watch(t, dir, h1, &WatchOptions{OnChange: func(ps []Proxy) { attached <- ps }})
 	watch(t, dir, h2, nil)
-	waitFor(t, "two inboxes", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.peers) == 2 })
+	testkit.WaitFor(t, "two inboxes", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.peers) == 2 })
 
 	var got elicit.Response
 	done := make(chan error, 1)
@@ -209,7 +197,7 @@ func TestDeadlineWithdrawsTheAsk(t *testing.T) {
 	b, dir, log := newBroker(t, BrokerOptions{})
 	h, ch := collect()
 	watch(t, dir, h, nil)
-	waitFor(t, "an inbox", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.peers) == 1 })
+	testkit.WaitFor(t, "an inbox", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.peers) == 1 })
 	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 	defer cancel()
 	done := answerAsync(b, ctx, formReq)
@@ -242,7 +230,7 @@ func TestCauseWithdrawsTheAskEverywhere(t *testing.T) {
 	h2, ch2 := collect()
 	watch(t, dir, h1, nil)
 	watch(t, dir, h2, nil)
-	waitFor(t, "two inboxes", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.peers) == 2 })
+	testkit.WaitFor(t, "two inboxes", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.peers) == 2 })
 	ctx, cancel := context.WithCancelCause(context.Background())
 	done := answerAsync(b, ctx, formReq)
 	a1, a2 := recv(t, ch1), recv(t, ch2)
@@ -277,7 +265,7 @@ func TestNobodyAttachedNotifiesThenLateInboxAnswers(t *testing.T) {
 		return ""
 	})})
 	done := answerAsync(b, context.Background(), formReq)
-	waitFor(t, "the notify command", func() bool { _, err := os.Stat(out); return err == nil })
+	testkit.WaitFor(t, "the notify command", func() bool { _, err := os.Stat(out); return err == nil })
 	if got, _ := os.ReadFile(out); string(got) != "elicitty: Claude Desktop › github (github-mcp) asks for input\nWhich branch?\n" {
 		t.Errorf("the notify command got %q", got)
 	}
@@ -323,7 +311,7 @@ func TestCommandNotifierSanitizes(t *testing.T) {
 		return ""
 	})
 	n("elicitty: x asks", "Deploy \x1b[31mnow\x1b]0;pwned\x07?\nsecond line")
-	waitFor(t, "the notify command", func() bool { _, err := os.Stat(out); return err == nil })
+	testkit.WaitFor(t, "the notify command", func() bool { _, err := os.Stat(out); return err == nil })
 	b, _ := os.ReadFile(out)
 	if got, want := string(b), "--urgency=low\nelicitty: x asks\nDeploy now? second line\n"; got != want {
 		t.Errorf("args %q, want %q", got, want)
@@ -365,7 +353,7 @@ func TestMalformedPeersAreDropped(t *testing.T) {
 			if _, err := r.ReadString('\n'); err == nil {
 				t.Fatal("the broker kept the peer")
 			}
-			waitFor(t, "the log line", func() bool { return strings.Contains(log.String(), "detached: it sent") })
+			testkit.WaitFor(t, "the log line", func() bool { return strings.Contains(log.String(), "detached: it sent") })
 			// The broker still serves a good inbox.
 			c2, r2 := rawPeer(t, b)
 			done := answerAsync(b, context.Background(), formReq)
@@ -403,7 +391,7 @@ func TestMalformedProxyIsDropped(t *testing.T) {
 	log := &testkit.LockedBuffer{}
 	var asks atomic.Int32
 	watch(t, dir, func(context.Context, Ask) { asks.Add(1) }, &WatchOptions{Log: log})
-	waitFor(t, "the drop", func() bool {
+	testkit.WaitFor(t, "the drop", func() bool {
 		// The host's escape sequence is stripped.
 		return strings.Contains(log.String(), fmt.Sprintf("h › s (pid 999999): dropped: it sent a line over %d bytes", MaxLine))
 	})
@@ -419,7 +407,7 @@ func TestProxyGoneWithdrawsItsAsks(t *testing.T) {
 	b, dir, _ := newBroker(t, BrokerOptions{})
 	h, ch := collect()
 	watch(t, dir, h, nil)
-	waitFor(t, "an inbox", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.peers) == 1 })
+	testkit.WaitFor(t, "an inbox", func() bool { b.mu.Lock(); defer b.mu.Unlock(); return len(b.peers) == 1 })
 	done := answerAsync(b, context.Background(), formReq)
 	a := recv(t, ch)
 	b.Close()
@@ -589,7 +577,7 @@ func TestHostNamedAfterListen(t *testing.T) {
 			var last []Proxy
 			h, ch := collect()
 			watch(t, dir, h, &WatchOptions{OnChange: func(ps []Proxy) { mu.Lock(); defer mu.Unlock(); last = ps }})
-			waitFor(t, "the attach", func() bool { mu.Lock(); defer mu.Unlock(); return len(last) == 1 })
+			testkit.WaitFor(t, "the attach", func() bool { mu.Lock(); defer mu.Unlock(); return len(last) == 1 })
 			mu.Lock()
 			if last[0].Host != "" || last[0].Label() != "github" {
 				t.Errorf("before the host's name: %+v", last[0])
@@ -610,7 +598,7 @@ func TestHostNamedAfterListen(t *testing.T) {
 				}
 				pending = 1
 			}
-			waitFor(t, "the host's name", func() bool {
+			testkit.WaitFor(t, "the host's name", func() bool {
 				mu.Lock()
 				defer mu.Unlock()
 				return len(last) == 1 && last[0].Label() == "Zed › github"

@@ -200,7 +200,7 @@ func TestWatchDirsFindsLateDirsAndSkipsRefusedOnes(t *testing.T) {
 		done <- WatchDirs(ctx, places.Search(), h, &WatchOptions{Poll: 20 * time.Millisecond, Log: log})
 	}()
 	defer func() { cancel(); <-done }()
-	waitFor(t, "the refusal in the log", func() bool { return strings.Contains(log.String(), "not looking in "+open) })
+	testkit.WaitFor(t, "the refusal in the log", func() bool { return strings.Contains(log.String(), "not looking in "+open) })
 
 	got := places.Inspect()
 	if len(got) != 2 || !got[0].Missing || got[1].Missing || !strings.Contains(got[1].Problem, "mode 0777") {
