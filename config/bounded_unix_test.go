@@ -8,32 +8,23 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/elicitty/elicitty/internal/boundedfile"
+	"github.com/elicitty/elicitty/internal/testkit/endless"
 )
 
 // loadWithin runs Load and fails the test when it has not returned within 10 s.
 func loadWithin(t *testing.T, opts LoadOptions) (Config, error) {
 	t.Helper()
-	type result struct {
-		cfg Config
-		err error
-	}
-	done := make(chan result, 1)
-	go func() {
-		cfg, err := Load(opts)
-		done <- result{cfg, err}
-	}()
-	select {
-	case r := <-done:
-		return r.cfg, r.err
-	case <-time.After(10 * time.Second):
-		t.Fatal("Load still running after 10s")
-		return Config{}, nil
-	}
+	var cfg Config
+	err := endless.Within(t, 10*time.Second, "Load", func() error {
+		var err error
+		cfg, err = Load(opts)
+		return err
+	})
+	return cfg, err
 }
 
 // problemOf returns the problem of the file source.
@@ -54,22 +45,16 @@ const secretContent = "root:$6$SALT$verysecrethash:19000:0:99999:7:::\n"
 func TestLoadRefusesSpecialFiles(t *testing.T) {
 	opts, root := layout(t, map[string]string{"home/.cursor/mcp.json": `{"mcpServers": {"mine": {"command": "m"}}}`}, nil)
 	work := filepath.Join(root, "work")
-	if err := os.Symlink("/dev/zero", filepath.Join(work, ".mcp.json")); err != nil {
-		t.Fatal(err)
-	}
+	endless.Zero(t, filepath.Join(work, ".mcp.json"))
 	if err := os.MkdirAll(filepath.Join(work, ".vscode"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(work, ".vscode", "mcp.json"), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	endless.Fifo(t, filepath.Join(work, ".vscode", "mcp.json"))
 	codex := filepath.Join(root, "home", ".codex", "config.toml")
 	if err := os.MkdirAll(filepath.Dir(codex), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink("/dev/zero", codex); err != nil {
-		t.Fatal(err)
-	}
+	endless.Zero(t, codex)
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	cfg, err := loadWithin(t, opts)
@@ -95,11 +80,7 @@ func TestLoadRefusesSpecialFiles(t *testing.T) {
 	}
 
 	// Our own file a FIFO: an error, not a hang.
-	fifo := filepath.Join(root, "own.yaml")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	opts.Path = fifo
+	opts.Path = endless.Fifo(t, filepath.Join(root, "own.yaml"))
 	if _, err := loadWithin(t, opts); !errors.Is(err, boundedfile.ErrNotRegular) {
 		t.Errorf("own file a FIFO: %v, want ErrNotRegular", err)
 	}

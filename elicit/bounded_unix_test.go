@@ -7,37 +7,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/elicitty/elicitty/internal/boundedfile"
+	"github.com/elicitty/elicitty/internal/testkit/endless"
 )
-
-// within runs f and fails the test when it has not returned within 10 s.
-func within(t *testing.T, f func() error) error {
-	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- f() }()
-	select {
-	case err := <-done:
-		return err
-	case <-time.After(10 * time.Second):
-		t.Fatal("still running after 10s")
-		return nil
-	}
-}
 
 func TestLoadScriptBounded(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.yaml")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	zero := filepath.Join(dir, "zero.yaml")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
+	fifo := endless.Fifo(t, filepath.Join(dir, "fifo.yaml"))
+	zero := endless.Zero(t, filepath.Join(dir, "zero.yaml"))
 	big := filepath.Join(dir, "big.yaml")
 	if err := os.WriteFile(big, []byte("- {}\n"+strings.Repeat("#", MaxAnswersFile)), 0o600); err != nil {
 		t.Fatal(err)
@@ -50,16 +30,13 @@ func TestLoadScriptBounded(t *testing.T) {
 		fifo: boundedfile.ErrNotRegular, zero: boundedfile.ErrNotRegular,
 		big: boundedfile.ErrTooLarge, deep: boundedfile.ErrTooDeep,
 	} {
-		err := within(t, func() error { _, err := LoadScript(path, nil); return err })
+		err := endless.Within(t, 10*time.Second, "LoadScript("+filepath.Base(path)+")", func() error { _, err := LoadScript(path, nil); return err })
 		if !errors.Is(err, want) {
 			t.Errorf("LoadScript(%s) = %v, want %v", filepath.Base(path), err, want)
 		}
 	}
-	reply := filepath.Join(dir, "reply.txt")
-	if err := syscall.Mkfifo(reply, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	err := within(t, func() error { _, err := readReply(filepath.Join(dir, "answers.yaml"), "reply.txt"); return err })
+	endless.Fifo(t, filepath.Join(dir, "reply.txt"))
+	err := endless.Within(t, 10*time.Second, "readReply", func() error { _, err := readReply(filepath.Join(dir, "answers.yaml"), "reply.txt"); return err })
 	if !errors.Is(err, boundedfile.ErrNotRegular) {
 		t.Errorf("reply file a FIFO: %v, want ErrNotRegular", err)
 	}

@@ -9,19 +9,17 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit/endless"
 )
 
 func TestReadFileRefusals(t *testing.T) {
 	dir := t.TempDir()
 	big := writeFile(t, dir, "big.txt", bytes.Repeat([]byte("x"), 100))
 	pdf := writeFile(t, dir, "paper.pdf", []byte("%PDF-1.4"))
-	fifo := filepath.Join(dir, "pipe")
+	fifo := endless.Fifo(t, filepath.Join(dir, "pipe"))
 	sock := filepath.Join(dir, "sock")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
 	l, err := net.Listen("unix", sock)
 	if err != nil {
 		t.Fatal(err)

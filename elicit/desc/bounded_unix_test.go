@@ -6,33 +6,22 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/elicitty/elicitty/internal/boundedfile"
+	"github.com/elicitty/elicitty/internal/testkit/endless"
 )
 
 func TestLintFileBounded(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "fifo.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	zero := filepath.Join(dir, "zero.json")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
+	fifo := endless.Fifo(t, filepath.Join(dir, "fifo.json"))
+	zero := endless.Zero(t, filepath.Join(dir, "zero.json"))
 	for _, path := range []string{fifo, zero} {
-		done := make(chan error, 1)
-		go func() { _, err := LintFile(path, nil); done <- err }()
-		select {
-		case err := <-done:
-			if !errors.Is(err, boundedfile.ErrNotRegular) {
-				t.Errorf("LintFile(%s) = %v, want ErrNotRegular", filepath.Base(path), err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("LintFile(%s) still running after 10s", filepath.Base(path))
+		what := "LintFile(" + filepath.Base(path) + ")"
+		err := endless.Within(t, 10*time.Second, what, func() error { _, err := LintFile(path, nil); return err })
+		if !errors.Is(err, boundedfile.ErrNotRegular) {
+			t.Errorf("%s = %v, want ErrNotRegular", what, err)
 		}
 	}
 	big := filepath.Join(dir, "big.json")

@@ -4,42 +4,26 @@ package cli
 
 import (
 	"errors"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/elicitty/elicitty/internal/boundedfile"
+	"github.com/elicitty/elicitty/internal/testkit/endless"
 )
 
 // TestSchemaFileBounded: render's schema file that is a FIFO or a link to /dev/zero is
 // refused at once, not read forever.
 func TestSchemaFileBounded(t *testing.T) {
 	dir := t.TempDir()
-	fifo := filepath.Join(dir, "schema.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	zero := filepath.Join(dir, "zero.json")
-	if err := os.Symlink("/dev/zero", zero); err != nil {
-		t.Fatal(err)
-	}
+	fifo := endless.Fifo(t, filepath.Join(dir, "schema.json"))
+	zero := endless.Zero(t, filepath.Join(dir, "zero.json"))
 	a := newApp(strings.NewReader(""), &strings.Builder{}, &strings.Builder{})
-	for _, read := range []func() error{
-		func() error { _, _, err := a.readRenderInput(fifo); return err },
-		func() error { _, _, err := a.readRenderInput(zero); return err },
-	} {
-		done := make(chan error, 1)
-		go func() { done <- read() }()
-		select {
-		case err := <-done:
-			if !errors.Is(err, boundedfile.ErrNotRegular) {
-				t.Errorf("got %v, want ErrNotRegular", err)
-			}
-		case <-time.After(10 * time.Second):
-			t.Fatal("still reading after 10s")
+	for _, path := range []string{fifo, zero} {
+		err := endless.Within(t, 10*time.Second, "reading "+filepath.Base(path), func() error { _, _, err := a.readRenderInput(path); return err })
+		if !errors.Is(err, boundedfile.ErrNotRegular) {
+			t.Errorf("%s: got %v, want ErrNotRegular", filepath.Base(path), err)
 		}
 	}
 }

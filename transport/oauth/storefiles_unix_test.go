@@ -6,10 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/elicitty/elicitty/internal/testkit/endless"
 	"github.com/elicitty/elicitty/transport/oauth"
 )
 
@@ -29,14 +29,8 @@ func TestStoreRefusesSymlinkAndSpecialFiles(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	fifo := filepath.Join(dir, "fifo.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	dev := filepath.Join(dir, "zero.json")
-	if err := os.Symlink("/dev/zero", dev); err != nil {
-		t.Fatal(err)
-	}
+	fifo := endless.Fifo(t, filepath.Join(dir, "fifo.json"))
+	dev := endless.Zero(t, filepath.Join(dir, "zero.json"))
 	tests := []struct{ path, want string }{
 		{link, "symbolic link"},
 		{fifo, "named pipe"},

@@ -6,8 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit/endless"
 )
 
 func TestOpenFileNewIsPrivate(t *testing.T) {
@@ -67,10 +68,7 @@ func TestOpenFileRefusesSymlinkAndSpecialFiles(t *testing.T) {
 	if err := os.Symlink(target, link); err != nil {
 		t.Fatal(err)
 	}
-	fifo := filepath.Join(dir, "fifo.jsonl")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Fatal(err)
-	}
+	fifo := endless.Fifo(t, filepath.Join(dir, "fifo.jsonl"))
 	tests := []struct{ path, want string }{
 		{link, "symbolic link"},
 		{fifo, "named pipe"},
