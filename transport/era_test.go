@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -67,14 +66,7 @@ func checkModernEra(t *testing.T, s *Session) {
 func TestEraFallsBackToModernOverHTTP(t *testing.T) {
 	var mu sync.Mutex
 	var methods []string
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			return
-		}
-		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
-		var m rawMsg
-		_ = json.Unmarshal(body, &m)
+	url := startRawHTTP(t, func(w http.ResponseWriter, _ *http.Request, m rawMsg) {
 		mu.Lock()
 		methods = append(methods, m.Method)
 		mu.Unlock()
@@ -86,9 +78,8 @@ func TestEraFallsBackToModernOverHTTP(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		fmt.Fprintln(w, line)
-	}))
-	defer ts.Close()
-	s, err := Connect(context.Background(), httpServer(ts.URL), Options{})
+	})
+	s, err := Connect(context.Background(), httpServer(url), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

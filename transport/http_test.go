@@ -329,14 +329,7 @@ func TestToolWithInvalidHeaderListedNotCalled(t *testing.T) {
 	// (its own server even panics on such a tool); our RoundTripper fills them in.
 	var mu sync.Mutex
 	var call http.Header
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			return
-		}
-		body, _ := io.ReadAll(r.Body)
-		var m rawMsg
-		_ = json.Unmarshal(body, &m)
+	url := startRawHTTP(t, func(w http.ResponseWriter, r *http.Request, m rawMsg) {
 		w.Header().Set("Content-Type", "application/json")
 		switch m.Method {
 		case "server/discover":
@@ -353,9 +346,8 @@ func TestToolWithInvalidHeaderListedNotCalled(t *testing.T) {
 		default:
 			w.WriteHeader(http.StatusAccepted)
 		}
-	}))
-	defer ts.Close()
-	s, err := Connect(context.Background(), httpServer(ts.URL), Options{Protocol: modern})
+	})
+	s, err := Connect(context.Background(), httpServer(url), Options{Protocol: modern})
 	if err != nil {
 		t.Fatal(err)
 	}

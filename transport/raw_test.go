@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/http"
+	"net/http/httptest"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -152,4 +154,24 @@ func startTools(t *testing.T, modern bool, replies ...toolReply) (*rawServer, mc
 		n := int(calls.Add(1))
 		replies[min(n, len(replies))-1](rs, m.ID)
 	})
+}
+
+// startRawHTTP runs a Streamable HTTP peer scripted by hand, for tests that control
+// every byte and status: it refuses every method but POST (405, so no GET stream) and
+// hands each POSTed message, decoded, with its bytes (up to 1 MiB) in raw, to handle.
+// It returns the server's URL; the server stops when the test ends.
+func startRawHTTP(t *testing.T, handle func(w http.ResponseWriter, r *http.Request, m rawMsg)) string {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			w.WriteHeader(http.StatusMethodNotAllowed)
+			return
+		}
+		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
+		var m rawMsg
+		_ = json.Unmarshal(body, &m)
+		m.raw = string(body)
+		handle(w, r, m)
+	}))
+	t.Cleanup(ts.Close)
+	return ts.URL
 }

@@ -120,16 +120,9 @@ func TestSSETapKeepsEventsAndDropsMessages(t *testing.T) {
 func TestHTTPRetriesAfter32022(t *testing.T) {
 	var mu sync.Mutex
 	var posts []seenRequest
-	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost {
-			w.WriteHeader(http.StatusMethodNotAllowed)
-			return
-		}
-		body, _ := io.ReadAll(r.Body)
-		var m rawMsg
-		_ = json.Unmarshal(body, &m)
+	url := startRawHTTP(t, func(w http.ResponseWriter, r *http.Request, m rawMsg) {
 		mu.Lock()
-		posts = append(posts, seenRequest{r.Method, r.Header.Clone(), string(body)})
+		posts = append(posts, seenRequest{r.Method, r.Header.Clone(), m.raw})
 		first := len(posts) == 1
 		mu.Unlock()
 		w.Header().Set("Content-Type", "application/json")
@@ -148,9 +141,8 @@ func TestHTTPRetriesAfter32022(t *testing.T) {
 		default:
 			w.WriteHeader(http.StatusAccepted)
 		}
-	}))
-	defer ts.Close()
-	s, err := Connect(context.Background(), httpServer(ts.URL), Options{Log: wire.New(100)})
+	})
+	s, err := Connect(context.Background(), httpServer(url), Options{Log: wire.New(100)})
 	if err != nil {
 		t.Fatal(err)
 	}
