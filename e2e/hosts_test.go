@@ -587,6 +587,27 @@ func runHostCLI(t *testing.T, within time.Duration, dir string, env []string, ar
 	return r.code, r.stdout, r.stderr
 }
 
+// wantAccepted checks a host CLI's run r of the counting server's ask tool, whose
+// question the person accepted with name: it printed the tool's result as JSON, and the
+// server ran the tool once. what names the run in failures.
+func (k *hostKit) wantAccepted(t *testing.T, what string, r cliRun, name string) {
+	t.Helper()
+	if r.err != nil {
+		t.Fatalf("%s: %v\nstdout:\n%s\nstderr:\n%s", what, r.err, r.stdout, r.stderr)
+	}
+	var res struct {
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &res); r.code != 0 || err != nil || len(res.Content) != 1 || res.Content[0].Text != "accept "+name {
+		t.Errorf("%s: exit %d (%v)\nstdout:\n%s\nstderr:\n%s", what, r.code, err, r.stdout, r.stderr)
+	}
+	if n := k.runCount(t); n != 1 {
+		t.Errorf("the server ran a tool %d times, want 1", n)
+	}
+}
+
 // TestHostMatrixInspectorCLI: the MCP Inspector's CLI (on Node 22) lists the tools through
 // the proxy, and calls one whose question the person answers in the inbox.
 func TestHostMatrixInspectorCLI(t *testing.T) {
@@ -613,21 +634,7 @@ func TestHostMatrixInspectorCLI(t *testing.T) {
 	done := startHostCLI(t, 90*time.Second, k.dir, env, cli("--method", "tools/call", "--tool-name", "ask", "--tool-arg", "topic=inspector")...)
 	tm.WaitFor(`Input requested by "inspector-cli › node"`)
 	answerName(tm, "Ivy")
-	r := <-done
-	var res struct {
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-	}
-	if r.err != nil {
-		t.Fatalf("tools/call ask: %v\nstdout:\n%s\nstderr:\n%s", r.err, r.stdout, r.stderr)
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &res); r.code != 0 || err != nil || len(res.Content) != 1 || res.Content[0].Text != "accept Ivy" {
-		t.Errorf("tools/call ask: exit %d (%v)\nstdout:\n%s\nstderr:\n%s", r.code, err, r.stdout, r.stderr)
-	}
-	if n := k.runCount(t); n != 1 {
-		t.Errorf("the server ran a tool %d times, want 1", n)
-	}
+	k.wantAccepted(t, "tools/call ask", <-done, "Ivy")
 }
 
 // TestHostMatrixMcpc: mcpc connects a session through the proxy (its bridge runs the proxy),
@@ -684,21 +691,7 @@ func TestHostMatrixMcpc(t *testing.T) {
 	done := startHostCLI(t, 90*time.Second, k.dir, henv, mcpc, "--json", session, "tools-call", "ask", "topic:=mcpc")
 	tm.WaitFor(`Input requested by "mcpc › node"`)
 	answerName(tm, "Mia")
-	r := <-done
-	var res struct {
-		Content []struct {
-			Text string `json:"text"`
-		} `json:"content"`
-	}
-	if r.err != nil {
-		t.Fatalf("mcpc tools-call ask: %v\nstdout:\n%s\nstderr:\n%s", r.err, r.stdout, r.stderr)
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &res); r.code != 0 || err != nil || len(res.Content) != 1 || res.Content[0].Text != "accept Mia" {
-		t.Errorf("mcpc tools-call ask: exit %d (%v)\nstdout:\n%s\nstderr:\n%s", r.code, err, r.stdout, r.stderr)
-	}
-	if n := k.runCount(t); n != 1 {
-		t.Errorf("the server ran a tool %d times, want 1", n)
-	}
+	k.wantAccepted(t, "mcpc tools-call ask", <-done, "Mia")
 }
 
 // TestHostMatrixClaudeMcpList: `elicitty proxy --install claude-code counter --write` wraps
