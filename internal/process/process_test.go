@@ -9,13 +9,16 @@ import (
 	"time"
 
 	"github.com/elicitty/elicitty/config"
+	"github.com/elicitty/elicitty/internal/testkit"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
 // startScript starts `sh -c script` as a server logging into log; stdout yields the
-// lines it writes on its stdout. The process is stopped at the end of the test.
+// lines it writes on its stdout. The process is stopped at the end of the test. It
+// runs sh, so the quick tier (-short) skips the test.
 func startScript(t *testing.T, log *wire.Log, script string) (p *Proc, stdout <-chan string) {
 	t.Helper()
+	testkit.External(t, "sh")
 	lines := make(chan string, 16)
 	p, err := Start(config.Server{Name: "sh", Command: "sh", Args: []string{"-c", script}}, log, nil, func(r io.Reader) {
 		sc := bufio.NewScanner(r)
