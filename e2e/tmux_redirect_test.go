@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/elicitty/elicitty/internal/cli"
+	"github.com/elicitty/elicitty/internal/testkit/tmuxterm"
 )
 
 // TestTmuxUIStdoutToFile: the terminal UI draws on stdout, so with stdout sent to a
@@ -12,7 +13,7 @@ import (
 // into the file while the terminal stays blank.
 func TestTmuxUIStdoutToFile(t *testing.T) {
 	t.Parallel()
-	tm := startTerm(t, termOptions{stdoutToFile: true}, "demo")
+	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true}, "demo")
 	tm.WaitFor("the terminal UI needs a terminal on standard input and output")
 	code, stdout := tm.Wait()
 	if code != cli.ExitUsage || strings.Contains(stdout, "\x1b[") {

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/elicitty/elicitty/internal/testkit"
 )
 
 // TestServerProgressReachesJoinedRequest: the host gives up on a call a person is
@@ -20,7 +22,7 @@ func TestServerProgressReachesJoinedRequest(t *testing.T) {
 	<-ans.asked
 	h.host(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"timeout"}}`)
 	h.host(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"signup","arguments":{"plan":"pro"},"_meta":{"progressToken":"t2"}}}`)
-	waitFor(t, "the second call joined", func() bool { return strings.Contains(h.log(), "joined to the call still running") })
+	testkit.WaitFor(t, "the second call joined", func() bool { return strings.Contains(h.log(), "joined to the call still running") })
 	last := 0.0
 	for i, value := range []string{"40", "10"} { // the second below the first: still growing for the host
 		h.server(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t1","progress":` + value + `,"total":100,"message":"working"}}`)
