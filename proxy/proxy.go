@@ -595,17 +595,52 @@ func decodeID(raw json.RawMessage) (jsonrpc.ID, error) {
 }
 
 // callName reads params.name (or params.uri) of a tools/call, prompts/get or
-// resources/read.
+// resources/read, as encoding/json would (keys matched without regard to case, the
+// last of a repeated key kept, a value that is not a string ignored) but in one pass
+// over the params without decoding them: it runs for every call the host makes.
+// params is valid JSON (the envelope was checked).
 func callName(params []byte) string {
-	var p struct {
-		Name string `json:"name"`
-		URI  string `json:"uri"`
+	s := jsonrpcio.Scanner{B: params}
+	s.Space()
+	if !s.Eat('{') {
+		return ""
 	}
-	_ = json.Unmarshal(params, &p)
-	if p.Name != "" {
-		return p.Name
+	var name, uri []byte
+	for {
+		s.Space()
+		if s.Pos >= len(params) || s.Eat('}') {
+			break
+		}
+		key := params[s.Pos:s.SkipString()]
+		s.Space()
+		s.Eat(':')
+		s.Space()
+		start := s.Pos
+		s.SkipValue()
+		if value := params[start:s.Pos]; len(value) > 0 && value[0] == '"' {
+			switch {
+			case keyIs(key, "name"):
+				name = value
+			case keyIs(key, "uri"):
+				uri = value
+			}
+		}
+		s.Space()
+		s.Eat(',')
 	}
-	return p.URI
+	if n := jsonrpcio.JSONString(name); n != "" {
+		return n
+	}
+	return jsonrpcio.JSONString(uri)
+}
+
+// keyIs reports whether the raw JSON string key names want, without regard to case as
+// encoding/json matches struct fields.
+func keyIs(key []byte, want string) bool {
+	if bytes.IndexByte(key, '\\') < 0 {
+		return len(key) == len(want)+2 && bytes.EqualFold(key[1:len(key)-1], []byte(want))
+	}
+	return strings.EqualFold(jsonrpcio.JSONString(key), want)
 }
 
 // fromServer handles one message from the server.
