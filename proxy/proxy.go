@@ -559,23 +559,25 @@ func (p *Proxy) fromHost(msg []byte) {
 // sendOrFail sends msg upstream; when that fails for a host request c, the host gets
 // an error for it instead of waiting.
 func (p *Proxy) sendOrFail(msg []byte, c *call) {
-	send := func() {
-		if err := p.toServer(msg); err != nil {
-			p.logf("sending to the server: %v", err)
-			if c != nil {
-				p.failCall(c, fmt.Sprintf("elicitty proxy: the server is unreachable: %v", err))
-			}
-		}
-	}
 	if c != nil {
 		if cu, ok := p.up.(concurrentCalls); ok && cu.concurrentCalls() {
 			// Each HTTP request is its own POST: one slow call must not hold the
 			// host's later messages (its cancellations above all).
-			go send()
+			go p.send(msg, c)
 			return
 		}
 	}
-	send()
+	p.send(msg, c)
+}
+
+// send is sendOrFail's sending, on the caller's goroutine.
+func (p *Proxy) send(msg []byte, c *call) {
+	if err := p.toServer(msg); err != nil {
+		p.logf("sending to the server: %v", err)
+		if c != nil {
+			p.failCall(c, fmt.Sprintf("elicitty proxy: the server is unreachable: %v", err))
+		}
+	}
 }
 
 // failCall answers the host's request c (and those joined to it) with an internal
