@@ -615,7 +615,7 @@ func (m *Model) baseKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.openRoots()
 	case key.Matches(msg, m.keys.Filter):
 		m.filter().edit()
-		m.push(&filterScreen{})
+		m.push(&filterScreen{tab: m.tab})
 	case key.Matches(msg, m.keys.Follow) && m.tab == tabLog:
 		m.log.follow = !m.log.follow
 		m.log.refilter()

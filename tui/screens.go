@@ -193,16 +193,26 @@ func (t *tasksScreen) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	return m.tasksKey(t, msg)
 }
 
-// filterScreen is the current tab's filter being typed (key /): no letter is a
+// filterScreen is a tab's filter being typed (key /): on that tab no letter is a
 // shortcut until enter or esc ends it. It draws nothing of its own: the tab shows the
-// filter.
-type filterScreen struct{}
+// filter. On another tab (ctrl+b shows the Inbox) it leaves the keys to that tab, and
+// the filter is still being typed when its tab shows again.
+type filterScreen struct {
+	tab tab // the tab whose filter is being typed
+}
 
 func (f *filterScreen) name() string                 { return "filter" }
 func (f *filterScreen) visible(*Model) bool          { return false }
 func (f *filterScreen) wide() bool                   { return false }
 func (f *filterScreen) view(*Model, int, int) string { return "" }
 func (f *filterScreen) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.tab != f.tab {
+		return nil, false
+	}
+	if !m.filter().editing {
+		m.drop(f) // ended meanwhile
+		return nil, false
+	}
 	cmd := m.filterKey(msg)
 	if !m.filter().editing {
 		m.drop(f)

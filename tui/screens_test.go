@@ -144,3 +144,28 @@ func TestStackHelpThatStopsFittingComesOnTop(t *testing.T) {
 	h.keys("x")
 	stackIs(t, h, "describe")
 }
+
+func TestStackFilterOfAnotherTabLeavesKeys(t *testing.T) {
+	h := started(t, Options{})
+	h.keys("/", "d", "e") // a filter being typed on the Tools tab
+	h.request(1, askName(""))
+	h.keys("<ctrl+b>") // set the question aside: the Inbox shows
+	if h.m.tab != tabInbox {
+		t.Fatalf("ctrl+b did not show the Inbox (tab %v)", h.m.tab)
+	}
+	// The Inbox's keys are the Inbox's: enter opens the question set aside.
+	h.keys("<enter>")
+	if h.m.active == nil || h.m.active.id != 1 {
+		t.Fatalf("enter on the Inbox did not open the question set aside:\n%s", h.screen())
+	}
+}
+
+func TestStackQuitAfterSetAsideOverFilter(t *testing.T) {
+	h := started(t, Options{})
+	h.keys("/", "d", "e")
+	h.request(1, askName(""))
+	h.keys("<ctrl+b>", "q") // as the help bar says: set aside, then q quits (it asks first)
+	if h.m.confirm == nil || !strings.Contains(h.m.confirm.question, "quit") {
+		t.Fatalf("q after ctrl+b did not ask to quit (status %q):\n%s", h.m.status, h.screen())
+	}
+}
