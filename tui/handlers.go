@@ -562,7 +562,7 @@ func (m *Model) baseKey(msg tea.KeyPressMsg) tea.Cmd {
 		m.push(&detailsScreen{})
 	case key.Matches(msg, m.keys.Describe) && m.tab <= tabResources:
 		if _, ok := m.cats[m.tab].selected(); ok {
-			m.push(&describeScreen{})
+			m.push(&describeScreen{tab: m.tab})
 		}
 	case key.Matches(msg, m.keys.Quit):
 		return m.quit(msg.String())

@@ -150,16 +150,23 @@ func (a *argForm) view(m *Model, w, h int) string                    { return m.
 func (a *argForm) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) { return m.formKey(msg), true }
 
 // describeScreen shows the selected catalog item in full (key d); ↑/↓ and pgup/pgdn
-// scroll it, any other key closes it.
+// scroll it, any other key closes it. It belongs to the tab it was opened on: on
+// another tab (ctrl+b on a request opened over it shows the Inbox) it is not drawn,
+// and the first key there closes it and does what it does on that tab.
 type describeScreen struct {
 	off int // the first line shown
+	tab tab // the tab whose selected item is described
 }
 
 func (d *describeScreen) name() string                   { return "describe" }
-func (d *describeScreen) visible(*Model) bool            { return true }
+func (d *describeScreen) visible(m *Model) bool          { return m.tab == d.tab }
 func (d *describeScreen) wide() bool                     { return true }
 func (d *describeScreen) view(m *Model, w, h int) string { return m.describeView(w, h, &d.off) }
 func (d *describeScreen) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
+	if m.tab != d.tab {
+		m.drop(d)
+		return nil, false
+	}
 	if !m.scrollKey(msg, &d.off) {
 		m.drop(d) // any other key closes the description
 	}

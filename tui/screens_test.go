@@ -169,3 +169,21 @@ func TestStackQuitAfterSetAsideOverFilter(t *testing.T) {
 		t.Fatalf("q after ctrl+b did not ask to quit (status %q):\n%s", h.m.status, h.screen())
 	}
 }
+
+func TestStackSetAsideOverDescription(t *testing.T) {
+	h := started(t, Options{})
+	h.keys("d") // the description of the selected tool
+	h.request(1, askName(""))
+	h.keys("<ctrl+b>") // set aside: the Inbox shows, not the Tools tab's description
+	if s := h.screen(); !strings.Contains(s, "Inbox: 1 pending") || strings.Contains(s, "Tool deploy on demo") {
+		t.Fatalf("ctrl+b over a description does not show the Inbox:\n%s", s)
+	}
+	h.keys("<enter>") // the Inbox's enter opens the question again
+	if h.m.active == nil || h.m.active.id != 1 {
+		t.Fatalf("enter on the Inbox did not open the question set aside:\n%s", h.screen())
+	}
+	h.keys("<ctrl+b>", "q") // and q, right after ctrl+b, quits (it asks first)
+	if h.m.confirm == nil || !strings.Contains(h.m.confirm.question, "quit") {
+		t.Fatalf("q after ctrl+b did not ask to quit (status %q):\n%s", h.m.status, h.screen())
+	}
+}
