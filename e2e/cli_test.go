@@ -38,6 +38,14 @@ func TestMain(m *testing.M) {
 		fmt.Println("e2e: the end-to-end tier does not run under -short")
 		os.Exit(0)
 	}
+	// The tests marked parallel here mostly wait (on hosts, servers, a person's
+	// scripted delay) rather than compute: four at a time, not one per core, unless
+	// -parallel says otherwise.
+	explicit := false
+	flag.Visit(func(f *flag.Flag) { explicit = explicit || f.Name == "test.parallel" })
+	if !explicit {
+		_ = flag.Set("test.parallel", "4")
+	}
 	dir, err := os.MkdirTemp("", "elicitty-cli-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
