@@ -1,10 +1,14 @@
 package tui
 
 import (
+	"encoding/json"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/internal/testkit"
 )
@@ -67,5 +71,44 @@ func TestLogEntryScrolls(t *testing.T) {
 	testkit.Golden(t, "log_entry_scrolled_60x15", s)
 	if !strings.Contains(s, "── lines 3-11 of 11") || !strings.Contains(s, `"text": "hi"`) {
 		t.Fatalf("pgdn did not reach the end of the entry:\n%s", s)
+	}
+}
+
+// TestDescribeWrapsAtWords: at 60 and 80 columns a tool's description breaks between
+// words, never inside one; only a URL longer than the line is cut, and its pieces still
+// add up to it.
+func TestDescribeWrapsAtWords(t *testing.T) {
+	const url = "https://example.com/a/very/long/path/that/goes/on/and/on/past/any/width/of/this/screen/index.html"
+	desc := "URL-mode elicitation: asks the user to open a consent page served by the demo server; " +
+		"once its Approve button is pressed the server sends notifications/elicitation/complete " +
+		"and the tool returns linked. See " + url + " for more."
+	for _, w := range []int{60, 80} {
+		t.Run(fmt.Sprint(w), func(t *testing.T) {
+			s := demoSession()
+			s.tools = append(s.tools, &mcp.Tool{Name: "a_link", Description: desc,
+				InputSchema: json.RawMessage(`{"type":"object"}`)})
+			h := newHarness(t, Options{Servers: demoServers()[:1], dial: connector(s)})
+			h.run(h.m.Init())
+			h.send(tea.WindowSizeMsg{Width: w, Height: 40})
+			h.keys("d") // a_link, the first tool
+			var words []string
+			for _, l := range strings.Split(h.screen(), "\n") {
+				if body, ok := strings.CutPrefix(l, "┆ "); ok {
+					words = append(words, strings.Fields(body)...)
+				}
+			}
+			var rest []string // the words that are not whole words of desc
+			for _, word := range words {
+				if !slices.Contains(strings.Fields(desc), word) {
+					rest = append(rest, word)
+				}
+			}
+			if got := strings.Join(rest, ""); got != url {
+				t.Fatalf("the description is cut inside words %q:\n%s", rest, h.screen())
+			}
+			if got := strings.Join(words, " "); !strings.Contains(got, "sends notifications/elicitation/complete") {
+				t.Fatalf("the description lost words:\n%s", h.screen())
+			}
+		})
 	}
 }

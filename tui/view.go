@@ -177,7 +177,7 @@ func (m *Model) describeView(w, h int, off *int) string {
 		}
 		lines = append(lines, "", m.st.Dim.Render(head))
 		for _, l := range strings.Split(body, "\n") {
-			for _, wl := range wrapHard(l, max(w-3, 1)) {
+			for _, wl := range wrapLine(l, max(w-3, 1)) {
 				lines = append(lines, lead+wl)
 			}
 		}
@@ -222,9 +222,14 @@ func indentRaw(raw json.RawMessage) string {
 	return safe.Block(b.String())
 }
 
-// wrapHard cuts s into lines of at most w cells, keeping its indentation.
-func wrapHard(s string, w int) []string {
-	return strings.Split(ansi.Hardwrap(s, w, true), "\n")
+// wrapLine wraps s at word boundaries into lines of at most w cells, keeping its
+// indentation; a line that fits is kept as it is, and only a word longer than a whole
+// line (a long URL) is cut.
+func wrapLine(s string, w int) []string {
+	if ansi.StringWidth(s) <= w {
+		return []string{s}
+	}
+	return wordWrap(s, w)
 }
 
 func (m *Model) statusBar() string {
