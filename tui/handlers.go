@@ -456,6 +456,10 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	name := m.servers.rows[msg.idx].srv.Name
 	if msg.err != nil {
 		m.status = name + ": " + msg.err.Error()
+		if handshakeHint(msg.err) != "" {
+			// Once, with the hint: the error already names the server.
+			m.status = name + ": " + m.servers.reason(m.servers.rows[msg.idx])
+		}
 		return m.autoRestart(msg.idx)
 	}
 	m.status = name + " ready"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/internal/safe"
+	"github.com/elicitty/elicitty/transport"
 	"github.com/elicitty/elicitty/transport/oauth"
 )
 
@@ -71,7 +72,7 @@ func (p *serversPane) connected(msg connectedMsg) bool {
 	}
 	r := &p.rows[msg.idx]
 	if msg.err != nil {
-		r.state, r.err, r.sess = stateFailed, msg.err.Error(), nil
+		r.state, r.err, r.sess = stateFailed, msg.err.Error()+handshakeHint(msg.err), nil
 		r.signIn, r.signInWhy = needsSignIn(msg.err), ""
 		if r.signIn && !errors.Is(msg.err, oauth.ErrNoWait) {
 			r.signInWhy = strings.TrimPrefix(r.err, "server "+strconv.Quote(r.srv.Name)+": ")
@@ -260,6 +261,16 @@ func (p serversPane) block(i int, full bool) []string {
 		lines = append(lines, p.st.Dim.Render(trunc("  "+state, inner)))
 	}
 	return lines
+}
+
+// handshakeHint is what follows a connect error that is a handshake timeout: the flag
+// that allows it longer, as the command line's message names it; "" for other errors.
+func handshakeHint(err error) string {
+	var hs *transport.HandshakeTimeoutError
+	if errors.As(err, &hs) {
+		return "; allow it longer with --handshake-timeout"
+	}
+	return ""
 }
 
 // reason is a failed row's error without the "server NAME:" prefix.

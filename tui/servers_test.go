@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/elicitty/elicitty/config"
@@ -164,5 +165,23 @@ func TestAutoRestartCapAndBackoff(t *testing.T) {
 	}
 	if a, b, c := restartBackoff(1), restartBackoff(2), restartBackoff(10); !(a < b && c == 8*time.Second) {
 		t.Errorf("backoff %v, %v, ..., %v: want growing up to 8s", a, b, c)
+	}
+}
+
+// TestHandshakeTimeoutStatus: a server that did not answer initialize in time is named
+// once on the status line, with the flag that allows it longer, as on the command line.
+func TestHandshakeTimeoutStatus(t *testing.T) {
+	dial := func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (session, error) {
+		return nil, &transport.ConnError{Server: srv.Name, Err: &transport.HandshakeTimeoutError{After: time.Second}}
+	}
+	h := newHarness(t, Options{Servers: []config.Server{{Name: "sh", Command: "sh"}}, dial: dial})
+	h.run(h.m.Init())
+	h.send(tea.WindowSizeMsg{Width: 120, Height: 24})
+	s := h.screen()
+	if want := "sh: did not answer initialize within 1s; allow it longer with --handshake-timeout"; !strings.Contains(s, want) {
+		t.Fatalf("the status line does not say %q:\n%s", want, s)
+	}
+	if strings.Contains(s, `server "sh"`) {
+		t.Fatalf("the status line names the server twice:\n%s", s)
 	}
 }
