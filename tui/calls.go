@@ -16,8 +16,10 @@ type call struct {
 	what   string // "tools/call deploy"
 	done   bool
 	isErr  bool
-	text   string
-	rounds int
+	// cancelled is set when the user cancelled the call (x): it did not fail.
+	cancelled bool
+	text      string
+	rounds    int
 }
 
 // callsPane shows the calls and the result of the selected one in a viewport.
@@ -84,10 +86,15 @@ func (c *callsPane) finish(msg callDoneMsg) string {
 	for i := range c.calls {
 		if cl := &c.calls[i]; cl.id == msg.id {
 			cl.done, cl.isErr, cl.text, cl.rounds = true, msg.isErr, msg.text, msg.rounds
+			cl.cancelled = msg.cancelled
 			c.sel = i // show the result that just came in
-			status = cl.server + ": " + cl.what + " done"
-			if cl.isErr {
+			switch {
+			case cl.cancelled:
+				status = cl.server + ": " + cl.what + " cancelled"
+			case cl.isErr:
 				status = cl.server + ": " + cl.what + " failed"
+			default:
+				status = cl.server + ": " + cl.what + " done"
 			}
 		}
 	}
@@ -156,6 +163,8 @@ func (c *callsPane) refresh() {
 	switch {
 	case !cl.done:
 		body = "running… (x cancels)"
+	case cl.cancelled:
+		body = cl.text // "cancelled by you", then anything the server said
 	case cl.isErr:
 		body = c.st.Err.Render("error") + "\n" + cl.text
 	default:
@@ -186,6 +195,8 @@ func (c callsPane) View() string {
 			state = "waiting for a link"
 		case !cl.done:
 			state = "running"
+		case cl.cancelled:
+			state = "cancelled"
 		case cl.isErr:
 			state = "error"
 		}

@@ -69,8 +69,16 @@ func TestCancelRunningCall(t *testing.T) {
 				t.Fatalf("the server was not told the call is cancelled:\n%s", screenOf(t, tm, ""))
 			}
 			waitScreen(t, tm, "cancelled by you")
-			if got := screenOf(t, tm, "tools/call wait · error"); strings.Contains(got, "context canceled") {
+			// Cancelled by the user is not a failure: no "error", no "failed".
+			got = screenOf(t, tm, "tools/call wait · cancelled")
+			if strings.Contains(got, "context canceled") {
 				t.Errorf("Go's words reach the user:\n%s", got)
+			}
+			if strings.Contains(got, "error") || strings.Contains(got, "failed") {
+				t.Errorf("a call the user cancelled reads as failed:\n%s", got)
+			}
+			if !strings.Contains(got, "tools/call wait cancelled") {
+				t.Errorf("the status line does not say the call was cancelled:\n%s", got)
 			}
 		})
 	}

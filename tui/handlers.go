@@ -435,6 +435,7 @@ func (m *Model) onCallDone(msg callDoneMsg) tea.Cmd {
 			msg.text = "" // "context canceled" says nothing more
 		}
 		msg.text = strings.TrimSuffix("cancelled by you\n"+msg.text, "\n")
+		msg.cancelled = true
 	} else if msg.lost && hasSpec {
 		if note := m.lostCall(spec); note != "" {
 			msg.text = note + "\n" + msg.text

@@ -74,6 +74,8 @@ type callDoneMsg struct {
 	// ended is set when the call's error is only that its context ended (the user
 	// cancelled it, or quit): its text is Go's, not the server's.
 	ended bool
+	// cancelled is set when the user cancelled the call: it ended, it did not fail.
+	cancelled bool
 }
 
 // restartMsg restarts server row idx automatically, if its generation is still gen.
