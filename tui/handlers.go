@@ -95,7 +95,7 @@ func (m *Model) open(p *pending) tea.Cmd {
 	case p.req.Mode == elicit.ModeURL && (p.req.Repeat > 0 || !p.req.Consented.IsZero()):
 		// The same link came back in a later round, or a proxy waits for the flow
 		// the user consented to: never reopen it unasked.
-		p.cs = m.newWaiting(p.req, p.since, true)
+		p.cs = m.newWaiting(p.req, p.since, true, false)
 		return p.cs.Init()
 	case p.req.Mode == elicit.ModeURL:
 		p.cs = m.opts.NewConsent(p.req, so)
@@ -216,7 +216,7 @@ func (m *Model) consented(c consent.Choice) tea.Cmd {
 	case consent.CopyOnly, consent.Opened, consent.Retry:
 		// Copy only: the consent screen itself copies the URL (OSC 52). Retry: still
 		// waiting, accept again without reopening, so the call retries now.
-		return m.accept(p)
+		return m.accept(p, c != consent.CopyOnly)
 	case consent.Decline:
 		return m.answered(elicit.Response{Action: elicit.Decline}, nil)
 	case consent.Back:
@@ -231,15 +231,17 @@ func (m *Model) consented(c consent.Choice) tea.Cmd {
 
 // track lists a consented URL flow until the server reports it complete
 // (notifications/elicitation/complete, by elicitationId), its call retries or ends, or
-// the user retries or cancels it; since is when the user consented. It reports the flow,
-// and false for a pushed request without an id and call, which has nothing to wait for.
-func (m *Model) track(req *elicit.Request, call callID, since time.Time) (flow, bool) {
+// the user retries or cancels it; since is when the user consented, notOpened when
+// nothing opened its link. It reports the flow, and false for a pushed request without
+// an id and call, which has nothing to wait for.
+func (m *Model) track(req *elicit.Request, call callID, since time.Time, notOpened bool) (flow, bool) {
 	if (req.ElicitationID == "" && call == 0) || req.Host != "" {
 		// A proxy's ask: the proxy's host waits for the flow, and its completion
 		// goes to the proxy.
 		return flow{}, false
 	}
-	f := flow{server: req.Server, id: req.ElicitationID, url: req.URL, call: call, origin: req.Origin, req: req, since: since}
+	f := flow{server: req.Server, id: req.ElicitationID, url: req.URL, call: call, origin: req.Origin, req: req, since: since,
+		notOpened: notOpened}
 	m.inbox.flows = append(m.inbox.flows, f)
 	return f, true
 }

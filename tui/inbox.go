@@ -43,6 +43,8 @@ type flow struct {
 	origin elicit.Origin
 	req    *elicit.Request // the request consented to
 	since  time.Time       // when the user consented
+	// notOpened is set while nothing has opened the link ("Copy link only").
+	notOpened bool
 }
 
 // inbox holds every pending request across servers, oldest first, and the URL flows

@@ -227,3 +227,31 @@ func TestURLStillWaitingEscSetsAside(t *testing.T) {
 		t.Errorf("r answered %s after esc, want accept", got)
 	}
 }
+
+// TestURLCopyOnlyWaiting: after "Copy link only" nothing was opened, so the waiting
+// screen offers "o open" and does not speak of a browser step; once o opens the link,
+// it says so and offers "o reopen".
+func TestURLCopyOnlyWaiting(t *testing.T) {
+	op := &fakeOpener{}
+	h := started(t, Options{Opener: op})
+	call, _ := h.inFlight("demo", "tools/call link")
+	reply := h.requestIn(1, call, urlRequired("e-1"))
+	h.keys("c") // copy only: accepted, watched
+	replied(t, reply)
+	s := h.screen()
+	if !strings.Contains(s, "Waiting for the step at the link") || !strings.Contains(s, "o open ·") {
+		t.Errorf("the waiting screen does not offer to open the copied link:\n%s", s)
+	}
+	if strings.Contains(s, "reopen") || strings.Contains(s, "browser") {
+		t.Errorf("the waiting screen speaks of a browser though nothing was opened:\n%s", s)
+	}
+	h.keys("o")
+	if len(op.opened) != 1 {
+		t.Fatalf("o opened %d links, want 1", len(op.opened))
+	}
+	s = h.screen()
+	if !strings.Contains(s, "Opened in your browser.") || !strings.Contains(s, "o reopen") ||
+		!strings.Contains(s, "Waiting for the step in your browser") {
+		t.Errorf("after o the screen does not say the link is open:\n%s", s)
+	}
+}

@@ -61,12 +61,24 @@ func (m *Model) analyze(req *elicit.Request) urlsafe.Analysis {
 	return urlsafe.Analyze(req.URL, transport.URLPolicy(pol))
 }
 
-// newWaiting returns the waiting screen for req, waiting since since.
-func (m *Model) newWaiting(req *elicit.Request, since time.Time, canRetry bool) *consent.Waiting {
+// newWaiting returns the waiting screen for req, waiting since since; notOpened when
+// nothing opened its link.
+func (m *Model) newWaiting(req *elicit.Request, since time.Time, canRetry, notOpened bool) *consent.Waiting {
 	so := m.screenSize()
 	return consent.NewWaiting(consent.WaitingOptions{Req: req, Analysis: m.analyze(req), Since: since,
 		Now: func() time.Time { return m.now }, CanOpen: m.canOpen(req.Server), CanRetry: canRetry,
-		Width: so.Width, Height: so.Height, NoColor: m.opts.NoColor})
+		NotOpened: notOpened, Width: so.Width, Height: so.Height, NoColor: m.opts.NoColor})
+}
+
+// openedFlow records that the watched flow w's link is now open in the browser.
+func (m *Model) openedFlow(w *watching) {
+	for i, f := range m.inbox.flows {
+		if f == w.f {
+			m.inbox.flows[i].notOpened = false
+		}
+	}
+	w.f.notOpened = false
+	w.s.Opened()
 }
 
 // watchFlow shows f on the waiting screen.
@@ -77,7 +89,7 @@ func (m *Model) watchFlow(f flow) {
 	req := *f.req
 	req.Repeat = 0
 	// Under a request or form open meanwhile: that one keeps the keyboard.
-	m.pushUnderForm(&watching{f: f, s: m.newWaiting(&req, f.since, canRetry)})
+	m.pushUnderForm(&watching{f: f, s: m.newWaiting(&req, f.since, canRetry, f.notOpened)})
 }
 
 // watched returns the watched flow's screen while the flow is still awaited; the
@@ -169,7 +181,12 @@ func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 	if msg.id == 0 {
 		if w := m.watched(); w != nil && w.f.url == msg.url {
 			if why == "" {
-				w.s.Reset("Reopened in your browser.")
+				note := "Reopened in your browser."
+				if w.f.notOpened {
+					note = "Opened in your browser."
+				}
+				m.openedFlow(w)
+				w.s.Reset(note)
 				return nil
 			}
 			w.s.Reset(why)
@@ -192,7 +209,7 @@ func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 		return tea.SetClipboard(msg.url)
 	}
 	if msg.err == nil {
-		cmd := m.accept(p)
+		cmd := m.accept(p, true)
 		m.status = "opened " + oneLine(safe.Block(msg.url))
 		return cmd
 	}
@@ -206,20 +223,24 @@ func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 	}
 	// A screen that cannot say it: accept, as the link is copied.
 	m.status = why
-	return tea.Batch(tea.SetClipboard(msg.url), m.accept(p))
+	return tea.Batch(tea.SetClipboard(msg.url), m.accept(p, false))
 }
 
-// accept answers p with accept after the user consented, and watches its flow.
-func (m *Model) accept(p *pending) tea.Cmd {
+// accept answers p with accept after the user consented, and watches its flow; opened
+// is false when nothing opened the link (it was only copied).
+func (m *Model) accept(p *pending, opened bool) tea.Cmd {
 	since := m.now
 	if p.req.Repeat > 0 && !p.since.IsZero() {
 		since = p.since // the same link as an earlier round: the wait goes on
 	}
-	f, tracked := m.track(p.req, p.call, since)
+	f, tracked := m.track(p.req, p.call, since, !opened)
 	cmd := m.answerPending(p, elicit.Response{Action: elicit.Accept})
 	if tracked {
 		m.watchFlow(f)
 		m.status = oneLine(p.req.Server) + ": accepted; waiting for the step in your browser"
+		if !opened {
+			m.status = oneLine(p.req.Server) + ": accepted; waiting for the step at the link"
+		}
 	}
 	return cmd
 }

@@ -201,13 +201,13 @@ func TestURLWaitingKeys(t *testing.T) {
 	}
 	// The retried call asks again: a new flow, a new waiting screen.
 	reply = h.requestIn(2, call, urlRequired("e-8"))
-	h.keys("c") // copy only
+	h.keys("c") // copy only: nothing opened this flow's link yet
 	replied(t, reply)
 	h.keys("o")
 	if len(op.opened) != 2 {
-		t.Errorf("o: opened %v, want the link reopened", op.opened)
+		t.Errorf("o: opened %v, want the link opened", op.opened)
 	}
-	visible(t, h.screen(), "Reopened in your browser.")
+	visible(t, h.screen(), "Opened in your browser.")
 	h.keys("y")
 	if n := len(h.side); n != 2 { // copy only, then y
 		t.Errorf("clipboard writes %d, want 2", n)

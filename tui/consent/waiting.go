@@ -25,6 +25,9 @@ type WaitingOptions struct {
 	// CanOpen offers "reopen" (false under a copy-only policy); CanRetry offers "retry
 	// now" (a -32042 wait, or a later round that asks again).
 	CanOpen, CanRetry bool
+	// NotOpened is set when nothing opened the link (the user chose "Copy link only"):
+	// the screen then offers "o open" and does not speak of a browser step.
+	NotOpened bool
 	// Width and Height are the screen size in cells; zero means 80x24.
 	Width, Height int
 	// NoColor renders without styles.
@@ -86,6 +89,10 @@ func (w *Waiting) Done() (Choice, bool) { return w.choice, w.choice != 0 }
 // Reset clears the choice so that the screen keeps waiting; note (may be "") says what
 // happened, e.g. that the browser could not be opened.
 func (w *Waiting) Reset(note string) { w.choice, w.note, w.asking = 0, note, false }
+
+// Opened records that the link is now open in the browser (after o on a link that
+// was only copied), so that the screen speaks of the browser and offers "o reopen".
+func (w *Waiting) Opened() { w.o.NotOpened = false }
 
 // Request returns the request the screen shows.
 func (w *Waiting) Request() *elicit.Request { return w.o.Req }
@@ -201,7 +208,10 @@ func (w *Waiting) keyHints() []string {
 	if w.o.CanRetry {
 		k = append(k, "r retry now")
 	}
-	if w.o.CanOpen {
+	switch {
+	case w.o.CanOpen && w.o.NotOpened:
+		k = append(k, "o open")
+	case w.o.CanOpen:
 		k = append(k, "o reopen")
 	}
 	qr := "v QR code"
@@ -227,6 +237,9 @@ func (w *Waiting) View() string {
 	a := w.o.Analysis
 	req := w.o.Req
 	head := "Waiting for the step in your browser"
+	if w.o.NotOpened {
+		head = "Waiting for the step at the link"
+	}
 	if req.Repeat > 0 {
 		head = "Still waiting: the link came back"
 	}
