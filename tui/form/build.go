@@ -68,6 +68,8 @@ type buildOptions struct {
 	// noValidate checks only that a typed value parses as its kind, not the schema's
 	// constraints (the request's NoValidate: --no-validate).
 	noValidate bool
+	// last is set while the form's last field is built: after it comes the review.
+	last bool
 }
 
 // newAnswers returns storage for f pre-filled from the fields' defaults.
@@ -133,14 +135,19 @@ func (a *answers) fields(o buildOptions) []huh.Field {
 		o.theme = newCachedTheme(huh.ThemeCharm)
 	}
 	out := make([]huh.Field, 0, len(a.list))
-	for _, an := range a.list {
+	for i, an := range a.list {
+		o.last = i == len(a.list)-1
 		out = append(out, an.field(o))
 	}
 	return out
 }
 
-// confirmHint is the help line of a yes/no field with a default.
-const confirmHint = "y or n answers and moves on to the next field"
+// confirmHint is the help line of a yes/no field with a default; lastConfirmHint that
+// of the form's last field, after which comes the review.
+const (
+	confirmHint     = "y or n answers and moves on to the next field"
+	lastConfirmHint = "y or n answers, then the review shows what will be sent"
+)
 
 // field builds the huh control for one answer.
 func (a *answer) field(o buildOptions) huh.Field {
@@ -191,7 +198,11 @@ func (a *answer) field(o buildOptions) huh.Field {
 		if !o.accessible {
 			// y and n answer and move on at once: a second y or n meant for this
 			// field would land in the next one.
-			desc = strings.TrimSpace(desc + "\n" + confirmHint)
+			hint := confirmHint
+			if o.last {
+				hint = lastConfirmHint
+			}
+			desc = strings.TrimSpace(desc + "\n" + hint)
 		}
 		return c.Key(a.fld.Name).Title(title).Description(desc).Affirmative("yes").Negative("no").Value(&a.yes)
 	case widgetMulti:

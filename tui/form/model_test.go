@@ -434,3 +434,23 @@ func TestFormModelConfirmSaysYNMovesOn(t *testing.T) {
 		})
 	}
 }
+
+// TestFormModelLastConfirmSaysReview: a form whose only field is a yes/no with a default
+// has no next field: the field says that y or n answers and the review follows, and it
+// does.
+func TestFormModelLastConfirmSaysReview(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {60, 15}} {
+		synctest.Test(t, func(t *testing.T) {
+			f := &elicit.Form{Fields: []elicit.Field{{Name: "notify", Title: "Notify", Kind: elicit.KindBool, Default: true}}}
+			m := newModel(t, request("Settings"), f, size[0], size[1])
+			got := strings.Join(strings.Fields(screen(m)), " ")
+			if strings.Contains(got, "next field") || !strings.Contains(got, "y or n answers, then the review") {
+				t.Fatalf("%dx%d: the only yes/no field does not say what y/n does:\n%s", size[0], size[1], screen(m))
+			}
+			press(t, m, testkit.Key("n"))
+			if got := screen(m); !strings.Contains(got, `"notify": false`) {
+				t.Errorf("%dx%d: n did not answer and show the review:\n%s", size[0], size[1], got)
+			}
+		})
+	}
+}
