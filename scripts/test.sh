@@ -67,7 +67,7 @@ stage "fuzz (bounded)"
 # runs out while a starved worker is mid-call (a race in the coordinator, not a finding);
 # such a target is run again, up to three more times (in one CI run the race hit 2 of 27
 # targets once each), and fails the run if every try ends that way.
-FUZZTIME=${FUZZTIME:-10s}
+FUZZTIME=${FUZZTIME:-5s}
 fuzzlog="${TMPDIR:-/tmp}/elicitty-fuzz.log"
 while read -r pkg target; do
   for try in 1 2 3 4; do
