@@ -181,18 +181,11 @@ func (a *app) runProxy(ctx context.Context, srv config.Server, opts proxy.Option
 	sigpipe := make(chan os.Signal, 1)
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
-	in, out := a.stdin, a.stdout
-	if f, ok := in.(*os.File); ok {
-		pf, restore := proxy.Pollable(f)
-		defer restore()
-		in = pf
-	}
-	if f, ok := out.(*os.File); ok {
-		pf, restore := proxy.Pollable(f)
-		defer restore()
-		out = pf
-	}
-	err = proxy.New(up, opts).Run(ctx, in, out)
+	// The host's pipes are read and written as the host made them (blocking): a read
+	// that holds a thread in the kernel until the host writes costs fewer system calls
+	// and wake-ups per message than the runtime's poller (bench/proxy.sh: 25 µs of CPU
+	// and 16 µs of latency per call less on an idle machine).
+	err = proxy.New(up, opts).Run(ctx, a.stdin, a.stdout)
 	if ctx.Err() != nil {
 		// Interrupted: the log already says so ("interrupted; stopping the server").
 		return &silentError{code: ExitCancel}
