@@ -7,9 +7,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestReadmeNamesTheListedTools: demo://readme names exactly the tools the server lists,
-// those add_tool added included.
-func TestReadmeNamesTheListedTools(t *testing.T) {
+// toolsAfterAdd connects to a new demo server, calls add_tool once and returns the
+// session and the tools it then lists.
+func toolsAfterAdd(t *testing.T) (*mcp.ClientSession, *mcp.ListToolsResult) {
+	t.Helper()
 	s, _ := newDemo(t)
 	cs := connect(t, s, "2025-11-25", inMemory, nil)
 	ctx := testCtx(t)
@@ -20,6 +21,14 @@ func TestReadmeNamesTheListedTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return cs, tools
+}
+
+// TestReadmeNamesTheListedTools: demo://readme names exactly the tools the server lists,
+// those add_tool added included.
+func TestReadmeNamesTheListedTools(t *testing.T) {
+	cs, tools := toolsAfterAdd(t)
+	ctx := testCtx(t)
 	var names []string
 	for _, tl := range tools.Tools {
 		names = append(names, tl.Name)
@@ -39,16 +48,7 @@ func TestReadmeNamesTheListedTools(t *testing.T) {
 // change the demo's state (add_tool, the account links, deploy) are not, and say they
 // only add.
 func TestToolAnnotations(t *testing.T) {
-	s, _ := newDemo(t)
-	cs := connect(t, s, "2025-11-25", inMemory, nil)
-	ctx := testCtx(t)
-	if _, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "add_tool"}); err != nil {
-		t.Fatal(err)
-	}
-	tools, err := cs.ListTools(ctx, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, tools := toolsAfterAdd(t)
 	changing := map[string]bool{"add_tool": true, "deploy": true, "link_account": true, "needs_link": true, "mrtr_url": true}
 	seen := 0
 	for _, tl := range tools.Tools {
