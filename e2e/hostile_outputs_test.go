@@ -113,7 +113,21 @@ func TestTmuxHostileResultAndLog(t *testing.T) {
 	scanTerm(t, tm, "Log tab")
 	noFakeLine(t, tm, "Log tab")
 	tm.Keys("Enter") // the last frame, the media result, in full
-	tm.WaitFor(`"mimeType"`)
+	tm.WaitFor(`"jsonrpc": "2.0"`)
+	// The frame can be longer than the pane it opens in (how long the list above it
+	// is depends on which stderr lines and notes came first): page down until its
+	// first media item shows, waiting for each page so that none is skipped.
+	for page := 0; ; page++ {
+		screen := tm.Screen()
+		if strings.Contains(screen, `"mimeType"`) {
+			break
+		}
+		if page == 20 {
+			t.Fatalf("the result frame never showed \"mimeType\":\n%s", screen)
+		}
+		tm.Keys("NPage")
+		tm.WaitUntil("the frame's next page", false, func(s string) bool { return s != screen })
+	}
 	// The frame shows as JSON: the payload is there, escaped as text (\u001b...), so
 	// scanTerm's markers are in it; what must not be is any of it raw.
 	scanEscapedFrame(t, tm, "Log tab: the result frame")
