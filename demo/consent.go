@@ -1,11 +1,13 @@
 package demo
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"html/template"
 	"net"
 	"net/http"
+	"strconv"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -161,17 +163,24 @@ func (s *Server) consentHandler() http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		s.renderConsent(w, c)
+		s.writeConsent(w, c, c.approved())
 	})
 	mux.HandleFunc("POST /consent/{id}/approve", func(w http.ResponseWriter, r *http.Request) {
 		id := r.PathValue("id")
-		if !validID(id) || !s.consents.approve(id) {
+		c, ok := s.lookupConsent(id)
+		if !ok {
 			http.NotFound(w, r)
 			return
 		}
+		// The approved page goes out whole before the approval takes effect:
+		// approving completes the flow, and the client may then end this server (its
+		// child) before a page written later reaches the browser.
+		s.writeConsent(w, c, true)
+		if f, ok := w.(http.Flusher); ok {
+			f.Flush()
+		}
+		s.consents.approve(id)
 		s.logf("demo: consent %s approved", id)
-		c, _ := s.consents.get(id)
-		s.renderConsent(w, c)
 	})
 	return loopbackHostOnly(http.NewCrossOriginProtection().Handler(mux))
 }
@@ -183,7 +192,8 @@ func (s *Server) lookupConsent(id string) (*consent, bool) {
 	return s.consents.get(id)
 }
 
-func (s *Server) renderConsent(w http.ResponseWriter, c *consent) {
+// writeConsent writes c's page, as approved or not, in one write with its length.
+func (s *Server) writeConsent(w http.ResponseWriter, c *consent, approved bool) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
@@ -193,10 +203,13 @@ func (s *Server) renderConsent(w http.ResponseWriter, c *consent) {
 	data := struct {
 		ID, Message string
 		Approved    bool
-	}{c.id, c.message, c.approved()}
-	if err := consentPage().Execute(w, data); err != nil {
+	}{c.id, c.message, approved}
+	var page bytes.Buffer
+	if err := consentPage().Execute(&page, data); err != nil {
 		s.logf("demo: render consent page: %v", err)
 	}
+	h.Set("Content-Length", strconv.Itoa(page.Len()))
+	_, _ = w.Write(page.Bytes())
 }
 
 // loopbackHostOnly refuses requests whose Host header names anything but a
