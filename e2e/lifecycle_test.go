@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -303,8 +304,33 @@ func TestTUIQuitWithCallInFlight(t *testing.T) {
 		formCancel = formCancel || strings.Contains(line, `"action":"cancel"`)
 	}
 	if !formCancel || !(cancelled || callEnded) {
-		t.Errorf("the server was not told: form answered cancel %v, notifications/cancelled sent %v, call ended %v; log:\n%s", formCancel, cancelled, callEnded, b)
+		t.Errorf("the server was not told: form answered cancel %v, notifications/cancelled sent %v, call ended %v; log:\n%s", formCancel, cancelled, callEnded, wireSummary(b))
 	}
+}
+
+// wireSummary is a wire log (--log) one short line per entry, so that a failure shows
+// it whole: sequence, direction, method and id, the note's text or the raw message's
+// first bytes.
+func wireSummary(b []byte) string {
+	var out strings.Builder
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		var e struct {
+			Seq             int
+			Dir, Method, ID string
+			Text            string
+			Raw             json.RawMessage
+		}
+		if json.Unmarshal([]byte(line), &e) != nil {
+			fmt.Fprintf(&out, "%.120s\n", line)
+			continue
+		}
+		what := e.Text
+		if what == "" {
+			what = string(e.Raw)
+		}
+		fmt.Fprintf(&out, "%d %s %s %s %.100s\n", e.Seq, e.Dir, e.Method, e.ID, what)
+	}
+	return out.String()
 }
 
 // TestTUIRestartResendsLostRequest: a 2026-07-28 server with restart: on-failure

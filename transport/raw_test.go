@@ -36,14 +36,16 @@ type rawServer struct {
 	w      io.WriteCloser
 	mu     sync.Mutex
 	got    []rawMsg
+	eof    chan struct{} // closed once the client closed its end and all it sent is in got
 }
 
 // startRaw runs a rawServer and returns the client end.
 func startRaw(t *testing.T, handle func(rs *rawServer, m rawMsg)) (*rawServer, mcp.Transport) {
 	cr, sw := io.Pipe() // server -> client
 	sr, cw := io.Pipe() // client -> server
-	rs := &rawServer{t: t, handle: handle, w: sw}
+	rs := &rawServer{t: t, handle: handle, w: sw, eof: make(chan struct{})}
 	go func() {
+		defer close(rs.eof)
 		sc := bufio.NewScanner(sr)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {

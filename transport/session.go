@@ -380,8 +380,11 @@ func (s *Session) AwaitAnswered(d time.Duration) { s.tap.awaitAnswered(d) }
 func (s *Session) Close() error {
 	var err error
 	// Answers already given (a form cancelled as the user quits) still reach the
-	// server: they are written as the answerer returns, moments after.
+	// server: they are written as the answerer returns, moments after. So do the
+	// notifications/cancelled of calls given up just before (owed.go).
+	deadline := time.Now().Add(answerGrace)
 	s.tap.awaitAnswered(answerGrace)
+	s.tap.awaitOwed(time.Until(deadline))
 	s.served.close()
 	if cs := s.client(); cs != nil {
 		err = cs.Close()
@@ -395,7 +398,8 @@ func (s *Session) Close() error {
 	return err
 }
 
-// answerGrace bounds how long Close waits for answers to server requests to be written.
+// answerGrace bounds how long Close waits for answers to server requests, and for the
+// cancellations of calls given up, to be written.
 const answerGrace = 300 * time.Millisecond
 
 // Wait blocks until the server ends the session (a stdio process exits, an HTTP

@@ -40,6 +40,7 @@ type tap struct {
 	asked     map[string]bool              // server requests not yet answered
 	refused   map[string]string            // server requests dropped unread -> why (refuse)
 	askedDone chan struct{}                // closed when asked becomes empty; nil while it is
+	owedDone  chan struct{}                // closed when no cancellation is owed (owed.go); nil while none is awaited
 	injectFn  func(jsonrpc.Message) bool   // delivers a local message to the reader, when possible
 	discover  time.Duration                // server/discover deadline (0: none)
 	// toolsList sees each raw tools/list result with the cursor its request sent and
@@ -68,9 +69,15 @@ type tap struct {
 type outReq struct {
 	method, name string
 	start        time.Time
-	token        string // params._meta.progressToken of a tools/call
-	task         bool   // a task-augmented tools/call (params.task)
-	cursor       string // params.cursor of a tools/list
+	// ctx is the caller's context, when the connection hands it over (Streamable HTTP
+	// does not: Background); told is set once a notifications/cancelled for the
+	// request was written.
+	// A request whose ctx ended and that is not told is owed a cancellation (owed.go).
+	ctx    context.Context
+	told   bool
+	token  string // params._meta.progressToken of a tools/call
+	task   bool   // a task-augmented tools/call (params.task)
+	cursor string // params.cursor of a tools/list
 }
 
 // newOutReq is the record of a request we send with method and params.
@@ -127,8 +134,8 @@ func idText(id jsonrpc.ID) string {
 // out handles a message we are about to send; it returns the message to send, or nil
 // to send nothing. It logs the message (encoding it): for connections whose bytes are
 // logged where they are written, see outState.
-func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
-	m := t.outState(msg)
+func (t *tap) out(ctx context.Context, msg jsonrpc.Message) jsonrpc.Message {
+	m := t.outState(ctx, msg)
 	if m == nil {
 		return nil
 	}
@@ -142,15 +149,17 @@ func (t *tap) out(msg jsonrpc.Message) jsonrpc.Message {
 }
 
 // outState is out without the log entry: the bookkeeping of a message we are about to
-// send, and the requestState splice.
-func (t *tap) outState(msg jsonrpc.Message) jsonrpc.Message {
+// send, and the requestState splice. ctx is the sender's context, or Background.
+func (t *tap) outState(ctx context.Context, msg jsonrpc.Message) jsonrpc.Message {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
 		t.taskOut(m)
 		t.filesOut(m)
 		if m.IsCall() {
 			t.mu.Lock()
-			t.inflight[idKey(m.ID)] = newOutReq(m.Method, m.Params)
+			or := newOutReq(m.Method, m.Params)
+			or.ctx = ctx
+			t.inflight[idKey(m.ID)] = or
 			if len(m.Params) > 0 {
 				m.Params = t.spliceState(m.Params)
 			}
@@ -212,7 +221,7 @@ func (t *tap) outRaw(raw []byte, env *jsonrpcio.Envelope) []byte {
 	if env.Method == methodTaskCall || env.Method == "initialize" || (t.fileInputs && env.IsCall()) {
 		// Requests the tap edits for tasks (taskOut), rare: decoded, edited, encoded.
 		if msg, err := jsonrpc.DecodeMessage(raw); err == nil {
-			if m := t.out(msg); m == nil {
+			if m := t.out(context.Background(), msg); m == nil { // no caller context: nothing is ever owed
 				return nil
 			} else if b, err := jsonrpc.EncodeMessage(m); err == nil {
 				return b
@@ -320,6 +329,7 @@ func (t *tap) inRaw(raw []byte, env *jsonrpcio.Envelope) []byte {
 		}
 		req, ok := t.inflight[key]
 		delete(t.inflight, key)
+		t.checkOwed()
 		if req.task && !env.IsError() {
 			t.keepHandoff(req.name, env.Result)
 		}
@@ -402,7 +412,7 @@ func (t *tap) inRaw(raw []byte, env *jsonrpcio.Envelope) []byte {
 				return b
 			}
 		}
-	case "notifications/cancelled":
+	case notificationCancelled:
 		var p struct {
 			RequestID any `json:"requestId"`
 		}
@@ -480,6 +490,7 @@ func (t *tap) dropped(id jsonrpc.ID, reason string) bool {
 	t.mu.Lock()
 	_, pending := t.inflight[key]
 	delete(t.inflight, key)
+	t.checkOwed()
 	t.mu.Unlock()
 	t.log.Notef(t.server, "dropped the response to request %q: %s", idText(id), reason)
 	return pending
@@ -494,6 +505,7 @@ func (t *tap) expireDiscover(id jsonrpc.ID) {
 	if pending {
 		delete(t.inflight, key)
 		t.answered[key] = true
+		t.checkOwed()
 	}
 	t.mu.Unlock()
 	if !pending {
@@ -910,10 +922,12 @@ func (c *tapConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 
 // Write implements mcp.Connection.
 func (c *tapConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if msg = c.tap.out(msg); msg == nil {
+	if msg = c.tap.out(ctx, msg); msg == nil {
 		return nil
 	}
-	return c.inner.Write(ctx, msg)
+	err := c.inner.Write(ctx, msg)
+	c.tap.written(msg, err)
+	return err
 }
 
 // Close implements mcp.Connection.
@@ -934,10 +948,12 @@ type wireConn struct {
 
 // Write implements mcp.Connection.
 func (c *wireConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if msg = c.tap.outState(msg); msg == nil {
+	if msg = c.tap.outState(ctx, msg); msg == nil {
 		return nil
 	}
-	return c.Connection.Write(ctx, msg)
+	err := c.Connection.Write(ctx, msg)
+	c.tap.written(msg, err)
+	return err
 }
 
 // tapWriter logs each message go-sdk writes (one whole message and its newline a
