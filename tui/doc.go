@@ -30,7 +30,8 @@
 // typed) is a screen on one stack (screens.go): the top screen gets each key first and
 // leaves the ones it does not use to the screen below, the tabs last; closing a screen
 // shows what was under it. A question that arrives opens over whatever is open, unless
-// a request or form is open or it is a proxy's (those wait in the Inbox).
+// a request or form is open or it is a proxy's (those wait in the Inbox); while a
+// filter is being typed it waits for the filter to end.
 //
 // The package owns the program, its panes and styles; the key map is tui/keymap's. It validates nothing (the
 // elicit engine does) and speaks no protocol (the transport does). Goroutines outside

@@ -37,13 +37,19 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 	if waitOnly {
 		// The waiting screen follows the consent screen the user just answered: no
 		// bell, nothing new to call them for.
-		if m.active == nil && m.args == nil {
+		if m.active == nil && m.args == nil && !m.typing() {
 			return m.open(p)
 		}
 		m.status = "still waiting: " + describe(msg.req)
 		return nil
 	}
 	note := "elicitty: " + msg.req.Asker() + " asks for input"
+	if m.typing() && m.opensByItself(p) {
+		// The keys being typed are the filter's: the question opens when it ends.
+		m.unseen++
+		m.status = "new request, after the filter (enter/esc): " + describe(msg.req)
+		return m.ring(note)
+	}
 	if m.active == nil && m.args == nil && m.opensByItself(p) {
 		if msg.req.Host != "" {
 			// A proxy's ask: its user may be looking at another window.
@@ -57,6 +63,18 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 		m.status = "new request from " + msg.req.Asker() + ": i, then enter opens it"
 	}
 	return m.ring(note)
+}
+
+// typing reports whether the user is typing into the filter of the tab shown: a
+// question that would open by itself waits until the filter ends (filterScreen), so
+// that no key meant for the filter lands in its form.
+func (m *Model) typing() bool {
+	n := len(m.screens)
+	if n == 0 {
+		return false
+	}
+	f, ok := m.screens[n-1].(*filterScreen)
+	return ok && f.tab == m.tab && m.filter().editing
 }
 
 // opensByItself reports whether p may open without the user asking: a question of the

@@ -201,9 +201,10 @@ func (t *tasksScreen) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 }
 
 // filterScreen is a tab's filter being typed (key /): on that tab no letter is a
-// shortcut until enter or esc ends it. It draws nothing of its own: the tab shows the
-// filter. On another tab (ctrl+b shows the Inbox) it leaves the keys to that tab, and
-// the filter is still being typed when its tab shows again.
+// shortcut until enter or esc ends it, and a question of the program's own calls
+// waits for that end to open. It draws nothing of its own: the tab shows the
+// filter. Should another tab show meanwhile, it leaves the keys to that tab, and the
+// filter is still being typed when its tab shows again.
 type filterScreen struct {
 	tab tab // the tab whose filter is being typed
 }
@@ -223,6 +224,8 @@ func (f *filterScreen) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	cmd := m.filterKey(msg)
 	if !m.filter().editing {
 		m.drop(f)
+		// A question that came while the filter was typed opens now (onElicit).
+		return tea.Batch(cmd, m.openNext()), true
 	}
 	return cmd, true
 }

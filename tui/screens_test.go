@@ -145,28 +145,34 @@ func TestStackHelpThatStopsFittingComesOnTop(t *testing.T) {
 	stackIs(t, h, "describe")
 }
 
-func TestStackFilterOfAnotherTabLeavesKeys(t *testing.T) {
-	h := started(t, Options{})
-	h.keys("/", "d", "e") // a filter being typed on the Tools tab
-	h.request(1, askName(""))
-	h.keys("<ctrl+b>") // set the question aside: the Inbox shows
-	if h.m.tab != tabInbox {
-		t.Fatalf("ctrl+b did not show the Inbox (tab %v)", h.m.tab)
-	}
-	// The Inbox's keys are the Inbox's: enter opens the question set aside.
-	h.keys("<enter>")
-	if h.m.active == nil || h.m.active.id != 1 {
-		t.Fatalf("enter on the Inbox did not open the question set aside:\n%s", h.screen())
-	}
-}
-
-func TestStackQuitAfterSetAsideOverFilter(t *testing.T) {
-	h := started(t, Options{})
-	h.keys("/", "d", "e")
-	h.request(1, askName(""))
-	h.keys("<ctrl+b>", "q") // as the help bar says: set aside, then q quits (it asks first)
-	if h.m.confirm == nil || !strings.Contains(h.m.confirm.question, "quit") {
-		t.Fatalf("q after ctrl+b did not ask to quit (status %q):\n%s", h.m.status, h.screen())
+// TestQuestionWaitsForFilter: a question of the program's own call that comes while
+// the user types a filter does not open over it and take the keys that follow; it
+// waits, said on the status line, and opens when the filter ends (enter or esc).
+func TestQuestionWaitsForFilter(t *testing.T) {
+	for _, end := range []string{"<enter>", "<esc>"} {
+		t.Run(end, func(t *testing.T) {
+			h := started(t, Options{})
+			h.keys("/", "d", "e") // a filter being typed on the Tools tab
+			reply := h.request(1, askName(""))
+			stackIs(t, h, "filter")
+			if !strings.Contains(h.m.status, "after the filter") {
+				t.Fatalf("the status does not say the question waits for the filter: %q", h.m.status)
+			}
+			h.keys("p", "l") // still the filter's
+			if got := h.m.cats[tabTools].f.input.Value(); got != "depl" {
+				t.Fatalf("the filter holds %q after the question came, want %q", got, "depl")
+			}
+			noReply(t, reply)
+			h.keys(end)
+			stackIs(t, h, "request")
+			if h.m.active == nil || h.m.active.id != 1 {
+				t.Fatalf("%s ended the filter but did not open the question:\n%s", end, h.screen())
+			}
+			h.keys("<esc>") // the untouched form: esc cancels it
+			if r := replied(t, reply); r.Action != elicit.Cancel {
+				t.Fatalf("esc answered %v, want cancel", r.Action)
+			}
+		})
 	}
 }
 
