@@ -347,11 +347,7 @@ func (p *Proxy) logf(format string, args ...any) {
 // breaks, and of at most 2000 bytes (server-controlled text in it, a serverInfo name,
 // an elicitationId or a stderr line, can be of any length).
 func LogLine(format string, args ...any) string {
-	line := safe.Line(fmt.Sprintf(format, args...))
-	if len(line) > maxLogLine {
-		line = strings.ToValidUTF8(line[:maxLogLine], "") + "…"
-	}
-	return line
+	return safe.Cut(safe.Line(fmt.Sprintf(format, args...)), maxLogLine)
 }
 
 // readHost relays the host's messages until its input ends, then sends the reader's

@@ -182,7 +182,7 @@ func dial(ctx context.Context, srv config.Server, opts Options, offer string) (*
 	if opts.Protocol != "" && s.Protocol() != opts.Protocol {
 		// A pin is what the session speaks or an error: never a silent fallback (a
 		// refused server/discover) nor a counter-offer accepted.
-		got := safe.Block(truncate(s.Protocol(), 40))
+		got := safe.Block(safe.Cut(s.Protocol(), 40))
 		_ = s.Close()
 		return nil, &ConnError{Server: srv.Name, Err: &ProtocolMismatchError{Pinned: opts.Protocol, Offered: got}}
 	}
@@ -273,7 +273,7 @@ func handshakeError(err error) error {
 	if !errors.As(err, &rpc) {
 		return err
 	}
-	clean := &jsonrpc.Error{Code: rpc.Code, Message: safe.Block(truncate(rpc.Message, 500))}
+	clean := &jsonrpc.Error{Code: rpc.Code, Message: safe.Block(safe.Cut(rpc.Message, 500))}
 	if strings.HasPrefix(rpc.Message, "elicitty ") {
 		return fmt.Errorf("initialize: %w", clean)
 	}

@@ -26,7 +26,7 @@ type listCapError struct {
 // Error implements error.
 func (e *listCapError) Error() string {
 	if e.repeated != "" {
-		return fmt.Sprintf("stopped after %d pages (%d items): the server sent cursor %q twice", e.pages, e.items, safe.Line(truncate(e.repeated, 40)))
+		return fmt.Sprintf("stopped after %d pages (%d items): the server sent cursor %q twice", e.pages, e.items, safe.Line(safe.Cut(e.repeated, 40)))
 	}
 	return fmt.Sprintf("stopped after %d pages (%d items): elicitty lists at most %d pages and %d items, and the server sent more",
 		e.pages, e.items, maxListPages, maxListItems)

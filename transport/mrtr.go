@@ -99,7 +99,7 @@ func drive[R mrtrResult](ctx context.Context, s *Session, method, name string,
 		}
 		if inputRounds > s.opts.MaxRounds {
 			return zero, rounds, fmt.Errorf("%s: gave up after %d input_required rounds (last requestState %q)",
-				what, inputRounds-1, truncate(st, 120))
+				what, inputRounds-1, safe.Cut(st, 120))
 		}
 		if len(reqs) == 0 {
 			if st == "" {
@@ -295,7 +295,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 			// -32042 carries URL-mode elicitations only; asking a form here would be
 			// answered into the void (there is no response to carry its content).
 			return round, fmt.Errorf("%s: protocol error: -32042 entry %d is not a URL-mode elicitation (mode %q, url %q): %w",
-				what, i+1, safe.Block(p.Mode), safe.Block(truncate(p.URL, 200)), rpc)
+				what, i+1, safe.Block(p.Mode), safe.Block(safe.Cut(p.URL, 200)), rpc)
 		}
 		seen[p.URL]++
 		if seen[p.URL] > maxURLRepeats {
@@ -370,7 +370,7 @@ func (s *Session) urlRequired(ctx context.Context, what, name string, rpc *jsonr
 
 // urlWaitText says what a -32042 wait waits for and how to go on.
 func urlWaitText(n int, keys []string, limit time.Duration) string {
-	ids := safe.Block(truncate(strings.Join(keys, ", "), 200))
+	ids := safe.Block(safe.Cut(strings.Join(keys, ", "), 200))
 	bound := ""
 	if limit > 0 {
 		bound = " up to " + limit.String()

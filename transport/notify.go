@@ -34,7 +34,7 @@ func (s *Session) notifyHandlers(o *mcp.ClientOptions) {
 		if req.Params == nil || req.Params.URI == "" {
 			return
 		}
-		uri := truncate(req.Params.URI, 2048)
+		uri := safe.Cut(req.Params.URI, 2048)
 		s.event(EventResourceUpdated, safe.Untrusted(uri), uri)
 	}
 	o.LoggingMessageHandler = func(_ context.Context, req *mcp.LoggingMessageRequest) {
@@ -59,11 +59,11 @@ func logText(level, logger string, data any) string {
 			text = string(b)
 		}
 	}
-	out := truncate(level, 20)
+	out := safe.Cut(level, 20)
 	if logger != "" {
-		out += " [" + truncate(logger, 80) + "]"
+		out += " [" + safe.Cut(logger, 80) + "]"
 	}
-	return truncate(out+" "+text, maxLogText)
+	return safe.Cut(out+" "+text, maxLogText)
 }
 
 // CanSubscribe reports whether the server declared resource subscriptions.

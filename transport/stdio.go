@@ -13,6 +13,7 @@ import (
 	"github.com/elicitty/elicitty/config"
 	"github.com/elicitty/elicitty/internal/jsonrpcio"
 	"github.com/elicitty/elicitty/internal/process"
+	"github.com/elicitty/elicitty/internal/safe"
 	"github.com/elicitty/elicitty/transport/wire"
 )
 
@@ -100,19 +101,19 @@ func filterLines(r io.Reader, w *io.PipeWriter, server string, log *wire.Log, dr
 					return
 				}
 			case errors.Is(derr, jsonrpcio.ErrVersion):
-				log.Notef(server, "skipped non-JSON-RPC stdout line: %q", truncate(string(trimmed), 200))
+				log.Notef(server, "skipped non-JSON-RPC stdout line: %q", safe.Cut(string(trimmed), 200))
 			case bytes.Contains(trimmed[:min(len(trimmed), 256)], []byte(`"jsonrpc"`)):
 				dropFrame(trimmed, "not valid JSON: "+derr.Error())
 			default:
-				log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
+				log.Notef(server, "skipped non-JSON stdout line: %q", safe.Cut(string(trimmed), 200))
 			}
 		case trimmed[0] == '[':
 			rpc, derr := isJSONRPC(trimmed)
 			switch {
 			case derr != nil:
-				log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
+				log.Notef(server, "skipped non-JSON stdout line: %q", safe.Cut(string(trimmed), 200))
 			case !rpc:
-				log.Notef(server, "skipped non-JSON-RPC stdout line: %q", truncate(string(trimmed), 200))
+				log.Notef(server, "skipped non-JSON-RPC stdout line: %q", safe.Cut(string(trimmed), 200))
 			default:
 				var batch []json.RawMessage
 				_ = json.Unmarshal(trimmed, &batch) // isJSONRPC decoded it
@@ -131,7 +132,7 @@ func filterLines(r io.Reader, w *io.PipeWriter, server string, log *wire.Log, dr
 			if onLSP != nil && isContentLength(trimmed) {
 				onLSP()
 			}
-			log.Notef(server, "skipped non-JSON stdout line: %q", truncate(string(trimmed), 200))
+			log.Notef(server, "skipped non-JSON stdout line: %q", safe.Cut(string(trimmed), 200))
 		}
 		if err != nil {
 			w.CloseWithError(io.EOF)
@@ -183,11 +184,4 @@ func isJSONRPC(line []byte) (bool, error) {
 		return false, err
 	}
 	return probe.JSONRPC == "2.0", nil
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

@@ -490,7 +490,7 @@ func (s *Session) pollTask(ctx context.Context, tool string, st taskSteps) (*mcp
 	if err != nil && ctx.Err() == nil && errors.Is(context.Cause(wctx), ErrTimeout) {
 		t := st.state()
 		return nil, fmt.Errorf("tools/call %q: task %s still %s after waiting %s; stopped waiting for it (--task-wait sets the bound): %w",
-			tool, safe.Line(truncate(t.TaskID, 100)), safe.Line(string(t.Status)), limit, ErrTimeout)
+			tool, safe.Line(safe.Cut(t.TaskID, 100)), safe.Line(string(t.Status)), limit, ErrTimeout)
 	}
 	return res, err
 }

@@ -121,7 +121,8 @@ func ParseEnvelope(data []byte) (Envelope, error) {
 		s.Eat(',')
 	}
 	if !env.jsonrpc2() {
-		return env, fmt.Errorf("%w: version tag %s", ErrVersion, truncate(string(env.Version), 20))
+		// At most 20 runes of the tag: %.20s cuts at a rune, never inside one.
+		return env, fmt.Errorf("%w: version tag %.20s", ErrVersion, string(env.Version))
 	}
 	if env.IDRaw != nil {
 		id, err := parseID(env.IDRaw)
@@ -281,12 +282,4 @@ func JSONString(raw []byte) string {
 	var s string
 	_ = json.Unmarshal(raw, &s)
 	return s
-}
-
-// truncate cuts s to n bytes, marking the cut.
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
 }

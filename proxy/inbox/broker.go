@@ -13,7 +13,6 @@ import (
 	"sort"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/safe"
@@ -395,14 +394,7 @@ func firstLine(s string) string {
 			break
 		}
 	}
-	if len(s) > 200 {
-		cut := 200
-		for cut > 0 && !utf8.RuneStart(s[cut]) {
-			cut--
-		}
-		s = s[:cut] + "…"
-	}
-	return s
+	return safe.Cut(s, 200)
 }
 
 // send queues line for p without blocking; a peer whose queue is full is dropped.
