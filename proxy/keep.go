@@ -457,23 +457,29 @@ func (p *Proxy) progress(c *call) {
 	}
 }
 
-// fanOutProgress passes the server's progress for a call a person is asked about to
-// every host request waiting for it, each under its own progressToken: the server
-// tags it with the token of the request that started the call, which the host may
-// have given up, so a request joined to the call (the host's call again after its
-// timeout) would never see it. Values never fall below what the proxy sent before
-// for the call. It reports whether the notification was handled (false: not such a
-// call's; it goes on as the server sent it).
-func (p *Proxy) fanOutProgress(env *jsonrpcio.Envelope) bool {
-	var params map[string]json.RawMessage
-	if json.Unmarshal(env.Params, &params) != nil {
-		return false
+// progressOf reads a server's notifications/progress once: the key of its
+// progressToken (tokenKey) and its progress value; ok is false when either is missing
+// or unreadable.
+func progressOf(env *jsonrpcio.Envelope) (key string, progress float64, ok bool) {
+	var n struct {
+		ProgressToken json.RawMessage `json:"progressToken"`
+		Progress      *float64        `json:"progress"`
 	}
-	k := tokenKey(params["progressToken"])
-	var server float64
-	if k == "" || json.Unmarshal(params["progress"], &server) != nil {
-		return false
+	if json.Unmarshal(env.Params, &n) != nil || n.Progress == nil {
+		return "", 0, false
 	}
+	key = tokenKey(n.ProgressToken)
+	return key, *n.Progress, key != ""
+}
+
+// fanOutProgress passes the server's progress (value server, for the token of key k)
+// for a call a person is asked about to every host request waiting for it, each under
+// its own progressToken: the server tags it with the token of the request that started
+// the call, which the host may have given up, so a request joined to the call (the
+// host's call again after its timeout) would never see it. Values never fall below
+// what the proxy sent before for the call. It reports whether the notification was
+// handled (false: not such a call's; it goes on as the server sent it).
+func (p *Proxy) fanOutProgress(env *jsonrpcio.Envelope, k string, server float64) bool {
 	p.mu.Lock()
 	var c *call
 	for _, kc := range p.bySig {
@@ -504,6 +510,12 @@ func (p *Proxy) fanOutProgress(env *jsonrpcio.Envelope) bool {
 	}
 	c.prog = v
 	p.mu.Unlock()
+	// The server's other params (message, total) go along: only here, for a call
+	// joined, are they read whole.
+	var params map[string]json.RawMessage
+	if json.Unmarshal(env.Params, &params) != nil {
+		return false
+	}
 	params["progress"] = json.RawMessage(strconv.FormatFloat(v, 'f', -1, 64))
 	for _, t := range toks {
 		params["progressToken"] = t
@@ -516,26 +528,15 @@ func (p *Proxy) fanOutProgress(env *jsonrpcio.Envelope) bool {
 	return true
 }
 
-// noteProgress remembers the latest progress value the server sent for a token, so
-// the proxy's own progress for it keeps growing.
-func (p *Proxy) noteProgress(env *jsonrpcio.Envelope) {
-	var n struct {
-		ProgressToken json.RawMessage `json:"progressToken"`
-		Progress      float64         `json:"progress"`
-	}
-	if json.Unmarshal(env.Params, &n) != nil || len(n.ProgressToken) == 0 {
-		return
-	}
-	k := tokenKey(n.ProgressToken)
-	if k == "" {
-		return
-	}
+// noteProgress remembers the latest progress value the server sent for the token of
+// key k, so the proxy's own progress for it keeps growing.
+func (p *Proxy) noteProgress(k string, progress float64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if len(p.serverProgress) >= maxKept {
 		clear(p.serverProgress)
 	}
-	p.serverProgress[k] = max(p.serverProgress[k], n.Progress)
+	p.serverProgress[k] = max(p.serverProgress[k], progress)
 }
 
 // ownsServerRequest reports whether the server request id is one the proxy answers (or

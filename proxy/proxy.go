@@ -671,9 +671,11 @@ func (p *Proxy) fromServer(msg []byte) {
 				return
 			}
 		case "notifications/progress":
-			p.noteProgress(&env)
-			if p.nSig.Load() > 0 && p.fanOutProgress(&env) {
-				return
+			if k, v, ok := progressOf(&env); ok {
+				p.noteProgress(k, v)
+				if p.nSig.Load() > 0 && p.fanOutProgress(&env, k, v) {
+					return
+				}
 			}
 		}
 		if env.IsCall() {
