@@ -78,13 +78,11 @@ func TestTmuxInboxAnswersAProxyAsk(t *testing.T) {
 	case <-time.After(termDeadline):
 		t.Fatalf("no answer reached the proxy; screen:\n%s", tm.Screen())
 	}
-	out := tm.RawOutput()
-	if !strings.Contains(out, "\x1b]9;elicitty: Claude Desktop › demo asks for input") {
-		t.Errorf("no OSC 9 notification in the output")
-	}
-	if n := strings.Count(out, "\a") - strings.Count(out, "\x1b]9;"); n < 1 {
-		t.Errorf("the bell did not ring (%d bells beyond the OSC 9 terminators)", n)
-	}
+	// An OSC 9 notification, and the bell: a BEL beyond the OSC 9 terminators.
+	tm.WaitOutputUntil("an OSC 9 notification and the bell", func(out string) bool {
+		return strings.Contains(out, "\x1b]9;elicitty: Claude Desktop › demo asks for input") &&
+			strings.Count(out, "\a")-strings.Count(out, "\x1b]9;") >= 1
+	})
 
 	// The proxy stops waiting: the form goes, with the reason.
 	ctx, cancel := context.WithCancel(context.Background())

@@ -265,7 +265,7 @@ func (tm *Term) Wait() (code int, stdout string) {
 }
 
 // RawOutput returns every byte the command wrote to the terminal so far (with
-// Options.RawOutput).
+// Options.RawOutput), as far as the copy has come: see WaitOutput.
 func (tm *Term) RawOutput() string {
 	tm.t.Helper()
 	b, err := os.ReadFile(filepath.Join(tm.dir, "output"))
@@ -273,6 +273,38 @@ func (tm *Term) RawOutput() string {
 		tm.t.Fatalf("raw output: %v", err)
 	}
 	return string(b)
+}
+
+// WaitOutput waits until the bytes the command wrote to the terminal (RawOutput)
+// contain every one of want, and returns them. The copy (tmux pipe-pane) lags behind
+// the screen: a string the screen shows may not be in RawOutput yet.
+func (tm *Term) WaitOutput(want ...string) string {
+	tm.t.Helper()
+	return tm.WaitOutputUntil(fmt.Sprintf("%q", want), func(out string) bool {
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// WaitOutputUntil waits until ok holds for the bytes the command wrote to the terminal
+// (RawOutput), and returns them; what names the wait in a failure.
+func (tm *Term) WaitOutputUntil(what string, ok func(out string) bool) string {
+	tm.t.Helper()
+	deadline := time.Now().Add(Deadline)
+	for {
+		out := tm.RawOutput()
+		if ok(out) {
+			return out
+		}
+		if time.Now().After(deadline) {
+			tm.t.Fatalf("the command never wrote %s to the terminal; it wrote:\n%q", what, out)
+		}
+		time.Sleep(Poll) // a file has no event to wait on
+	}
 }
 
 // Files describes the command's stdout so far, for failure messages.
