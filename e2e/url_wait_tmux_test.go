@@ -3,6 +3,7 @@ package e2e
 import (
 	"fmt"
 	"net/http"
+	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -58,9 +59,10 @@ func joinedURL(t *testing.T, lines []string) string {
 }
 
 // TestTmuxInlineURLNoBrowserWaits: on the inline prompt, "Open in browser" with a
-// failing browser says why and prints the link; then a waiting line shows the link,
-// the time since consent and what completes it, and the server's completion ends the
-// wait: the -32042 call retries and returns "linked".
+// failing browser says why and prints the link; then a waiting line shows the link
+// (nothing opened it: the step is at the link, o opens it), the time since consent and
+// what completes it, and the server's completion ends the wait: the -32042 call
+// retries and returns "linked".
 func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 	t.Parallel()
 	env, mark := noBrowser()
@@ -68,15 +70,13 @@ func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 		"call", "needs_link", "--protocol", "2025-11-25", "--", bin, "serve-demo")
 	tm.WaitFor("Nothing has been opened or fetched.")
 	tm.Keys("o")
-	screen := tm.WaitFor("Waiting for the step in your browser at\nhttp://127.0.0.1:", "r retry now", "c cancel")
+	screen := tm.WaitFor("Waiting for the step at the link\nhttp://127.0.0.1:", "r retry now", "o open", "c cancel")
 	if !strings.Contains(strings.Join(strings.Fields(screen), " "), "notifications/elicitation/complete for") {
 		t.Errorf("the wait does not say what completes it:\n%s", screen)
 	}
-	if out := tm.RawOutput(); !strings.Contains(out, "Could not open the browser") {
-		t.Errorf("the prompt did not say the browser failed:\n%s", out)
-	}
+	tm.WaitOutput("Could not open the browser") // the prompt said the browser failed
 	waitTicked(tm)
-	_, after, _ := strings.Cut(tm.Screen(), "Waiting for the step in your browser at\n")
+	_, after, _ := strings.Cut(tm.Screen(), "Waiting for the step at the link\n")
 	link := consentURL.FindString(after)
 	approve(t, link)
 	code, stdout := tm.Wait()
@@ -87,22 +87,33 @@ func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 	demoGone(t, mark)
 }
 
-// TestTmuxInlineURLWaitKeys: r on the waiting line retries the -32042 call at once (the
-// server asks again: the consent screen comes back), and c cancels the call: exit 130.
+// TestTmuxInlineURLWaitKeys: after "copy only" the waiting line speaks of the step at
+// the link, not of a browser, and offers o open; o opens the link (the opener records
+// it) and says so. r on the waiting line retries the -32042 call at once (the server
+// asks again: the consent screen comes back), and c cancels the call: exit 130.
 func TestTmuxInlineURLWaitKeys(t *testing.T) {
 	t.Parallel()
-	env, mark := noBrowser()
-	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true, Env: env},
+	mark := runMark(t)
+	opener, record := recordingOpener(t)
+	tm := startTerm(t, tmuxterm.Options{StdoutToFile: true, Env: []string{"ELICITTY_OPENER=" + opener, mark}},
 		"call", "needs_link", "--protocol", "2025-11-25", "--", bin, "serve-demo")
 	tm.WaitFor("Nothing has been opened or fetched.")
 	tm.Keys("c") // copy only
-	tm.WaitFor("Waiting for the step in your browser", "r retry now")
+	screen := tm.WaitFor("Waiting for the step at the link", "r retry now", "o open")
+	if strings.Contains(screen, "browser") {
+		t.Errorf("after copy only the wait speaks of a browser:\n%s", screen)
+	}
 	waitTicked(tm)
+	tm.Keys("o")
+	tm.WaitFor("Opened in your browser.", "o reopen")
+	if b, err := os.ReadFile(record); err != nil || !strings.Contains(string(b), "http://127.0.0.1:") {
+		t.Errorf("o did not open the link: %q, %v", b, err)
+	}
 	tm.Keys("r")
 	tm.WaitFor("Retrying now.")
 	tm.WaitFor("Nothing has been opened or fetched.") // not linked yet: asked again
 	tm.Keys("c")
-	tm.WaitFor("Waiting for the step in your browser")
+	tm.WaitFor("Waiting for the step at the link")
 	waitTicked(tm)
 	tm.Keys("c")
 	code, _ := tm.Wait()

@@ -31,8 +31,9 @@ type callsPane struct {
 	st     *styles
 	nextID callID
 	// linked reports whether a running call waits for a URL flow the user consented
-	// to (the Model's Inbox knows); nil means none does.
-	linked func(callID) bool
+	// to, and whether something opened its link (the Model's Inbox knows); nil means
+	// none does.
+	linked func(callID) (waits, opened bool)
 }
 
 func newCallsPane(st *styles) callsPane {
@@ -191,7 +192,7 @@ func (c callsPane) View() string {
 		cl := c.calls[c.sel]
 		state := "done"
 		switch {
-		case !cl.done && c.linked != nil && c.linked(cl.id):
+		case !cl.done && c.waitsForLink(cl.id):
 			state = "waiting for a link"
 		case !cl.done:
 			state = "running"
@@ -212,10 +213,23 @@ func (c callsPane) View() string {
 		head += fmt.Sprintf("  (%d in flight)", n)
 	}
 	body := strings.Split(c.vp.View(), "\n")
-	if cl, ok := c.selectedRunning(); ok && c.linked != nil && c.linked(cl.id) {
-		body = wrapWords("Waiting for the step in your browser: i (Inbox), then enter shows the link, retry and cancel; x cancels the call.", c.w)
+	if cl, ok := c.selectedRunning(); ok && c.waitsForLink(cl.id) {
+		where := "at the link" // only copied: no browser was opened
+		if _, opened := c.linked(cl.id); opened {
+			where = "in your browser"
+		}
+		body = wrapWords("Waiting for the step "+where+": i (Inbox), then enter shows the link, retry and cancel; x cancels the call.", c.w)
 	}
 	return fitLines(append([]string{c.st.Title.Render(trunc(head, c.w))}, body...), c.h)
+}
+
+// waitsForLink reports whether the running call id waits for a URL flow.
+func (c callsPane) waitsForLink(id callID) bool {
+	if c.linked == nil {
+		return false
+	}
+	waits, _ := c.linked(id)
+	return waits
 }
 
 // wrapText wraps every line of s to w columns at word boundaries, keeping each line's

@@ -25,7 +25,7 @@ func (m *Model) onElicit(msg elicitRequestMsg) tea.Cmd {
 	waitOnly := !msg.req.Consented.IsZero() // a proxy's wait for a link consented to
 	switch {
 	case waitOnly:
-		p.since = msg.req.Consented
+		p.since, p.notOpened = msg.req.Consented, m.copied[copiedKey(msg.req)]
 	case msg.req.Mode == elicit.ModeURL:
 		p.since = m.sinceOf(call, msg.req.URL)
 	}
@@ -113,7 +113,7 @@ func (m *Model) open(p *pending) tea.Cmd {
 	case p.req.Mode == elicit.ModeURL && (p.req.Repeat > 0 || !p.req.Consented.IsZero()):
 		// The same link came back in a later round, or a proxy waits for the flow
 		// the user consented to: never reopen it unasked.
-		p.cs = m.newWaiting(p.req, p.since, true, false)
+		p.cs = m.newWaiting(p.req, p.since, true, p.notOpened)
 		return p.cs.Init()
 	case p.req.Mode == elicit.ModeURL:
 		p.cs = m.opts.NewConsent(p.req, so)

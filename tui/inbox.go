@@ -21,7 +21,10 @@ type pending struct {
 	// a later round); opening is set while the browser is being opened for it.
 	since   time.Time
 	opening bool
-	call    callID // the originating TUI call, when known
+	// notOpened is set on a proxy's wait (Request.Consented) for a link the user only
+	// copied here: its screens speak of the step at the link, not of a browser.
+	notOpened bool
+	call      callID // the originating TUI call, when known
 	// aside is set when the user set the request aside; it then opens only on request.
 	aside bool
 	// Exactly one of form/consent is set once the request has been opened; it keeps
@@ -238,6 +241,8 @@ func (in inbox) View(now time.Time) string {
 		lines = append(lines, line)
 		msg := oneLine(firstLine(p.req.Message))
 		switch {
+		case !p.req.Consented.IsZero() && p.notOpened:
+			msg = "waiting for the step at the link (enter: retry now, open, cancel): " + oneLine(p.req.URL)
 		case !p.req.Consented.IsZero():
 			msg = "waiting for the step in the browser (enter: retry now, reopen, cancel): " + oneLine(p.req.URL)
 		case p.req.Mode == elicit.ModeURL:

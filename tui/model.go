@@ -72,7 +72,10 @@ type Model struct {
 	// filled when they are on the stack, or nil (restack keeps them).
 	active *pending
 	args   *argForm
-	unseen int       // requests that arrived while something else was open
+	unseen int // requests that arrived while something else was open
+	// copied holds the proxies' links the user consented to without opening them
+	// (copiedKey; noteCopied), for the waits that follow.
+	copied map[string]bool
 	rang   time.Time // when the bell last rang (ring)
 
 	// cancels stops the calls in flight (the originating call of a URL flow).

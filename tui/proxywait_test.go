@@ -68,3 +68,45 @@ func TestProxyWaitShowsTheWaitingScreen(t *testing.T) {
 		t.Errorf("c, y answered %+v, want cancel", r)
 	}
 }
+
+// TestProxyWaitAfterCopyOnly: when the user consented to a proxy's link with "Copy
+// link only", the proxy's wait that follows speaks of the step at the link, not of a
+// browser, in its screen and its Inbox row, and offers o open; o opens the link and
+// then the wait speaks of the browser.
+func TestProxyWaitAfterCopyOnly(t *testing.T) {
+	op := &fakeOpener{}
+	h := newHarness(t, Options{InboxOnly: true, Opener: op})
+	h.send(tea.WindowSizeMsg{Width: 100, Height: 30})
+	ask := proxyWait()
+	ask.Consented = time.Time{} // the question itself, before consent
+	reply := h.request(1, ask)
+	h.keys("c") // copy link only
+	if r := replied(t, reply); r.Action != elicit.Accept {
+		t.Fatalf("copy only answered %+v, want accept", r)
+	}
+	reply = h.request(2, proxyWait())
+	s := h.screen()
+	if !strings.Contains(s, "Waiting for the step at the link") || !strings.Contains(s, "o open ·") {
+		t.Errorf("the wait does not offer to open the copied link:\n%s", s)
+	}
+	if strings.Contains(s, "browser") || strings.Contains(s, "reopen") {
+		t.Errorf("the wait speaks of a browser though nothing was opened:\n%s", s)
+	}
+	h.keys("<ctrl+b>")
+	if s := h.screen(); !strings.Contains(s, "waiting for the step at the link") || strings.Contains(s, "in the browser") {
+		t.Errorf("the Inbox row speaks of a browser though nothing was opened:\n%s", s)
+	}
+	h.keys("<enter>", "o")
+	noReply(t, reply)
+	if len(op.opened) != 1 {
+		t.Fatalf("o opened %v, want the link once", op.opened)
+	}
+	if s := h.screen(); !strings.Contains(s, "Opened in your browser.") || !strings.Contains(s, "o reopen") ||
+		!strings.Contains(s, "Waiting for the step in your browser") {
+		t.Errorf("after o the wait does not say the link is open:\n%s", s)
+	}
+	h.keys("<ctrl+b>")
+	if s := h.screen(); !strings.Contains(s, "waiting for the step in the browser") {
+		t.Errorf("after o the Inbox row does not speak of the browser:\n%s", s)
+	}
+}

@@ -245,6 +245,12 @@ func TestURLCopyOnlyWaiting(t *testing.T) {
 	if strings.Contains(s, "reopen") || strings.Contains(s, "browser") {
 		t.Errorf("the waiting screen speaks of a browser though nothing was opened:\n%s", s)
 	}
+	// Back on the lists, the call's Result pane says the same.
+	h.keys("<esc>")
+	if s := h.screen(); !strings.Contains(s, "Waiting for the step at the link: i (Inbox)") || strings.Contains(s, "browser") {
+		t.Errorf("the Result pane does not say the step is at the copied link:\n%s", s)
+	}
+	h.keys("i", "<enter>") // the flow, from the Inbox: the waiting screen again
 	h.keys("o")
 	if len(op.opened) != 1 {
 		t.Fatalf("o opened %d links, want 1", len(op.opened))
@@ -253,5 +259,9 @@ func TestURLCopyOnlyWaiting(t *testing.T) {
 	if !strings.Contains(s, "Opened in your browser.") || !strings.Contains(s, "o reopen") ||
 		!strings.Contains(s, "Waiting for the step in your browser") {
 		t.Errorf("after o the screen does not say the link is open:\n%s", s)
+	}
+	h.keys("<esc>", "<tab>") // from the Inbox, the next tab: Tools
+	if s := h.screen(); !strings.Contains(s, "Waiting for the step in your browser: i (Inbox)") {
+		t.Errorf("after o the Result pane does not speak of the browser:\n%s", s)
 	}
 }

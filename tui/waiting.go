@@ -31,14 +31,16 @@ import (
 //     first), esc or ctrl+b goes back to the lists (the flow stays in the Inbox, where
 //     enter shows it again).
 
-// waitsFor reports whether call waits for a URL flow the user consented to.
-func (in *inbox) waitsFor(call callID) bool {
+// waitsFor reports whether call waits for a URL flow the user consented to, and
+// whether the link of one such flow was opened (not only copied).
+func (in *inbox) waitsFor(call callID) (waits, opened bool) {
 	for _, f := range in.flows {
 		if f.call == call {
-			return true
+			waits = true
+			opened = opened || !f.notOpened
 		}
 	}
-	return false
+	return waits, opened
 }
 
 // watching is the flow shown on the waiting screen.
@@ -202,7 +204,14 @@ func (m *Model) onOpened(msg openedMsg) tea.Cmd {
 	if w, ok := p.cs.(*consent.Waiting); ok && !p.req.Consented.IsZero() {
 		// A proxy's wait: reopening is not "retry now", the wait goes on.
 		if msg.err == nil {
-			w.Reset("Reopened in your browser.")
+			note := "Reopened in your browser."
+			if p.notOpened {
+				note = "Opened in your browser."
+				p.notOpened = false
+				delete(m.copied, copiedKey(p.req))
+				w.Opened()
+			}
+			w.Reset(note)
 			return nil
 		}
 		w.Reset(why)
@@ -234,6 +243,9 @@ func (m *Model) accept(p *pending, opened bool) tea.Cmd {
 		since = p.since // the same link as an earlier round: the wait goes on
 	}
 	f, tracked := m.track(p.req, p.call, since, !opened)
+	if !opened && p.req.Host != "" {
+		m.noteCopied(p.req)
+	}
 	cmd := m.answerPending(p, elicit.Response{Action: elicit.Accept})
 	if tracked {
 		m.watchFlow(f)
@@ -264,4 +276,22 @@ func (m *Model) sinceOf(call callID, url string) time.Time {
 		}
 	}
 	return m.now
+}
+
+// maxCopied bounds Model.copied.
+const maxCopied = 64
+
+// copiedKey names a proxy's link in Model.copied: the host, the server and the URL.
+func copiedKey(req *elicit.Request) string {
+	return req.Host + "\x00" + req.Server + "\x00" + req.URL
+}
+
+// noteCopied remembers that the user consented to req, a proxy's link, without opening
+// it (Copy link only, or a browser that failed), so that the proxy's wait for it that
+// follows (Request.Consented) speaks of the step at the link and offers o open.
+func (m *Model) noteCopied(req *elicit.Request) {
+	if m.copied == nil || len(m.copied) >= maxCopied {
+		m.copied = map[string]bool{}
+	}
+	m.copied[copiedKey(req)] = true
 }

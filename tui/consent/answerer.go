@@ -137,11 +137,14 @@ func (a *Answerer) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 	if an.Refused && (c == Open || c == CopyOnly) {
 		c = Decline // unreachable through the screens; never accept a refused URL
 	}
+	opened := false
 	switch c {
 	case Open:
 		if err := a.open(ctx, an.URL); err != nil {
 			fmt.Fprintf(a.out, "Could not open the browser: %v\nOpen this link yourself:\n", err)
 			a.fallback(an, true)
+		} else {
+			opened = true
 		}
 	case CopyOnly:
 		fmt.Fprintln(a.out, "Accepted without opening. The link:")
@@ -150,7 +153,7 @@ func (a *Answerer) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 	if a.opts.ShowWait && c.Action() == elicit.Accept && waits(req) {
 		// The wait keeps the turn (and the terminal) until it ends.
 		waiting = true
-		a.startWait(req, an, !pol.CopyOnly, time.Now())
+		a.startWait(req, an, waitOpts{canOpen: !pol.CopyOnly, opened: opened, since: time.Now()})
 	}
 	return elicit.Response{Action: c.Action()}, nil
 }

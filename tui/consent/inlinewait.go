@@ -32,9 +32,18 @@ func waits(req *elicit.Request) bool {
 	return req.ElicitationID != "" || req.Origin == elicit.OriginInputRequest
 }
 
-// startWait begins the inline wait for req, whose URL the user consented to at since.
+// waitOpts is how an inline wait starts: whether the link may be opened here (not a
+// copy-only policy), whether it was opened (false after "Copy link only" or when the
+// browser failed: then nothing speaks of a browser step until o opens it), and when
+// the user consented.
+type waitOpts struct {
+	canOpen, opened bool
+	since           time.Time
+}
+
+// startWait begins the inline wait for req, whose URL the user consented to.
 // The caller holds the turn and hands it over: the wait gives it back when it ends.
-func (a *Answerer) startWait(req *elicit.Request, an urlsafe.Analysis, canOpen bool, since time.Time) {
+func (a *Answerer) startWait(req *elicit.Request, an urlsafe.Analysis, o waitOpts) {
 	w := &inlineWait{req: req, stop: make(chan string, 1), done: make(chan struct{})}
 	a.wmu.Lock()
 	a.wait = w
@@ -42,7 +51,7 @@ func (a *Answerer) startWait(req *elicit.Request, an urlsafe.Analysis, canOpen b
 	go func() {
 		defer func() { <-a.turn }()
 		defer close(w.done)
-		a.runWait(w, an, canOpen, since)
+		a.runWait(w, an, o)
 	}()
 }
 
@@ -77,29 +86,39 @@ func (a *Answerer) Completed(server, id string) {
 func (a *Answerer) StopWaiting() { a.stopWait("", nil) }
 
 // runWait draws the wait and reads its keys until stopped.
-func (a *Answerer) runWait(w *inlineWait, an urlsafe.Analysis, canOpen bool, since time.Time) {
-	req := w.req
+func (a *Answerer) runWait(w *inlineWait, an urlsafe.Analysis, o waitOpts) {
+	req, canOpen, opened, since := w.req, o.canOpen, o.opened, o.since
 	canRetry := req.Origin == elicit.OriginURLRequired && req.ElicitationID != "" && a.opts.OnRetry != nil
-	var hints []string
-	if canRetry {
-		hints = append(hints, "r retry now")
-	}
-	if canOpen {
-		hints = append(hints, "o reopen")
-	}
-	hints = append(hints, "y copy")
-	if a.opts.OnCancel != nil {
-		hints = append(hints, "c cancel")
+	hints := func() string {
+		var hs []string
+		if canRetry {
+			hs = append(hs, "r retry now")
+		}
+		switch {
+		case canOpen && opened:
+			hs = append(hs, "o reopen")
+		case canOpen:
+			hs = append(hs, "o open")
+		}
+		hs = append(hs, "y copy")
+		if a.opts.OnCancel != nil {
+			hs = append(hs, "c cancel")
+		}
+		return strings.Join(hs, " · ")
 	}
 	// The link on a line of its own, unwrapped, so that the terminal's copy takes it whole.
-	fmt.Fprintf(a.out, "Waiting for the step in your browser at\n%s\n", an.Display)
+	if opened {
+		fmt.Fprintf(a.out, "Waiting for the step in your browser at\n%s\n", an.Display)
+	} else {
+		fmt.Fprintf(a.out, "Waiting for the step at the link\n%s\n", an.Display)
+	}
 	// Answered: a link that came back now waits like any input request.
 	answered := *req
 	answered.Repeat = 0
 	fmt.Fprintln(a.out, ansi.Wrap(Completion(&answered), max(a.width()-1, 20), ""))
 	keys, closeKeys := a.waitKeys()
 	status := func() string {
-		return fmt.Sprintf("waiting %s · %s", Elapsed(time.Since(since)), strings.Join(hints, " · "))
+		return fmt.Sprintf("waiting %s · %s", Elapsed(time.Since(since)), hints())
 	}
 	redraw := !a.opts.Accessible
 	if redraw {
@@ -108,7 +127,7 @@ func (a *Answerer) runWait(w *inlineWait, an urlsafe.Analysis, canOpen bool, sin
 		fmt.Fprintf(a.out, "\r\x1b[2K%s", status())
 		a.drawMu.Unlock()
 	} else {
-		fmt.Fprintf(a.out, "%s (type a letter and Enter)\n", strings.Join(hints, ", "))
+		fmt.Fprintf(a.out, "%s (type a letter and Enter)\n", strings.ReplaceAll(hints(), " · ", ", "))
 	}
 	tick := time.NewTicker(time.Second)
 	defer tick.Stop()
@@ -151,8 +170,13 @@ loop:
 					say("The server's URL policy is copy-only: the link is not opened here.")
 				} else if err := a.open(context.Background(), an.URL); err != nil {
 					say("Could not open the browser: " + safeText(err.Error()))
-				} else {
+				} else if opened {
 					say("Reopened in your browser.")
+				} else {
+					a.drawMu.Lock()
+					opened = true // the status line, drawn under drawMu, offers o reopen now
+					a.drawMu.Unlock()
+					say("Opened in your browser.")
 				}
 			case 'y', 'Y':
 				if !a.opts.NoClipboard {

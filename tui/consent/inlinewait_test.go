@@ -11,29 +11,42 @@ import (
 
 // TestInlineWaitShowsLinkAndEndsOnCompletion: after consent the inline prompt says it
 // waits, with the link in full and what completes it, and the server's completion
-// ends the wait with a line saying so.
+// ends the wait with a line saying so. It speaks of the browser only when the link was
+// opened: after "copy only" it waits for the step at the link and offers o open (the
+// key itself: e2e, TestTmuxInlineURLWaitKeys).
 func TestInlineWaitShowsLinkAndEndsOnCompletion(t *testing.T) {
-	out := &testkit.LockedBuffer{}
-	a := NewAnswerer(strings.NewReader("c\n"), out, AnswererOptions{Accessible: true, NoClipboard: true, ShowWait: true, Opener: &fakeOpener{}})
-	req := &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Origin: elicit.OriginURLRequired, Message: "Link it.",
-		URL: "https://auth.example.com/link?s=abc", ElicitationID: "e-7"}
-	resp, err := a.Answer(context.Background(), req)
-	if err != nil || resp.Action != elicit.Accept {
-		t.Fatalf("Answer = %+v, %v", resp, err)
-	}
-	a.Completed("other", "e-7") // another server's id: not this flow
-	a.Completed("demo", "e-7")
-	got := out.String()
-	for _, want := range []string{
-		"Waiting for the step in your browser at\nhttps://auth.example.com/link?s=abc\n",
-		"notifications/elicitation/complete for e-7",
-		"demo reports the step in the browser done.",
+	for _, tc := range []struct {
+		name, input string
+		want        []string
+	}{
+		{"opened", "o\n", []string{"Waiting for the step in your browser at\nhttps://auth.example.com/link?s=abc\n",
+			"o reopen, y copy"}},
+		{"copied", "c\n", []string{"Waiting for the step at the link\nhttps://auth.example.com/link?s=abc\n",
+			"o open, y copy"}},
 	} {
-		if !strings.Contains(got, want) {
-			t.Errorf("output lacks %q:\n%s", want, got)
-		}
+		t.Run(tc.name, func(t *testing.T) {
+			out := &testkit.LockedBuffer{}
+			a := NewAnswerer(strings.NewReader(tc.input), out, AnswererOptions{Accessible: true, NoClipboard: true, ShowWait: true, Opener: &fakeOpener{}})
+			req := &elicit.Request{Server: "demo", Mode: elicit.ModeURL, Origin: elicit.OriginURLRequired, Message: "Link it.",
+				URL: "https://auth.example.com/link?s=abc", ElicitationID: "e-7"}
+			resp, err := a.Answer(context.Background(), req)
+			if err != nil || resp.Action != elicit.Accept {
+				t.Fatalf("Answer = %+v, %v", resp, err)
+			}
+			a.Completed("other", "e-7") // another server's id: not this flow
+			a.Completed("demo", "e-7")
+			got := out.String()
+			for _, want := range append(tc.want, "notifications/elicitation/complete for e-7", "demo reports the step in the browser done.") {
+				if !strings.Contains(got, want) {
+					t.Errorf("output lacks %q:\n%s", want, got)
+				}
+			}
+			if tc.name != "opened" && strings.Contains(got, "Waiting for the step in your browser") {
+				t.Errorf("the wait speaks of a browser step after copy only:\n%s", got)
+			}
+			a.StopWaiting() // nothing left: returns at once
+		})
 	}
-	a.StopWaiting() // nothing left: returns at once
 }
 
 // TestInlineWaitEndsAtNextRequest: the next request takes the terminal back from the
