@@ -476,11 +476,8 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 	}
 	name := m.servers.rows[msg.idx].srv.Name
 	if msg.err != nil {
-		m.status = name + ": " + msg.err.Error()
-		if handshakeHint(msg.err) != "" {
-			// Once, with the hint: the error already names the server.
-			m.status = name + ": " + m.servers.reason(m.servers.rows[msg.idx])
-		}
+		// The server named once: the error's own "server NAME:" is dropped.
+		m.status = name + ": " + m.servers.reason(m.servers.rows[msg.idx])
 		return m.autoRestart(msg.idx)
 	}
 	m.status = name + " ready"

@@ -168,20 +168,29 @@ func TestAutoRestartCapAndBackoff(t *testing.T) {
 	}
 }
 
-// TestHandshakeTimeoutStatus: a server that did not answer initialize in time is named
-// once on the status line, with the flag that allows it longer, as on the command line.
-func TestHandshakeTimeoutStatus(t *testing.T) {
-	dial := func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (session, error) {
-		return nil, &transport.ConnError{Server: srv.Name, Err: &transport.HandshakeTimeoutError{After: time.Second}}
-	}
-	h := newHarness(t, Options{Servers: []config.Server{{Name: "sh", Command: "sh"}}, dial: dial})
-	h.run(h.m.Init())
-	h.send(tea.WindowSizeMsg{Width: 120, Height: 24})
-	s := h.screen()
-	if want := "sh: did not answer initialize within 1s; allow it longer with --handshake-timeout"; !strings.Contains(s, want) {
-		t.Fatalf("the status line does not say %q:\n%s", want, s)
-	}
-	if strings.Contains(s, `server "sh"`) {
-		t.Fatalf("the status line names the server twice:\n%s", s)
+// TestConnectErrorStatus: a server that did not answer initialize in time is named
+// once on the status line, with the flag that allows it longer, as on the command line;
+// any other connect error names it once too.
+func TestConnectErrorStatus(t *testing.T) {
+	for _, tc := range []struct {
+		err  error
+		want string
+	}{
+		{&transport.HandshakeTimeoutError{After: time.Second}, "sh: did not answer initialize within 1s; allow it longer with --handshake-timeout"},
+		{errors.New("dial tcp 127.0.0.1:9: connection refused"), "sh: dial tcp 127.0.0.1:9: connection refused"},
+	} {
+		dial := func(ctx context.Context, srv config.Server, a elicit.Answerer, onEvent func(transport.Event)) (session, error) {
+			return nil, &transport.ConnError{Server: srv.Name, Err: tc.err}
+		}
+		h := newHarness(t, Options{Servers: []config.Server{{Name: "sh", Command: "sh"}}, dial: dial})
+		h.run(h.m.Init())
+		h.send(tea.WindowSizeMsg{Width: 120, Height: 24})
+		s := h.screen()
+		if !strings.Contains(s, tc.want) {
+			t.Fatalf("the status line does not say %q:\n%s", tc.want, s)
+		}
+		if strings.Contains(s, `server "sh"`) {
+			t.Fatalf("the status line names the server twice:\n%s", s)
+		}
 	}
 }
