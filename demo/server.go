@@ -161,10 +161,20 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	}
 }
 
-// Close stops the consent page listener.
+// closeGrace bounds how long Close waits for consent pages being served.
+const closeGrace = 2 * time.Second
+
+// Close stops the consent page listener. A page being served finishes first (within
+// closeGrace): the approval takes effect, and is logged, after its page went out, so
+// that the browser gets the page even when the client ends the server at once.
 func (s *Server) Close() error {
 	s.stopTicker()
-	return s.consentSrv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), closeGrace)
+	defer cancel()
+	if err := s.consentSrv.Shutdown(ctx); err != nil {
+		return s.consentSrv.Close()
+	}
+	return nil
 }
 
 // loopback returns addr if its host is a loopback IP literal, with
