@@ -39,8 +39,23 @@ const (
 )
 
 // Connect starts or reaches srv and negotiates a session. Without a pinned protocol it
-// chooses the era as chooseEra describes.
+// chooses the era as chooseEra describes. A failure is noted in the wire log too, so
+// that the Log tab and a --log file say why the handshake they show went nowhere.
 func Connect(ctx context.Context, srv config.Server, opts Options) (*Session, error) {
+	s, err := connect(ctx, srv, opts)
+	if err != nil && ctx.Err() == nil {
+		why := err
+		var ce *ConnError
+		if errors.As(err, &ce) {
+			why = ce.Err // the entry names the server already
+		}
+		opts.Log.Notef(srv.Name, "connect failed: %s", safe.Line(why.Error()))
+	}
+	return s, err
+}
+
+// connect is Connect without the note of a failure.
+func connect(ctx context.Context, srv config.Server, opts Options) (*Session, error) {
 	if opts.Protocol == "" && srv.Protocol != "" {
 		opts.Protocol = srv.Protocol
 		if opts.PinnedBy == "" {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/elicitty/elicitty/transport/wire"
 )
 
 // modernOnlyAnswer answers one message as a server that speaks only 2026-07-28 does:
@@ -115,4 +117,28 @@ func TestEraDoesNotRetryOtherFailures(t *testing.T) {
 	if calls != 1 {
 		t.Errorf("the server was asked %d times; a 500 is not a reason to try 2026-07-28", calls)
 	}
+}
+
+// TestConnectFailureIsLogged: a server that cannot be reached leaves a note in the wire
+// log saying why, naming the server once (the entry's server), so that the Log tab
+// and a --log file do not end at the handshake's first request.
+func TestConnectFailureIsLogged(t *testing.T) {
+	ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Error(w, "broken", http.StatusInternalServerError)
+	}))
+	defer ts.Close()
+	log := wire.New(100)
+	srv := httpServer(ts.URL)
+	if _, err := Connect(context.Background(), srv, Options{Log: log}); err == nil {
+		t.Fatal("Connect to a server that answers 500 succeeded")
+	}
+	for _, e := range log.Snapshot() {
+		if e.Dir == wire.Note && strings.HasPrefix(e.Text, "connect failed: ") {
+			if e.Server != srv.Name || strings.Contains(e.Text, `server "`+srv.Name) || !strings.Contains(e.Text, "500") {
+				t.Errorf("the note is %q for server %q; want the cause (HTTP 500) once, under the server", e.Text, e.Server)
+			}
+			return
+		}
+	}
+	t.Errorf("no connect-failed note in the log: %+v", log.Snapshot())
 }

@@ -480,7 +480,7 @@ func (m *Model) onConnected(msg connectedMsg) tea.Cmd {
 		m.status = name + ": " + m.servers.reason(m.servers.rows[msg.idx])
 		return m.autoRestart(msg.idx)
 	}
-	m.status = name + " ready"
+	m.status = name + " ready" + m.servers.failedNote()
 	m.live.forget(name) // subscriptions end with the session
 	m.markResources()
 	list := msg.catalog

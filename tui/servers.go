@@ -273,6 +273,26 @@ func handshakeHint(err error) string {
 	return ""
 }
 
+// failedNote is what a server's "ready" on the status line goes on with while other
+// servers failed, so that the last news does not hide a failure that came first:
+// " · NAME failed: reason", or " · N servers failed" (the ✗ rows say which); "" when
+// none failed.
+func (p serversPane) failedNote() string {
+	var failed []serverRow
+	for _, r := range p.rows {
+		if r.state == stateFailed {
+			failed = append(failed, r)
+		}
+	}
+	switch len(failed) {
+	case 0:
+		return ""
+	case 1:
+		return " · " + failed[0].srv.Name + " failed: " + p.reason(failed[0])
+	}
+	return fmt.Sprintf(" · %d servers failed (✗ in the servers pane)", len(failed))
+}
+
 // reason is a failed row's error without the "server NAME:" prefix.
 func (p serversPane) reason(r serverRow) string {
 	return strings.TrimPrefix(r.err, "server "+strconv.Quote(r.srv.Name)+": ")

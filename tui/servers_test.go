@@ -194,3 +194,26 @@ func TestConnectErrorStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestReadyStatusKeepsFailure: when a server fails before another becomes ready, the
+// "ready" news on the status line goes on to say which failed and why, so the failure
+// that came first is not hidden; with two failed it counts them.
+func TestReadyStatusKeepsFailure(t *testing.T) {
+	for _, tc := range []struct {
+		servers []config.Server
+		want    string
+	}{
+		{[]config.Server{{Name: "broken", URL: "http://127.0.0.1:9/mcp"}, {Name: "demo", Command: "elicitty"}},
+			"demo ready · broken failed: dial tcp 127.0.0.1:9: connection refused"},
+		{[]config.Server{{Name: "broken", URL: "http://127.0.0.1:9/mcp"}, {Name: "gone", Command: "nosuch"}, {Name: "demo", Command: "elicitty"}},
+			"demo ready · 2 servers failed (✗ in the servers pane)"},
+	} {
+		h := newHarness(t, Options{Servers: tc.servers, dial: connector(demoSession())})
+		h.send(tea.WindowSizeMsg{Width: 160, Height: 24})
+		// Each connection attempt ends in server order: the failures first.
+		h.run(h.m.Init())
+		if h.m.status != tc.want {
+			t.Errorf("status %q, want %q", h.m.status, tc.want)
+		}
+	}
+}
