@@ -224,8 +224,13 @@ func (f *filterScreen) key(m *Model, msg tea.KeyPressMsg) (tea.Cmd, bool) {
 	cmd := m.filterKey(msg)
 	if !m.filter().editing {
 		m.drop(f)
-		// A question that came while the filter was typed opens now (onElicit).
-		return tea.Batch(cmd, m.openNext()), true
+		// A question that came while the filter was typed opens now (onElicit); the
+		// status that said it waits is done.
+		open := m.openNext()
+		if m.active != nil {
+			m.status = ""
+		}
+		return tea.Batch(cmd, open), true
 	}
 	return cmd, true
 }

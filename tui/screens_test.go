@@ -168,6 +168,9 @@ func TestQuestionWaitsForFilter(t *testing.T) {
 			if h.m.active == nil || h.m.active.id != 1 {
 				t.Fatalf("%s ended the filter but did not open the question:\n%s", end, h.screen())
 			}
+			if strings.Contains(h.m.status, "after the filter") {
+				t.Errorf("the status still says the question waits, though it is open: %q", h.m.status)
+			}
 			h.keys("<esc>") // the untouched form: esc cancels it
 			if r := replied(t, reply); r.Action != elicit.Cancel {
 				t.Fatalf("esc answered %v, want cancel", r.Action)

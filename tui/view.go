@@ -277,6 +277,9 @@ func (m *Model) helpBar() string {
 	if m.confirm != nil {
 		// The keys stay in view: the question is cut first.
 		keys := " y yes · other key no"
+		if a := m.confirm.again; a != "" && a != "y" {
+			keys = " y or " + a + " yes · other key no" // pressed again, the key that asked confirms
+		}
 		q := trunc(m.confirm.question, max(m.w-lipgloss.Width(keys), 10))
 		return fitLines([]string{m.st.Warn.Render(trunc(q+keys, m.w))}, m.helpHeight())
 	}
