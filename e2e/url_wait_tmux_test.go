@@ -83,7 +83,7 @@ func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 	if code != 0 || strings.TrimSpace(stdout) != "linked" {
 		t.Fatalf("exit %d, stdout %q; want 0 and linked\n%s", code, stdout, tm.Screen())
 	}
-	tm.WaitFor("reports the step in the browser done.")
+	tm.WaitFor("reports the step at the link done.")
 	demoGone(t, mark)
 }
 

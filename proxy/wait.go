@@ -11,7 +11,7 @@ import (
 
 // Why a wait shown in the inbox is withdrawn (the inbox says it).
 var (
-	errCompleted    = errors.New("the server reports the step in the browser done; the call is retried")
+	errCompleted    = errors.New("the server reports the step at the link done; the call is retried")
 	errNoCompletion = errors.New("the server did not report the step done in time; the host gets its error")
 )
 

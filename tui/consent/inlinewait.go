@@ -76,7 +76,7 @@ func (a *Answerer) Completed(server, id string) {
 	if id == "" {
 		return
 	}
-	a.stopWait(fmt.Sprintf("%s reports the step in the browser done.", safeText(server)), func(r *elicit.Request) bool {
+	a.stopWait(fmt.Sprintf("%s reports the step at the link done.", safeText(server)), func(r *elicit.Request) bool {
 		return r.Server == server && r.ElicitationID == id
 	})
 }

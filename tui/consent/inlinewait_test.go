@@ -36,7 +36,7 @@ func TestInlineWaitShowsLinkAndEndsOnCompletion(t *testing.T) {
 			a.Completed("other", "e-7") // another server's id: not this flow
 			a.Completed("demo", "e-7")
 			got := out.String()
-			for _, want := range append(tc.want, "notifications/elicitation/complete for e-7", "demo reports the step in the browser done.") {
+			for _, want := range append(tc.want, "notifications/elicitation/complete for e-7", "demo reports the step at the link done.") {
 				if !strings.Contains(got, want) {
 					t.Errorf("output lacks %q:\n%s", want, got)
 				}
