@@ -269,7 +269,7 @@ func checkDemoURLFlow(t *testing.T, mcpURL string, tc demoURLCase, extra ...stri
 	switch {
 	case legacy && completeSeq < askSeq:
 		t.Errorf("no notifications/elicitation/complete for %s after the request", id)
-	case legacy && len(linesWith(r.stderr, "elicitation-complete")) != 1:
+	case legacy && len(linesWith(r.stderr, "the step at the link is done (notifications/elicitation/complete for "+id+")")) != 1:
 		t.Errorf("the completion should be shown once on stderr:\n%s", r.stderr)
 	case !legacy && completeSeq >= 0:
 		t.Errorf("2026-07-28 has no completion notification, got one")

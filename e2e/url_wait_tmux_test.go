@@ -83,7 +83,10 @@ func TestTmuxInlineURLNoBrowserWaits(t *testing.T) {
 	if code != 0 || strings.TrimSpace(stdout) != "linked" {
 		t.Fatalf("exit %d, stdout %q; want 0 and linked\n%s", code, stdout, tm.Screen())
 	}
-	tm.WaitFor("reports the step at the link done.")
+	screen = tm.WaitFor("reports the step at the link done.")
+	if strings.Contains(screen, "is done (notifications/elicitation/complete") {
+		t.Errorf("the completion is told twice (the wait's line, then the event's):\n%s", screen)
+	}
 	demoGone(t, mark)
 }
 

@@ -456,7 +456,7 @@ func (s *Session) RetryNow() { s.urls.retryNow() }
 // completed handles notifications/elicitation/complete.
 func (s *Session) completed(id string) {
 	if s.urls.complete(id) {
-		s.event(EventElicitationComplete, safe.Untrusted("URL elicitation completed"), id)
+		s.event(EventElicitationComplete, safe.Untrusted("the step at the link is done (notifications/elicitation/complete for "+id+")"), id)
 		return
 	}
 	s.tap.log.Notef(s.server.Name, "ignored completion for unknown or finished elicitation %q", id)

@@ -54,8 +54,11 @@ type catalogPane struct {
 	view   []int             // indexes into items that pass the filter and only
 	cursor int               // index into view
 	marks  map[string]string // resKey -> a mark before the name (Resources: * updated, + subscribed)
-	w, h   int
-	st     *styles
+	// empty says why the list has no item: "(nothing yet)" while a server connects or
+	// lists, else what the Model knows (no server ready, or none offers any).
+	empty string
+	w, h  int
+	st    *styles
 }
 
 // SetSize sets the pane's outer size.
@@ -212,7 +215,7 @@ func (c catalogPane) View() string {
 	}
 	switch {
 	case len(c.items) == 0:
-		lines = append(lines, c.st.Dim.Render("(nothing yet)"))
+		lines = append(lines, c.st.Dim.Render(cmp.Or(c.empty, "(nothing yet)")))
 		return fitLines(lines, c.h)
 	case len(c.view) == 0:
 		lines = append(lines, c.st.Dim.Render("(nothing matches)"))

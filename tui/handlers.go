@@ -495,6 +495,7 @@ func (m *Model) onCatalog(msg catalogMsg) tea.Cmd {
 	m.cats[catTools].replace(msg.server, t)
 	m.cats[catPrompts].replace(msg.server, p)
 	m.cats[catResources].replace(msg.server, r)
+	m.servers.noteListed(msg.server)
 	if msg.err != nil {
 		m.status = msg.err.Error()
 	}

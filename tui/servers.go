@@ -39,6 +39,7 @@ type serverRow struct {
 	signInWhy string     // why, when it is more than "no sign-in yet"
 	restarts  int        // connection attempts after the first (reconnects, restarts)
 	auto      int        // automatic restarts so far (config restart: on-failure)
+	listed    bool       // the catalog of the current session arrived
 	resend    []callSpec // 2026-07-28 calls lost in a crash, to re-send once restarted
 	lost      []string   // calls lost in a crash that are not re-sent, to report
 }
@@ -79,7 +80,7 @@ func (p *serversPane) connected(msg connectedMsg) bool {
 		}
 		return true
 	}
-	r.state, r.err, r.sess, r.signIn = stateReady, "", msg.sess, false
+	r.state, r.err, r.sess, r.signIn, r.listed = stateReady, "", msg.sess, false, false
 	r.protocol, r.era, r.caps, r.info = msg.protocol, msg.era, msg.caps, msg.info
 	return true
 }
@@ -271,6 +272,34 @@ func handshakeHint(err error) string {
 		return "; allow it longer with --handshake-timeout"
 	}
 	return ""
+}
+
+// noteListed records that server's catalog arrived.
+func (p *serversPane) noteListed(server string) {
+	for i := range p.rows {
+		if r := &p.rows[i]; r.srv.Name == server && r.state == stateReady {
+			r.listed = true
+		}
+	}
+}
+
+// emptyList says why a list of kind has no item: "" (the list's own "(nothing yet)")
+// while a server still connects or lists; "(no server is ready)" when every server
+// failed; else that no server offers any.
+func (p serversPane) emptyList(kind catKind) string {
+	ready := false
+	for _, r := range p.rows {
+		switch {
+		case r.state == stateConnecting, r.state == stateReady && !r.listed:
+			return ""
+		case r.state == stateReady:
+			ready = true
+		}
+	}
+	if !ready {
+		return "(no server is ready)"
+	}
+	return "(no " + [...]string{catTools: "tools", catPrompts: "prompts", catResources: "resources"}[kind] + ")"
 }
 
 // failedNote is what a server's "ready" on the status line goes on with while other

@@ -217,3 +217,24 @@ func TestReadyStatusKeepsFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyListSaysWhy: an empty list says why: "(nothing yet)" while a server
+// connects, "(no server is ready)" when every server failed (not "nothing yet", as if
+// it were still loading), and "(no resources)" when the ready servers offer none.
+func TestEmptyListSaysWhy(t *testing.T) {
+	h := newHarness(t, Options{Servers: demoServers(), dial: connector(demoSession())})
+	if s := h.screen(); !strings.Contains(s, "(nothing yet)") {
+		t.Errorf("while connecting the Tools list does not say nothing came yet:\n%s", s)
+	}
+	h.run(h.m.Init())
+	h.keys("<tab>", "<tab>") // the Resources tab: the demo session has none
+	if s := h.screen(); !strings.Contains(s, "(no resources)") {
+		t.Errorf("the Resources list does not say no server offers any:\n%s", s)
+	}
+
+	failed := newHarness(t, Options{Servers: []config.Server{{Name: "broken", URL: "http://127.0.0.1:9/mcp"}}, dial: connector()})
+	failed.run(failed.m.Init())
+	if s := failed.screen(); !strings.Contains(s, "(no server is ready)") || strings.Contains(s, "(nothing yet)") {
+		t.Errorf("with every server failed the Tools list does not say so:\n%s", s)
+	}
+}

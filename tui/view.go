@@ -40,7 +40,9 @@ func (m *Model) render() string {
 	case m.tab == tabInbox:
 		main = m.inbox.View(m.now)
 	default:
-		main = m.cats[m.tab].View() + "\n" + m.calls.View()
+		c := m.cats[m.tab]
+		c.empty = m.servers.emptyList(c.kind)
+		main = c.View() + "\n" + m.calls.View()
 	}
 	main = lipgloss.NewStyle().Width(mw).MaxWidth(mw).Height(bodyH).MaxHeight(bodyH).Render(main)
 	body := main

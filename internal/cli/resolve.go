@@ -110,12 +110,16 @@ func (a *app) plan(srv config.Server, front frontEnd, log *wire.Log) (plan, erro
 					return
 				}
 				switch {
-				case ev.Kind == transport.EventElicitationComplete || ev.Kind == transport.EventCancelled:
-					if ev.Kind == transport.EventElicitationComplete {
-						a.urlWaits.completed(ev.Server, ev.ID) // ends the inline wait first
-					}
+				case ev.Kind == transport.EventElicitationComplete:
+					// The inline wait, when one shows, ends with its own line saying so.
+					ended := a.urlWaits.completed(ev.Server, ev.ID)
 					a.progress.clear()
-					a.urlWaits.println(a.stderr, fmt.Sprintf("elicitty: %s: %s %s", server, ev.Kind, ev.Text.Line()))
+					if !ended {
+						a.urlWaits.println(a.stderr, fmt.Sprintf("elicitty: %s: %s", server, ev.Text.Line()))
+					}
+				case ev.Kind == transport.EventCancelled:
+					a.progress.clear()
+					a.urlWaits.println(a.stderr, fmt.Sprintf("elicitty: %s: %s", server, ev.Text.Line()))
 				case ev.Kind == transport.EventLog && srv.LogLevel != "":
 					// Asked for with --log-level or logLevel:.
 					a.progress.clear()

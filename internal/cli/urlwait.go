@@ -84,12 +84,11 @@ func (u *urlWaiter) cancelCall() {
 	}
 }
 
-// completed ends the wait for the flow the server reports complete.
-func (u *urlWaiter) completed(server, id string) {
+// completed ends the wait for the flow the server reports complete; it reports whether
+// a wait ended (its last line told the user).
+func (u *urlWaiter) completed(server, id string) bool {
 	u.mu.Lock()
 	a := u.ans
 	u.mu.Unlock()
-	if a != nil {
-		a.Completed(server, id)
-	}
+	return a != nil && a.Completed(server, id)
 }

@@ -56,34 +56,36 @@ func (a *Answerer) startWait(req *elicit.Request, an urlsafe.Analysis, o waitOpt
 }
 
 // stopWait ends the wait in progress, if any, printing final (when not empty), and
-// returns once the terminal is the caller's again.
-func (a *Answerer) stopWait(final string, match func(*elicit.Request) bool) {
+// returns once the terminal is the caller's again; it reports whether a wait ended.
+func (a *Answerer) stopWait(final string, match func(*elicit.Request) bool) bool {
 	a.wmu.Lock()
 	w := a.wait
 	if w == nil || match != nil && !match(w.req) {
 		a.wmu.Unlock()
-		return
+		return false
 	}
 	a.wait = nil
 	a.wmu.Unlock()
 	w.stop <- final
 	<-w.done
+	return true
 }
 
 // Completed reports the server's notifications/elicitation/complete for id: the
-// inline wait for it ends with a line saying so.
-func (a *Answerer) Completed(server, id string) {
+// inline wait for it ends with a line saying so. It reports whether a wait ended (then
+// the user was told).
+func (a *Answerer) Completed(server, id string) bool {
 	if id == "" {
-		return
+		return false
 	}
-	a.stopWait(fmt.Sprintf("%s reports the step at the link done.", safeText(server)), func(r *elicit.Request) bool {
+	return a.stopWait(fmt.Sprintf("%s reports the step at the link done.", safeText(server)), func(r *elicit.Request) bool {
 		return r.Server == server && r.ElicitationID == id
 	})
 }
 
 // StopWaiting ends the inline wait, if any: the command's call is over. It restores the
 // terminal; call it before the command returns.
-func (a *Answerer) StopWaiting() { a.stopWait("", nil) }
+func (a *Answerer) StopWaiting() { _ = a.stopWait("", nil) }
 
 // runWait draws the wait and reads its keys until stopped.
 func (a *Answerer) runWait(w *inlineWait, an urlsafe.Analysis, o waitOpts) {
