@@ -28,7 +28,7 @@ func TestDiscardAsksFirst(t *testing.T) {
 			h.keys("<esc>")
 			got := h.screen()
 			testkit.Golden(t, "discard_ask_"+size.name, got)
-			if !strings.Contains(got, "cancel, losing what you typed? y or esc yes · other key no") {
+			if !strings.Contains(got, "cancel, losing what you typed? y, esc yes · other no") {
 				t.Fatalf("esc did not ask:\n%s", got)
 			}
 			noReply(t, reply)
@@ -63,7 +63,7 @@ func TestQuitAsksWithPending(t *testing.T) {
 	if cmd != nil {
 		t.Fatalf("q quit with a request pending")
 	}
-	if got := h.screen(); !strings.Contains(got, "quit and cancel 1 pending request(s)? y or q yes") {
+	if got := h.screen(); !strings.Contains(got, "quit and cancel 1 pending request(s)? y, q yes") {
 		t.Fatalf("q did not ask:\n%s", got)
 	}
 	h.keys("n")

@@ -53,7 +53,7 @@ func TestQuitAsksWithWorkInFlight(t *testing.T) {
 			if h.m.confirm == nil || !strings.Contains(h.m.confirm.question, tc.want) {
 				t.Fatalf("q does not ask about %s:\n%s", tc.want, h.screen())
 			}
-			if got := lastLine(h.screen()); !strings.Contains(got, "y or q yes · other key no") {
+			if got := lastLine(h.screen()); !strings.Contains(got, "y, q yes · other no") {
 				t.Errorf("the question's keys are not in view: %q", got)
 			}
 			h.keys("j")

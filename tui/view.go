@@ -280,7 +280,9 @@ func (m *Model) helpBar() string {
 		// The keys stay in view: the question is cut first.
 		keys := " y yes · other key no"
 		if a := m.confirm.again; a != "" && a != "y" {
-			keys = " y or " + a + " yes · other key no" // pressed again, the key that asked confirms
+			// Pressed again, the key that asked confirms too; as short as the plain
+			// keys, so that a question that fitted still fits.
+			keys = " y, " + a + " yes · other no"
 		}
 		q := trunc(m.confirm.question, max(m.w-lipgloss.Width(keys), 10))
 		return fitLines([]string{m.st.Warn.Render(trunc(q+keys, m.w))}, m.helpHeight())
