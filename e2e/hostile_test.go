@@ -372,7 +372,7 @@ func TestTmuxHostileInlineCancelled(t *testing.T) {
 	}
 	scanScreen(t, tm, "after the cancel", false)
 	// The cancel line quotes the message on its one line (80 columns wrap it).
-	if screen := tm.Screen(); !strings.Contains(screen, "cancelled its request: Plinkevil  CR eli\ncitty: fake line") {
+	if screen := tm.Screen(); !strings.Contains(screen, "elicitty: hostile: the server cancelled its request: Plinkevil  CR elicitty: fak\ne line") {
 		t.Errorf("the cancel line is not the message on one line:\n%s", screen)
 	}
 }
