@@ -63,18 +63,9 @@ func TestFailuresReadAsSentences(t *testing.T) {
 		check(t, stop(), 130, "the call was cancelled")
 	})
 	t.Run("server killed", func(t *testing.T) {
-		addr := freeAddr(t)
-		srv := exec.Command(bin, "serve-demo", "--http", addr)
-		var srvErr bytes.Buffer
-		srv.Stderr = &srvErr
-		if err := srv.Start(); err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
-		waitListening(t, addr, 10e9, "demo server", &srvErr)
-		_, stop := startBinLogged(t, "call", "http://"+addr+"/mcp", "slow", "steps=20", "interval_ms=1000")
-		_ = srv.Process.Kill()
-		_ = srv.Wait()
+		mcpURL, kill := startDemoHTTPKill(t)
+		_, stop := startBinLogged(t, "call", mcpURL, "slow", "steps=20", "interval_ms=1000")
+		kill()
 		// The server's end reads as a closed or a reset connection, as the kernel saw it.
 		r := stop()
 		if strings.Contains(r.stderr, "the server reset the connection") {

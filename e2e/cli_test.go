@@ -1,6 +1,7 @@
 package e2e
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -12,6 +13,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -142,19 +144,74 @@ func freeAddr(t *testing.T) string {
 	return addr
 }
 
-// startDemoHTTP runs `elicitty serve-demo --http` and returns its MCP URL.
+// startDemoHTTP runs `elicitty serve-demo --http 127.0.0.1:0` and returns the MCP URL
+// it reports on stderr. Port 0 lets the kernel choose: a port probed free and closed
+// (freeAddr) can be taken by another test's server or connection before the demo binds
+// it. The process is killed when the test ends, and a demo that exits early fails the
+// test with its stderr.
 func startDemoHTTP(t *testing.T) string {
 	t.Helper()
-	addr := freeAddr(t)
-	cmd := exec.Command(bin, "serve-demo", "--http", addr)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
+	u, _ := startDemoHTTPKill(t)
+	return u
+}
+
+// startDemoHTTPKill is startDemoHTTP that also returns kill, which ends the demo
+// server at once (SIGKILL) and returns once it is gone.
+func startDemoHTTPKill(t *testing.T) (mcpURL string, kill func()) {
+	t.Helper()
+	cmd := exec.Command(bin, "serve-demo", "--http", "127.0.0.1:0")
+	pipe, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	waitListening(t, addr, 10*time.Second, "demo server", &stderr)
-	return "http://" + addr + "/mcp"
+	var mu sync.Mutex
+	var stderr strings.Builder
+	found := make(chan string, 1)
+	read := make(chan struct{})
+	go func() {
+		defer close(read)
+		sc := bufio.NewScanner(pipe)
+		for sc.Scan() { // read to the end: the demo never blocks on its stderr
+			line := sc.Text()
+			mu.Lock()
+			stderr.WriteString(line + "\n")
+			mu.Unlock()
+			if _, after, ok := strings.Cut(line, "MCP endpoint "); ok {
+				select {
+				case found <- strings.Fields(after)[0]:
+				default:
+				}
+			}
+		}
+	}()
+	exited := make(chan struct{})
+	var waitErr error
+	go func() {
+		<-read // every read from the pipe comes before Wait
+		waitErr = cmd.Wait()
+		close(exited)
+	}()
+	kill = func() {
+		_ = cmd.Process.Kill()
+		<-exited
+	}
+	t.Cleanup(kill)
+	select {
+	case u := <-found:
+		return u, kill
+	case <-exited:
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("serve-demo exited before it served: %v\n%s", waitErr, stderr.String())
+	case <-time.After(30 * time.Second):
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("serve-demo named no MCP endpoint within 30 s:\n%s", stderr.String())
+	}
+	return "", kill
 }
 
 // waitListening waits until addr accepts connections, failing the test with what's

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -217,39 +216,11 @@ func runDocCommand(t *testing.T, c docCommand) {
 // runDocServeDemo starts the documented `serve-demo --http` on a free port instead of
 // the documented one, lists its tools over HTTP, and stops it.
 func runDocServeDemo(t *testing.T, c docCommand) {
-	addr := freeAddr(t)
-	fields := strings.Fields(c.line)
-	cmd := exec.Command(bin, "serve-demo", "--http", addr)
-	if len(fields) != 4 {
+	if fields := strings.Fields(c.line); len(fields) != 4 {
 		t.Fatalf("%s: want `elicitty serve-demo --http ADDR`", c.where)
 	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
-	t.Cleanup(func() {
-		cmd.Process.Kill()
-		<-done
-	})
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		conn, err := net.Dial("tcp", addr)
-		if err == nil {
-			conn.Close()
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("%s exited early: %v", c.line, err)
-		default:
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: nothing listens on %s", c.line, addr)
-		}
-		time.Sleep(20 * time.Millisecond) // no event tells when the listener is up
-	}
-	if r := runDocShell(t, "elicitty tools http://"+addr+"/mcp", 30*time.Second); r.code != 0 || !strings.Contains(r.stdout, "form_all_kinds") {
+	u := startDemoHTTP(t) // the same command, on a port the kernel chose
+	if r := runDocShell(t, "elicitty tools "+u, 30*time.Second); r.code != 0 || !strings.Contains(r.stdout, "form_all_kinds") {
 		t.Fatalf("tools over the served demo: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
