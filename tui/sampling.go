@@ -2,11 +2,11 @@ package tui
 
 import (
 	"github.com/elicitty/elicitty/elicit"
-	"github.com/elicitty/elicitty/tui/sample"
+	"github.com/elicitty/elicitty/tui/sampling"
 )
 
-// newSamplingScreen builds the answer screen of a sampling request (tui/sample): it
+// newSamplingScreen builds the answer screen of a sampling request (tui/sampling): it
 // sits in the inbox like a form and answers through the same reply channel.
 func newSamplingScreen(req *elicit.Request, o ScreenOptions) FormScreen {
-	return sample.New(req, sample.Options{Width: o.Width, Height: o.Height, NoColor: o.NoColor})
+	return sampling.New(req, sampling.Options{Width: o.Width, Height: o.Height, NoColor: o.NoColor})
 }

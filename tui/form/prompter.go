@@ -11,7 +11,7 @@ import (
 
 	"github.com/elicitty/elicitty/elicit"
 	"github.com/elicitty/elicitty/internal/safe"
-	"github.com/elicitty/elicitty/tui/sample"
+	"github.com/elicitty/elicitty/tui/sampling"
 )
 
 // PrompterOptions configures a Prompter; nil means defaults (interactive, colour, URL
@@ -62,7 +62,7 @@ func (p *Prompter) Answer(ctx context.Context, req *elicit.Request) (elicit.Resp
 	defer func() { <-p.turn }()
 
 	if req.Mode == elicit.ModeSampling {
-		return sample.AnswerLines(ctx, p.in, p.out, req, 0)
+		return sampling.AnswerLines(ctx, p.in, p.out, req, 0)
 	}
 	if req.Mode == elicit.ModeURL {
 		if p.opts.URL != nil {

@@ -1,6 +1,6 @@
 // Package keymap is the one key map of the terminal UI: every binding of the program
 // (tui), its forms (tui/form), the URL consent screen (tui/consent) and the sampling
-// screen (tui/sample), each defined once by what it means. A screen reads the bindings
+// screen (tui/sampling), each defined once by what it means. A screen reads the bindings
 // it needs; one that gives a key two meanings matches both, or joins them with Either
 // (the consent screen moves up on ↑/k and on shift+tab, Up and Prev). The help texts
 // are the ones the program's help bar shows.

@@ -1,6 +1,6 @@
 // Package theme is the one palette of the terminal UI: the colour of each role, shared by
 // the program (tui), its forms (tui/form), the URL consent screen (tui/consent) and the
-// sampling screen (tui/sample). Colours are ANSI palette indexes, so the terminal's own
+// sampling screen (tui/sampling). Colours are ANSI palette indexes, so the terminal's own
 // theme decides the exact shade; under NO_COLOR no screen asks for one, and meaning is
 // carried by bold, reverse and underline alone.
 package theme
