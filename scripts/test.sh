@@ -53,8 +53,27 @@ stage "build"
 mkdir -p bin
 go build -o bin/elicitty .
 
-stage "go test (every tier: unit, goldens, e2e/)"
-go test -count=1 -timeout 20m ./...
+# e2e/ spends its minutes waiting on hosts, servers, browsers and scripted delays (a
+# fifth of two cores), so it runs beside the stages that keep the CPU busy (the other
+# packages, the race run, fuzzing) rather than before them: a loaded machine is one its
+# tests must pass on anyway. It runs in a process group of its own, stopped if the script
+# ends first; its output is printed when it has ended, before the conformance suites,
+# which run alone.
+e2elog=$(mktemp -t elicitty-e2e.XXXXXX)
+fresh=""
+e2epid=""
+cleanup() {
+  if [ -n "$e2epid" ]; then kill -- "-$e2epid" 2>/dev/null || true; fi
+  rm -f "$e2elog"
+  if [ -n "$fresh" ]; then rm -rf "$fresh"; fi
+}
+trap cleanup EXIT
+stage "go test ./e2e/ started, beside the stages that follow"
+setsid -w go test -count=1 -timeout 20m ./e2e/ >"$e2elog" 2>&1 &
+e2epid=$!
+
+stage "go test (every tier but e2e/: unit, goldens, in-process end-to-end runs)"
+go test -count=1 -timeout 20m $(go list ./... | grep -v '/e2e$')
 
 # The end-to-end tier drives a binary built without the race detector, so the race run
 # covers the quick tier, where the concurrent code runs in the test process.
@@ -99,7 +118,6 @@ if command -v cc >/dev/null; then cc -fsyntax-only -Wall -Wextra -Werror -pthrea
 # self-containment test and one conformance scenario there.
 stage "fresh copy in an empty folder"
 fresh=$(mktemp -d -t elicitty-fresh.XXXXXX)
-trap 'rm -rf "$fresh"' EXIT
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
   if [ -e "$f" ]; then mkdir -p "$fresh/elicitty/$(dirname "$f")" && cp -p "$f" "$fresh/elicitty/$f"; fi
 done
@@ -110,6 +128,16 @@ done
   go test -count=1 -run 'TestRepositoryIsSelfContained' ./internal/repocheck
   bash scripts/conformance.sh --suite stable --scenario initialize
 )
+
+stage "go test ./e2e/ (its output; it ran beside the stages above)"
+e2erc=0
+wait "$e2epid" || e2erc=$?
+e2epid=""
+cat "$e2elog"
+if ((e2erc != 0)); then
+  echo "go test ./e2e/ failed (exit code $e2erc)" >&2
+  exit "$e2erc"
+fi
 
 # The repository's own conformance runner, over every client scenario of both pinned
 # suites (extensions included); results stay in a temporary folder. sse-retry is timing
