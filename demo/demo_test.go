@@ -591,6 +591,17 @@ func TestNeedsLinkModernAsksURLInput(t *testing.T) {
 	checkEra(t, w, modern, 0, 1)
 }
 
+// tampered returns state with its first character changed, so the signed body differs.
+// (Overwriting the signature's last characters could leave it valid: those may already
+// hold the written value, and the last one carries padding bits the decoder ignores.)
+func tampered(state string) string {
+	c := byte('A')
+	if state[0] == c {
+		c = 'B'
+	}
+	return string(c) + state[1:]
+}
+
 // TestManualMRTR drives the 2026-07-28 rounds by hand, as elicitty's own
 // driver does, and checks the server's handling of requestState.
 func TestManualMRTR(t *testing.T) {
@@ -615,7 +626,7 @@ func TestManualMRTR(t *testing.T) {
 		state string
 		resp  mcp.InputResponseMap
 	}{
-		{"tampered state", "mrtr_multi", first.RequestState[:len(first.RequestState)-2] + "AA", nameAnswer},
+		{"tampered state", "mrtr_multi", tampered(first.RequestState), nameAnswer},
 		{"state of another tool", "mrtr_one", first.RequestState, nameAnswer},
 		{"answer to nothing asked", "mrtr_multi", first.RequestState, mcp.InputResponseMap{"age": &mcp.ElicitResult{Action: "accept"}}},
 		{"responses without state", "mrtr_multi", "", nameAnswer},
