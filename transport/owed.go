@@ -34,17 +34,10 @@ func (t *tap) written(msg jsonrpc.Message, err error) {
 		t.checkOwed()
 		t.mu.Unlock()
 	case !m.IsCall() && err == nil && m.Method == notificationCancelled:
-		var p struct {
-			RequestID any `json:"requestId"`
-		}
-		if json.Unmarshal(m.Params, &p) != nil {
+		key, ok := cancelledKey(m.Params)
+		if !ok {
 			return
 		}
-		id, err := jsonrpc.MakeID(p.RequestID)
-		if err != nil {
-			return
-		}
-		key := idKey(id)
 		t.mu.Lock()
 		if r, ok := t.inflight[key]; ok {
 			r.told = true
@@ -93,4 +86,20 @@ func (t *tap) awaitOwed(d time.Duration) {
 	case <-done:
 	case <-timer.C:
 	}
+}
+
+// cancelledKey is the idKey of the request a notifications/cancelled with params names
+// (either direction); ok is false when params name none.
+func cancelledKey(params json.RawMessage) (key string, ok bool) {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil || p.RequestID == nil {
+		return "", false
+	}
+	id, err := jsonrpc.MakeID(p.RequestID)
+	if err != nil {
+		return "", false
+	}
+	return idKey(id), true
 }

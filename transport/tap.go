@@ -413,16 +413,11 @@ func (t *tap) inRaw(raw []byte, env *jsonrpcio.Envelope) []byte {
 			}
 		}
 	case notificationCancelled:
-		var p struct {
-			RequestID any `json:"requestId"`
-		}
-		if json.Unmarshal(env.Params, &p) == nil && p.RequestID != nil {
-			if id, err := jsonrpc.MakeID(p.RequestID); err == nil {
-				t.mu.Lock()
-				t.cancelled[idKey(id)] = true
-				t.settle(idKey(id))
-				t.mu.Unlock()
-			}
+		if key, ok := cancelledKey(env.Params); ok {
+			t.mu.Lock()
+			t.cancelled[key] = true
+			t.settle(key)
+			t.mu.Unlock()
 		}
 	}
 	return raw
