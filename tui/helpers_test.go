@@ -228,3 +228,15 @@ func (o *fakeOpener) Open(_ context.Context, u string) error {
 	o.opened = append(o.opened, u)
 	return nil
 }
+
+// wantStepAtLink fails unless s, the waiting screen of a link the user only copied,
+// speaks of the step at the link, offers o open, and names no browser and no reopen.
+func wantStepAtLink(t *testing.T, s string) {
+	t.Helper()
+	if !strings.Contains(s, "Waiting for the step at the link") || !strings.Contains(s, "o open ·") {
+		t.Errorf("the waiting screen does not offer to open the copied link:\n%s", s)
+	}
+	if strings.Contains(s, "browser") || strings.Contains(s, "reopen") {
+		t.Errorf("the waiting screen speaks of a browser though nothing was opened:\n%s", s)
+	}
+}

@@ -85,13 +85,7 @@ func TestProxyWaitAfterCopyOnly(t *testing.T) {
 		t.Fatalf("copy only answered %+v, want accept", r)
 	}
 	reply = h.request(2, proxyWait())
-	s := h.screen()
-	if !strings.Contains(s, "Waiting for the step at the link") || !strings.Contains(s, "o open ·") {
-		t.Errorf("the wait does not offer to open the copied link:\n%s", s)
-	}
-	if strings.Contains(s, "browser") || strings.Contains(s, "reopen") {
-		t.Errorf("the wait speaks of a browser though nothing was opened:\n%s", s)
-	}
+	wantStepAtLink(t, h.screen())
 	h.keys("<ctrl+b>")
 	if s := h.screen(); !strings.Contains(s, "waiting for the step at the link") || strings.Contains(s, "in the browser") {
 		t.Errorf("the Inbox row speaks of a browser though nothing was opened:\n%s", s)

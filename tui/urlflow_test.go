@@ -238,13 +238,7 @@ func TestURLCopyOnlyWaiting(t *testing.T) {
 	reply := h.requestIn(1, call, urlRequired("e-1"))
 	h.keys("c") // copy only: accepted, watched
 	replied(t, reply)
-	s := h.screen()
-	if !strings.Contains(s, "Waiting for the step at the link") || !strings.Contains(s, "o open ·") {
-		t.Errorf("the waiting screen does not offer to open the copied link:\n%s", s)
-	}
-	if strings.Contains(s, "reopen") || strings.Contains(s, "browser") {
-		t.Errorf("the waiting screen speaks of a browser though nothing was opened:\n%s", s)
-	}
+	wantStepAtLink(t, h.screen())
 	// Back on the lists, the call's Result pane says the same.
 	h.keys("<esc>")
 	if s := h.screen(); !strings.Contains(s, "Waiting for the step at the link: i (Inbox)") || strings.Contains(s, "browser") {
@@ -255,7 +249,7 @@ func TestURLCopyOnlyWaiting(t *testing.T) {
 	if len(op.opened) != 1 {
 		t.Fatalf("o opened %d links, want 1", len(op.opened))
 	}
-	s = h.screen()
+	s := h.screen()
 	if !strings.Contains(s, "Opened in your browser.") || !strings.Contains(s, "o reopen") ||
 		!strings.Contains(s, "Waiting for the step in your browser") {
 		t.Errorf("after o the screen does not say the link is open:\n%s", s)
