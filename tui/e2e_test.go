@@ -109,7 +109,9 @@ func TestProgramURLRequiredRetryNow(t *testing.T) {
 // request, the originating call's own timeout (config Server.Timeout, --timeout) does
 // not run; the user takes several times the timeout to answer and the call succeeds.
 func TestProgramTimeoutPausedWhileFormOpen(t *testing.T) {
-	const timeout = 150 * time.Millisecond
+	// Long enough for the call to reach the form, and the answer its result, on a
+	// loaded machine (150 ms was not, under -race beside a full run).
+	const timeout = 2 * time.Second
 	srv := mcp.NewServer(&mcp.Implementation{Name: "asker", Version: "1"}, nil)
 	mcp.AddTool(srv, &mcp.Tool{Name: "greet", Description: "Asks a name"},
 		func(ctx context.Context, req *mcp.CallToolRequest, _ struct{}) (*mcp.CallToolResult, any, error) {
@@ -144,7 +146,7 @@ func TestProgramTimeoutPausedWhileFormOpen(t *testing.T) {
 	waitScreen(t, tm, "Your name?")
 	// The human thinks for several times the call's timeout. The timer is the subject
 	// of the test, not a synchronisation.
-	<-time.After(4 * timeout)
+	<-time.After(3 * timeout)
 	for _, r := range "ada" {
 		tm.Send(testkit.Key(string(r)))
 	}
